@@ -1,0 +1,225 @@
+package aggregate
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	"github.com/argstream/argstream/fragment"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// ErrIncomplete is returned by Value before the arguments are complete.
+var ErrIncomplete = errors.New("aggregate: arguments not complete")
+
+// Aggregator rebuilds values from the fragments of one tool call. It is a
+// sink.Sink. The zero value is not ready; use New.
+type Aggregator struct {
+	buf     []byte  // compact JSON of everything received so far
+	levels  []level // the values open along the current path; levels[0] is the root
+	keys    []byte  // the current key of every open object, outermost first
+	quote   []byte  // scratch for quoting
+	done    bool
+	err     error
+	onValue func(fragment.Path, jsontext.Value) error
+}
+
+// level is an open value.
+type level struct {
+	start int  // where the value starts in buf
+	kind  byte // 0 before its first fragment, or '"', '{', '[', or 's' for a scalar
+	n     int  // members begun, for an array or object
+	keyAt int  // where this level's current key starts in keys
+}
+
+// Option configures an Aggregator.
+type Option func(*Aggregator)
+
+// OnValue calls fn with every value that completes, at any depth, the root
+// included, in the order their Done fragments arrive. path and v are valid
+// until fn returns (v, until Reset: see Add). An error from fn is returned
+// by Add, and by Push, where it stops the stream.
+func OnValue(fn func(path fragment.Path, v jsontext.Value) error) Option {
+	return func(a *Aggregator) { a.onValue = fn }
+}
+
+// New returns an Aggregator.
+func New(opts ...Option) *Aggregator {
+	a := &Aggregator{}
+	for _, o := range opts {
+		o(a)
+	}
+	return a
+}
+
+// Reset prepares a for another call's arguments, keeping its memory and
+// options. Values returned before are overwritten.
+func (a *Aggregator) Reset() {
+	a.buf, a.levels, a.keys = a.buf[:0], a.levels[:0], a.keys[:0]
+	a.done, a.err = false, nil
+}
+
+// Push adds p's fragment (see Add). It implements sink.Sink.
+func (a *Aggregator) Push(p *fragment.Progress) error {
+	_, err := a.Add(&p.Fragment)
+	return err
+}
+
+// End records how the stream ended. It implements sink.Sink.
+func (a *Aggregator) End(err error) {
+	switch {
+	case a.err != nil:
+	case err != nil:
+		a.err = err
+	case !a.done:
+		a.err = errors.New("aggregate: the stream ended before the arguments were complete")
+	}
+}
+
+// Value returns the complete arguments as compact JSON. Before the root's
+// Done it returns ErrIncomplete; after a failed stream, the error that ended
+// it. The value is a's memory, valid until Reset.
+func (a *Aggregator) Value() (jsontext.Value, error) {
+	switch {
+	case a.err != nil:
+		return nil, a.err
+	case !a.done:
+		return nil, ErrIncomplete
+	}
+	return jsontext.Value(a.buf[:len(a.buf):len(a.buf)]), nil
+}
+
+// Add adds one fragment. When the fragment is a Done, Add returns the value it
+// completes, as compact JSON; otherwise nil. A returned value is never changed
+// afterwards and stays valid until Reset. Fragments out of protocol order are
+// an error.
+func (a *Aggregator) Add(f *fragment.Fragment) (jsontext.Value, error) {
+	if a.err != nil {
+		return nil, a.err
+	}
+	if a.done {
+		return nil, a.fail(f, "after the end of the arguments")
+	}
+	if len(a.levels) == 0 {
+		a.levels = append(a.levels, level{})
+	}
+	for d, seg := range f.Path {
+		if err := a.enter(d, seg, f); err != nil {
+			return nil, err
+		}
+	}
+	if len(a.levels) != len(f.Path)+1 {
+		return nil, a.fail(f, "while a value inside it is open")
+	}
+	lv := &a.levels[len(f.Path)]
+	switch {
+	case f.Kind.IsScalar():
+		if lv.kind != 0 {
+			return nil, a.fail(f, "in a value that has begun")
+		}
+		lv.kind = 's'
+		a.buf = append(a.buf, f.Text...)
+		return nil, nil
+	case f.Kind == fragment.String:
+		switch lv.kind {
+		case 0:
+			lv.kind = '"'
+			a.buf = append(a.buf, '"')
+		case '"':
+		default:
+			return nil, a.fail(f, "in a value that is not a string")
+		}
+		var err error
+		if a.buf, a.quote, err = appendQuoted(a.buf, f.Text, a.quote); err != nil {
+			return nil, a.fail(f, err.Error())
+		}
+		return nil, nil
+	case f.Kind == fragment.Done:
+		return a.done1(f, lv)
+	}
+	return nil, a.fail(f, "of unknown kind")
+}
+
+// enter makes sure the value at f.Path[:d] is an open array or object whose
+// current member is seg, starting a new member if needed.
+func (a *Aggregator) enter(d int, seg fragment.Segment, f *fragment.Fragment) error {
+	lv := &a.levels[d]
+	switch lv.kind {
+	case 0:
+		lv.kind = '{'
+		if seg.IsIndex() {
+			lv.kind = '['
+		}
+		a.buf = append(a.buf, lv.kind)
+	case '{', '[':
+	default:
+		return a.fail(f, "inside a scalar or string")
+	}
+	if seg.IsIndex() != (lv.kind == '[') {
+		return a.fail(f, "with a segment that does not fit its container")
+	}
+	if d+1 < len(a.levels) { // a member is open: seg must be it
+		same := seg.Index == lv.n-1
+		if !seg.IsIndex() {
+			same = bytes.Equal(seg.Key, a.keys[lv.keyAt:a.levels[d+1].keyAt])
+		}
+		if !same {
+			return a.fail(f, "before the open member's Done")
+		}
+		return nil
+	}
+	if lv.n > 0 {
+		a.buf = append(a.buf, ',')
+	}
+	if seg.IsIndex() {
+		if seg.Index != lv.n {
+			return a.fail(f, fmt.Sprintf("with index %d where %d was next", seg.Index, lv.n))
+		}
+	} else {
+		a.keys = append(a.keys[:lv.keyAt], seg.Key...)
+		var err error
+		if a.buf, err = jsontext.AppendQuote(a.buf, seg.Key); err != nil {
+			return a.fail(f, err.Error())
+		}
+		a.buf = append(a.buf, ':')
+	}
+	lv.n++
+	a.levels = append(a.levels, level{start: len(a.buf), keyAt: len(a.keys)})
+	return nil
+}
+
+// done1 completes the value at the top of the stack.
+func (a *Aggregator) done1(f *fragment.Fragment, lv *level) (jsontext.Value, error) {
+	if f.Empty != fragment.NotEmpty && lv.kind != 0 {
+		return nil, a.fail(f, "marked empty for a value that has fragments")
+	}
+	switch lv.kind {
+	case 0:
+		if f.Empty == fragment.NotEmpty {
+			return nil, a.fail(f, "for a value that has not begun")
+		}
+		a.buf = append(a.buf, f.Empty.JSON()...)
+	case '"':
+		a.buf = append(a.buf, '"')
+	case '{':
+		a.buf = append(a.buf, '}')
+	case '[':
+		a.buf = append(a.buf, ']')
+	}
+	v := jsontext.Value(a.buf[lv.start:len(a.buf):len(a.buf)])
+	a.keys = a.keys[:lv.keyAt]
+	a.levels = a.levels[:len(a.levels)-1]
+	a.done = len(a.levels) == 0
+	if a.onValue != nil {
+		if err := a.onValue(f.Path, v); err != nil {
+			a.err = err
+			return v, err
+		}
+	}
+	return v, nil
+}
+
+func (a *Aggregator) fail(f *fragment.Fragment, why string) error {
+	a.err = fmt.Errorf("aggregate: %v fragment at %q %s", f.Kind, f.Path.String(), why)
+	return a.err
+}

@@ -1,0 +1,52 @@
+// Package fragment holds the fragment protocol of RFD 043 ("Incremental Tool
+// Call Argument Streaming") in Go form, the Translator that produces it from
+// token events, and its two text forms.
+//
+// # The protocol
+//
+// A tool call's arguments become a sequence of fragments. Each fragment is a
+// leaf (a scalar, a piece of string data, or Done) at a path of object keys
+// and array indexes. The RFD nests the same information:
+//
+//	path ["patterns", 0, "old"], leaf String("lo")
+//
+// is the RFD's
+//
+//	ObjectEntry { key: "patterns", value: ArrayItem { index: 0, value:
+//	    ObjectEntry { key: "old", value: String("lo") } } }
+//
+// Every value ends with a Done at its own path: a scalar is one Scalar
+// fragment and a Done, a string is zero or more String pieces and a Done, an
+// array or object is the fragments of its members and a Done. The whole
+// arguments end with the Done at the empty path.
+//
+// # Lossless empty values
+//
+// The RFD's bare Done cannot tell "", [] and {} apart, since no other
+// fragment precedes it. argstream's Done says which empty value ended, in its
+// Empty field: Done with Empty set is the whole of an empty string, array or
+// object, written Done(""), Done([]) and Done({}) in the RFD notation and
+// "empty":"", "empty":[] and "empty":{} in JSON Lines. A Done after other
+// fragments of its value has Empty == NotEmpty and is written Done, exactly
+// as in the RFD. So the fragments alone rebuild the exact value.
+//
+// # Memory
+//
+// A Fragment borrows its Path, keys and Text from the translator and the
+// tokenizer: they are valid only until the call that delivered the fragment
+// returns, like a jsontext.Token or bufio.Scanner.Bytes. A consumer that keeps
+// a fragment keeps Clone's copy. The translator allocates nothing per fragment.
+//
+// # Text forms
+//
+// Fragment.String (and AppendText) gives the RFD notation on one line, so the
+// RFD's examples read verbatim. Fragment.AppendJSON gives one JSON object per
+// fragment, for JSON Lines:
+//
+//	{"path":["patterns",0,"old"],"string":"lo"}
+//	{"path":["n"],"number":"2.5e3"}
+//	{"path":["ok"],"bool":true}
+//	{"path":["x"],"null":true}
+//	{"path":["opts"],"done":true,"empty":{}}
+//	{"path":[],"done":true}
+package fragment

@@ -1,0 +1,168 @@
+package fragment
+
+import (
+	"bytes"
+	"strconv"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// Kind is the kind of a fragment's leaf.
+type Kind uint8
+
+// Fragment kinds. Null, False, True and Number are the RFD's Scalar.
+const (
+	Null   Kind = iota + 1 // Scalar(Null)
+	False                  // Scalar(Bool(false))
+	True                   // Scalar(Bool(true))
+	Number                 // Scalar(Number(Text)), Text exactly as in the input
+	String                 // String(Text): one decoded piece of a string value
+	Done                   // no more fragments for the value at this path
+)
+
+var kindNames = [...]string{Null: "Null", False: "False", True: "True", Number: "Number", String: "String", Done: "Done"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return kindNames[k]
+	}
+	return "Kind(invalid)"
+}
+
+// IsScalar reports whether k is Null, False, True or Number.
+func (k Kind) IsScalar() bool { return k >= Null && k <= Number }
+
+// Empty says, on a Done, which empty value it completes.
+type Empty uint8
+
+// Values of Empty.
+const (
+	NotEmpty    Empty = iota // the value had other fragments before its Done
+	EmptyString              // ""
+	EmptyArray               // []
+	EmptyObject              // {}
+)
+
+// JSON returns the empty value as JSON text: "", [] or {}; "" for NotEmpty.
+func (e Empty) JSON() string {
+	switch e {
+	case EmptyString:
+		return `""`
+	case EmptyArray:
+		return `[]`
+	case EmptyObject:
+		return `{}`
+	}
+	return ""
+}
+
+// Segment is one step of a Path: an object key, or an array index.
+type Segment struct {
+	Key   []byte // the decoded object key when Index < 0
+	Index int    // the array index, or -1 for an object key
+}
+
+// KeySegment returns the segment for object key k.
+func KeySegment(k string) Segment { return Segment{Key: []byte(k), Index: -1} }
+
+// IndexSegment returns the segment for array index i.
+func IndexSegment(i int) Segment { return Segment{Index: i} }
+
+// IsIndex reports whether s is an array index.
+func (s Segment) IsIndex() bool { return s.Index >= 0 }
+
+// Path locates a value from the root of the arguments: the empty path is the
+// root.
+type Path []Segment
+
+// Equal reports whether p and q are the same path.
+func (p Path) Equal(q Path) bool {
+	if len(p) != len(q) {
+		return false
+	}
+	for i := range p {
+		if p[i].Index != q[i].Index || !bytes.Equal(p[i].Key, q[i].Key) {
+			return false
+		}
+	}
+	return true
+}
+
+// HasPrefix reports whether q is p or an ancestor of p.
+func (p Path) HasPrefix(q Path) bool { return len(q) <= len(p) && p[:len(q)].Equal(q) }
+
+// AppendPointer appends p as an RFC 6901 JSON pointer.
+func (p Path) AppendPointer(b []byte) []byte {
+	for _, s := range p {
+		b = append(b, '/')
+		if s.IsIndex() {
+			b = strconv.AppendInt(b, int64(s.Index), 10)
+			continue
+		}
+		for _, c := range s.Key {
+			switch c {
+			case '~':
+				b = append(b, "~0"...)
+			case '/':
+				b = append(b, "~1"...)
+			default:
+				b = append(b, c)
+			}
+		}
+	}
+	return b
+}
+
+// Pointer returns p as an RFC 6901 JSON pointer.
+func (p Path) Pointer() jsontext.Pointer { return jsontext.Pointer(p.AppendPointer(nil)) }
+
+// String returns p as a JSON pointer.
+func (p Path) String() string { return string(p.AppendPointer(nil)) }
+
+// Clone returns a copy of p that owns its keys.
+func (p Path) Clone() Path {
+	if p == nil {
+		return nil
+	}
+	q := make(Path, len(p))
+	for i, s := range p {
+		q[i] = Segment{Key: bytes.Clone(s.Key), Index: s.Index}
+	}
+	return q
+}
+
+// Fragment is one fragment: a leaf at a path.
+type Fragment struct {
+	// Path is where the leaf's value is. Borrowed.
+	Path Path
+	// Kind is the leaf.
+	Kind Kind
+	// Text is the number's exact text (Number), a non-empty decoded piece of
+	// string data (String), or "null", "false", "true". Borrowed.
+	Text []byte
+	// Empty is set on a Done that completes "", [] or {}.
+	Empty Empty
+}
+
+// Clone returns a copy of f that owns its memory.
+func (f *Fragment) Clone() Fragment {
+	return Fragment{Path: f.Path.Clone(), Kind: f.Kind, Text: bytes.Clone(f.Text), Empty: f.Empty}
+}
+
+// Call identifies a tool call.
+type Call struct {
+	ID    string // the provider's tool call id
+	Name  string // the tool's name
+	Index int    // the call's position among the calls of one response
+}
+
+// Progress is a fragment with the identity of its tool call and the place in
+// the stream where it was determined: RFD 043's ToolCallArgumentProgress.
+type Progress struct {
+	// Call is the tool call's identity; it is shared, not to be modified.
+	Call *Call
+	// Offset is the length of the argument text prefix that determined the
+	// fragment (see token.Event.Offset).
+	Offset int64
+	Fragment
+}

@@ -1,0 +1,59 @@
+package sink
+
+import (
+	"errors"
+
+	"github.com/argstream/argstream/fragment"
+)
+
+// Sink consumes the fragments of one tool call's arguments.
+type Sink interface {
+	// Push receives the next fragment. p and everything it points to are
+	// borrowed until Push returns. An error stops the stream: ErrStop, or an
+	// error wrapping it, to stop on purpose; any other error to fail it.
+	Push(p *fragment.Progress) error
+	// End is called once, after the last Push: with nil if the arguments
+	// ended complete and valid, else with the error that ended them.
+	End(err error)
+}
+
+// ErrStop is what a sink returns, directly or wrapped, to stop the stream
+// early because it needs nothing more.
+var ErrStop = errors.New("sink: stop")
+
+// PushFunc adapts a function to Sink; its End does nothing.
+type PushFunc func(p *fragment.Progress) error
+
+// Push calls f(p).
+func (f PushFunc) Push(p *fragment.Progress) error { return f(p) }
+
+// End does nothing.
+func (PushFunc) End(error) {}
+
+// Multi returns a sink that hands every fragment, and End, to each of sinks in
+// order. A fragment goes to all of them even if one fails on it, so that all
+// have seen the same fragments; Push then returns the first error.
+func Multi(sinks ...Sink) Sink {
+	if len(sinks) == 1 {
+		return sinks[0]
+	}
+	return multi(append([]Sink(nil), sinks...))
+}
+
+type multi []Sink
+
+func (m multi) Push(p *fragment.Progress) error {
+	var first error
+	for _, s := range m {
+		if err := s.Push(p); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+func (m multi) End(err error) {
+	for _, s := range m {
+		s.End(err)
+	}
+}

@@ -1,0 +1,24 @@
+// Package token holds argstream's resumable tokenizers: they take input in
+// chunks of any size and report SAX events the moment the bytes received
+// determine them.
+//
+// A Tokenizer is fed with Feed and ended with Close. Events go to a Handler:
+// begin and end of objects and arrays, complete object keys, string values in
+// decoded pieces between BeginString and EndString, and null, true, false and
+// numbers (with their exact text). Event data is borrowed: it is valid only
+// until Handle returns.
+//
+// NewJSON returns the JSON tokenizer, an adapter over
+// github.com/go-json-experiment/json/jsontext. jsontext checks the grammar,
+// nesting and duplicate keys; the adapter finds token boundaries, so that a
+// number or literal at the end of a chunk waits for the byte after it, and it
+// decodes strings itself, so that a long string is streamed and scanned once
+// however it is split. Each input byte is examined a bounded number of times.
+//
+// Input must be one RFC 8259 JSON value in valid UTF-8, with unique object
+// keys, nested at most MaxDepth deep (DefaultMaxDepth unless set) and, when
+// MaxSize is set, no longer than that. Anything else ends in a *SyntaxError
+// that gives the category (errors.Is with ErrSyntax, ErrTruncated, ...), the
+// byte offset in the whole stream and the JSON pointer of the value concerned.
+// Events delivered before an error stay delivered; the error comes after them.
+package token

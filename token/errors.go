@@ -1,0 +1,65 @@
+package token
+
+import (
+	"errors"
+	"strconv"
+
+	"github.com/argstream/argstream/internal/lex"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// Categories of bad input. Every *SyntaxError wraps exactly one of them.
+var (
+	// ErrSyntax: the input breaks the JSON grammar.
+	ErrSyntax = lex.ErrSyntax
+	// ErrTruncated: the input ended before the value was complete.
+	ErrTruncated = lex.ErrTruncated
+	// ErrTrailingData: something other than whitespace follows the value.
+	ErrTrailingData = lex.ErrTrailingData
+	// ErrDuplicateKey: an object has the same key twice (compared after
+	// decoding escapes). argstream rejects duplicates so that a decision taken
+	// on the first "path" can never be bypassed by a second one.
+	ErrDuplicateKey = lex.ErrDuplicateKey
+	// ErrInvalidUTF8: a string holds bytes that are not valid UTF-8.
+	ErrInvalidUTF8 = lex.ErrInvalidUTF8
+	// ErrInvalidEscape: a string holds an invalid escape sequence, including a
+	// lone UTF-16 surrogate escape such as "\uD800".
+	ErrInvalidEscape = lex.ErrInvalidEscape
+	// ErrTooDeep: arrays and objects are nested deeper than MaxDepth.
+	ErrTooDeep = lex.ErrTooDeep
+	// ErrTooLarge: the input is longer than MaxSize.
+	ErrTooLarge = lex.ErrTooLarge
+)
+
+// ErrClosed is returned by Feed after Close.
+var ErrClosed = errors.New("token: Feed after Close")
+
+// SyntaxError describes bad input: what is wrong and where.
+type SyntaxError struct {
+	// Offset is the byte offset in the whole stream (all chunks together) of
+	// the first byte that is wrong, or the input length for ErrTruncated.
+	Offset int64
+	// Pointer is the RFC 6901 JSON pointer of the value concerned: the value
+	// being read, or the object whose key is wrong.
+	Pointer jsontext.Pointer
+	// Err is the category: ErrSyntax, ErrTruncated and so on.
+	Err error
+	// Detail says what is wrong, for people.
+	Detail string
+}
+
+func (e *SyntaxError) Error() string {
+	b := []byte("argstream: invalid JSON at byte ")
+	b = strconv.AppendInt(b, e.Offset, 10)
+	if e.Pointer != "" {
+		b = append(b, " ("...)
+		b = strconv.AppendQuote(b, string(e.Pointer))
+		b = append(b, ')')
+	}
+	b = append(b, ": "...)
+	b = append(b, e.Detail...)
+	return string(b)
+}
+
+// Unwrap returns the category.
+func (e *SyntaxError) Unwrap() error { return e.Err }

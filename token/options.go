@@ -1,0 +1,49 @@
+package token
+
+// DefaultMaxDepth is the nesting limit when MaxDepth is not given: deep
+// enough for any tool schema, shallow enough to bound the work and memory an
+// adversarial input can demand.
+const DefaultMaxDepth = 512
+
+// HardMaxDepth is the largest limit MaxDepth accepts (jsontext's own).
+const HardMaxDepth = 10000
+
+// Option configures a tokenizer.
+type Option func(*Config)
+
+// Config is the configuration that options build. Tokenizer implementations
+// read it through NewConfig.
+type Config struct {
+	MaxDepth int   // at least 1, at most HardMaxDepth
+	MaxSize  int64 // 0 for no limit
+}
+
+// MaxDepth limits how deeply arrays and objects may nest: [[1]] has depth 2.
+// Values below 1 select DefaultMaxDepth; values above HardMaxDepth select it.
+func MaxDepth(n int) Option {
+	return func(c *Config) {
+		switch {
+		case n < 1:
+			c.MaxDepth = DefaultMaxDepth
+		case n > HardMaxDepth:
+			c.MaxDepth = HardMaxDepth
+		default:
+			c.MaxDepth = n
+		}
+	}
+}
+
+// MaxSize limits the input to n bytes; 0 or less means no limit. Input past
+// the limit ends in ErrTooLarge at offset n.
+func MaxSize(n int64) Option {
+	return func(c *Config) { c.MaxSize = max(n, 0) }
+}
+
+// NewConfig applies opts to the defaults.
+func NewConfig(opts ...Option) Config {
+	c := Config{MaxDepth: DefaultMaxDepth}
+	for _, o := range opts {
+		o(&c)
+	}
+	return c
+}
