@@ -1,0 +1,118 @@
+package testutil
+
+import (
+	"bytes"
+	"errors"
+	"io"
+
+	"github.com/argstream/argstream/fragment"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// Valid reports whether data is one JSON value as argstream accepts it,
+// according to jsontext alone: RFC 8259, valid UTF-8, no duplicate keys, no
+// lone surrogate escapes, nothing after the value.
+func Valid(data []byte) bool { return jsontext.Value(data).IsValid() }
+
+// Canonical returns data written compactly with strings quoted as jsontext
+// quotes them and numbers unchanged: what the aggregator must produce.
+func Canonical(data []byte) ([]byte, error) {
+	v := jsontext.Value(bytes.Clone(data))
+	err := v.Format(jsontext.PreserveRawStrings(false))
+	return v, err
+}
+
+// ReferenceFragments returns the fragments of data, merged (see Merge), as
+// computed from a whole-document jsontext parse.
+func ReferenceFragments(data []byte) ([]fragment.Fragment, error) {
+	if !Valid(data) {
+		return nil, errors.New("invalid JSON")
+	}
+	dec := jsontext.NewDecoder(bytes.NewReader(data))
+	type level struct {
+		object bool
+		n      int
+	}
+	var (
+		out    []fragment.Fragment
+		levels []level
+		path   fragment.Path
+		keyNext bool // the next string is an object key
+	)
+	emit := func(k fragment.Kind, text string, empty fragment.Empty) {
+		f := fragment.Fragment{Path: path.Clone(), Kind: k, Empty: empty}
+		if text != "" {
+			f.Text = []byte(text)
+		}
+		out = append(out, f)
+	}
+	begin := func() { // a value starts
+		if len(levels) == 0 {
+			return
+		}
+		top := &levels[len(levels)-1]
+		if !top.object {
+			path[len(path)-1] = fragment.IndexSegment(top.n)
+		}
+		top.n++
+	}
+	ended := func() { // a value ended
+		keyNext = len(levels) > 0 && levels[len(levels)-1].object
+	}
+	for {
+		tok, err := dec.ReadToken()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch tok.Kind() {
+		case '{', '[':
+			begin()
+			levels = append(levels, level{object: tok.Kind() == '{'})
+			path = append(path, fragment.Segment{Index: -1})
+			keyNext = tok.Kind() == '{'
+		case '}', ']':
+			top := levels[len(levels)-1]
+			levels, path = levels[:len(levels)-1], path[:len(path)-1]
+			empty := fragment.NotEmpty
+			switch {
+			case top.n == 0 && top.object:
+				empty = fragment.EmptyObject
+			case top.n == 0:
+				empty = fragment.EmptyArray
+			}
+			emit(fragment.Done, "", empty)
+			ended()
+		case '"':
+			if keyNext {
+				path[len(path)-1] = fragment.KeySegment(tok.String())
+				keyNext = false
+				continue
+			}
+			begin()
+			if s := tok.String(); s != "" {
+				emit(fragment.String, s, fragment.NotEmpty)
+				emit(fragment.Done, "", fragment.NotEmpty)
+			} else {
+				emit(fragment.Done, "", fragment.EmptyString)
+			}
+			ended()
+		default:
+			begin()
+			kind := fragment.Number
+			switch tok.Kind() {
+			case 'n':
+				kind = fragment.Null
+			case 't':
+				kind = fragment.True
+			case 'f':
+				kind = fragment.False
+			}
+			emit(kind, tok.String(), fragment.NotEmpty)
+			emit(fragment.Done, "", fragment.NotEmpty)
+			ended()
+		}
+	}
+}
