@@ -187,6 +187,16 @@ func (t *JSON) between(b []byte, i int, base int64) (int, error) {
 		t.delim, t.delimOff = c, pos
 		return i + 1, nil
 	case '}', ']':
+		if t.delim != 0 {
+			// jsontext would blame the delimiter; the bracket is what is wrong.
+			want := "a value"
+			ptr := t.nextPointer()
+			if _, keyPos := t.expect(); keyPos {
+				want, ptr = "an object key", t.keyPointer()
+			}
+			return i, &SyntaxError{Offset: pos, Pointer: ptr, Err: ErrSyntax,
+				Detail: fmt.Sprintf("invalid character %q after %q (expecting %s)", c, t.delim, want)}
+		}
 		if _, err := t.read(pos, b[i:i+1], false); err != nil {
 			return i, err
 		}

@@ -1,0 +1,66 @@
+package token
+
+import (
+	"strings"
+	"testing"
+)
+
+var nop = HandlerFunc(func(Event) error { return nil })
+
+// TestLinear checks the second known trap: however the input is split, every
+// byte reaches jsontext at most once, string values never (a 2-byte stand-in
+// replaces them), so nothing is rescanned.
+func TestLinear(t *testing.T) {
+	content := strings.Repeat(`fn main() {\n    println!(\"héllo\");\n}\n`, 2000)
+	in := []byte(`{"path":"src/main.rs","content":"` + content + `","n":[1,2.5,true,null],"k\u00e9y":{}}`)
+	for _, size := range []int{1, 3, 16, 1024, len(in)} {
+		tok := NewJSON(nop)
+		for i := 0; i < len(in); i += size {
+			if err := tok.Feed(in[i:min(i+size, len(in))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := tok.Close(); err != nil {
+			t.Fatal(err)
+		}
+		// Everything but the bodies of the two string values.
+		want := int64(len(in) - len(content) - len("src/main.rs"))
+		if tok.synth != want {
+			t.Errorf("chunks of %d: jsontext read %d bytes, want %d", size, tok.synth, want)
+		}
+	}
+}
+
+// TestNoAllocs checks that feeding allocates nothing in steady state.
+func TestNoAllocs(t *testing.T) {
+	doc := []byte(`{"path":"src/lib.rs","patterns":[{"old":"a\nb \u00e9 😀","new":"x","n":-1.5e3,"ok":true,"z":null}],"content":"` +
+		strings.Repeat(`line\t\"quoted\" é😀\n`, 50) + `"}`)
+	tok := NewJSON(nop)
+	feed := func() {
+		tok.Reset(nop)
+		for c := range slices16(doc) {
+			if err := tok.Feed(c); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := tok.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	feed() // grow the buffers once
+	if n := testing.AllocsPerRun(20, feed); n != 0 {
+		t.Errorf("%v allocations per document, want 0", n)
+	}
+}
+
+func slices16(b []byte) func(func([]byte) bool) {
+	return func(yield func([]byte) bool) {
+		for len(b) > 0 {
+			n := min(16, len(b))
+			if !yield(b[:n]) {
+				return
+			}
+			b = b[n:]
+		}
+	}
+}
