@@ -455,7 +455,20 @@ func (t *JSON) read(tokOff int64, tok []byte, standIn bool) (jsontext.Token, err
 // reject hands jsontext a token that the lexer knows to be wrong, so that it
 // describes the problem.
 func (t *JSON) reject(tokOff int64, tok []byte) error {
-	if _, err := t.read(tokOff, tok, false); err != nil {
+	_, keyPos := t.expect()
+	_, err := t.read(tokOff, tok, false)
+	if errors.Is(err, ErrTruncated) {
+		// jsontext waits for the rest of the token ({n... could be a
+		// literal to it) where the lexer already knows the first byte is
+		// wrong: say so here, at that byte, whatever the chunking.
+		want, ptr := "a value", t.nextPointer()
+		if keyPos {
+			want, ptr = "an object key", t.keyPointer()
+		}
+		return &SyntaxError{Offset: tokOff, Pointer: ptr, Err: ErrSyntax,
+			Detail: fmt.Sprintf("invalid character %s (expecting %s)", quoteChar(tok), want)}
+	}
+	if err != nil {
 		return err
 	}
 	return &SyntaxError{Offset: tokOff, Pointer: t.dec.StackPointer(), Err: ErrSyntax,

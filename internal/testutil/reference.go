@@ -34,9 +34,9 @@ func ReferenceFragments(data []byte) ([]fragment.Fragment, error) {
 		n      int
 	}
 	var (
-		out    []fragment.Fragment
-		levels []level
-		path   fragment.Path
+		out     []fragment.Fragment
+		levels  []level
+		path    fragment.Path
 		keyNext bool // the next string is an object key
 	)
 	emit := func(k fragment.Kind, text string, empty fragment.Empty) {
