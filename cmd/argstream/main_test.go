@@ -1,0 +1,152 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// result is what one run of the command printed and returned.
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+// invoke runs the command line args with stdin as its standard input.
+func invoke(stdin string, args ...string) result {
+	var out, errOut bytes.Buffer
+	code := run(args, env{strings.NewReader(stdin), &out, &errOut})
+	return result{code, out.String(), errOut.String()}
+}
+
+// writeFile writes data to a file in a test directory and returns its path.
+func writeFile(t *testing.T, name, data string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func lines(s string) []string { return strings.Split(strings.TrimSuffix(s, "\n"), "\n") }
+
+func TestFragmentsJSONL(t *testing.T) {
+	in := `{"patterns":[{"old":"lo"}],"n":2.5e3,"ok":true,"x":null,"e":"","a":[],"o":{}}`
+	got := invoke(in, "fragments", "--format", "jsonl")
+	want := []string{
+		`{"path":["patterns",0,"old"],"string":"lo"}`,
+		`{"path":["patterns",0,"old"],"done":true}`,
+		`{"path":["patterns",0],"done":true}`,
+		`{"path":["patterns"],"done":true}`,
+		`{"path":["n"],"number":"2.5e3"}`,
+		`{"path":["n"],"done":true}`,
+		`{"path":["ok"],"bool":true}`,
+		`{"path":["ok"],"done":true}`,
+		`{"path":["x"],"null":true}`,
+		`{"path":["x"],"done":true}`,
+		`{"path":["e"],"done":true,"empty":""}`,
+		`{"path":["a"],"done":true,"empty":[]}`,
+		`{"path":["o"],"done":true,"empty":{}}`,
+		`{"path":[],"done":true}`,
+	}
+	if got.code != exitOK || got.stderr != "" {
+		t.Fatalf("exit %d, stderr %q", got.code, got.stderr)
+	}
+	if diff := cmp.Diff(want, lines(got.stdout)); diff != "" {
+		t.Errorf("jsonl (-want +got):\n%s", diff)
+	}
+}
+
+func TestFragmentsSplits(t *testing.T) {
+	in := `{"path": "/tmp/foo.rs", "content": "fn main() {}"}`
+	file := writeFile(t, "args.json", in)
+	// Where the chunks end, a string is cut into pieces.
+	chunks := writeFile(t, "chunks.json", `["{\"path\": \"/tmp/foo.rs\", \"content\": \"fn main(", ") {}\"}"]`)
+	got := invoke("", "fragments", "--chunks", chunks)
+	want := []string{
+		`ObjectEntry { key: "path", value: String("/tmp/foo.rs") }`,
+		`ObjectEntry { key: "path", value: Done }`,
+		`ObjectEntry { key: "content", value: String("fn main(") }`,
+		`ObjectEntry { key: "content", value: String(") {}") }`,
+		`ObjectEntry { key: "content", value: Done }`,
+		`Done`,
+	}
+	if diff := cmp.Diff(want, lines(got.stdout)); diff != "" || got.code != exitOK {
+		t.Errorf("--chunks: exit %d (-want +got):\n%s", got.code, diff)
+	}
+	// --split 10: the second chunk ends after "/tmp/foo.r".
+	got = invoke("", "fragments", "--split", "10", file)
+	if l := lines(got.stdout); got.code != exitOK || l[0] != `ObjectEntry { key: "path", value: String("/tmp/foo.r") }` {
+		t.Errorf("--split 10: exit %d, first line %q", got.code, l[0])
+	}
+	// Every way of feeding gives the same aggregate.
+	for _, args := range [][]string{
+		{file}, {"--split", "1", file}, {"--split", "7", file}, {"--split", "random:1", file},
+		{"--split", "random:99", file}, {"--chunks", chunks}, {"-"}, {},
+	} {
+		got := invoke(in, append([]string{"aggregate"}, args...)...)
+		if want := `{"path":"/tmp/foo.rs","content":"fn main() {}"}` + "\n"; got.stdout != want || got.code != exitOK {
+			t.Errorf("aggregate %q: exit %d, %q, want %q", args, got.code, got.stdout, want)
+		}
+	}
+}
+
+func TestInvalidInput(t *testing.T) {
+	for _, cmd := range []string{"fragments", "aggregate"} {
+		got := invoke(`{"path": "a", "path": "b"}`, cmd, "--split", "3")
+		if got.code != exitInvalid {
+			t.Errorf("%s: exit %d, want %d", cmd, got.code, exitInvalid)
+		}
+		if !strings.Contains(got.stderr, "byte 14") || !strings.Contains(got.stderr, `"/path"`) || !strings.Contains(got.stderr, "duplicate") {
+			t.Errorf("%s: stderr %q does not say what and where", cmd, got.stderr)
+		}
+		if cmd == "fragments" && !strings.Contains(got.stdout, `ObjectEntry { key: "path", value: Done }`) {
+			t.Errorf("fragments before the error not printed: %q", got.stdout)
+		}
+		if cmd == "aggregate" && got.stdout != "" {
+			t.Errorf("aggregate printed %q for invalid input", got.stdout)
+		}
+	}
+	// Truncated input is found at the end.
+	got := invoke(`{"path": "a`, "aggregate")
+	if got.code != exitInvalid || !strings.Contains(got.stderr, "byte 11") {
+		t.Errorf("truncated: exit %d, stderr %q", got.code, got.stderr)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	file := writeFile(t, "a.json", `{}`)
+	for _, args := range [][]string{
+		{},
+		{"nonsense"},
+		{"fragments", "--format", "xml", file},
+		{"fragments", "--split", "0", file},
+		{"fragments", "--split", "random:x", file},
+		{"fragments", "--split", "2", "--chunks", file},
+		{"fragments", "--no-such-flag"},
+		{"aggregate", file, file},
+		{"aggregate", filepath.Join(t.TempDir(), "missing.json")},
+		{"aggregate", "--chunks", writeFile(t, "bad.json", `[1, 2]`)},
+	} {
+		got := invoke("", args...)
+		if got.code != exitUsage || got.stderr == "" || got.stdout != "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want %d and a message", args, got.code, got.stdout, got.stderr, exitUsage)
+		}
+	}
+	if got := invoke("", "help"); got.code != exitOK || !strings.Contains(got.stdout, "fragments") {
+		t.Errorf("help: %+v", got)
+	}
+}
+
+// TestShippedExample runs the README's first command on the shipped file.
+func TestShippedExample(t *testing.T) {
+	got := invoke("", "fragments", "--split", "16", "../../testdata/examples/fs_modify_file.json")
+	if got.code != exitOK || !strings.HasSuffix(got.stdout, "Done\n") || strings.Count(got.stdout, "\n") < 5 {
+		t.Errorf("exit %d, stderr %q, output:\n%s", got.code, got.stderr, got.stdout)
+	}
+}
