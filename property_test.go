@@ -1,19 +1,12 @@
 package argstream_test
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"strconv"
 	"testing"
 
-	"github.com/argstream/argstream"
-	"github.com/argstream/argstream/aggregate"
-	"github.com/argstream/argstream/fragment"
 	"github.com/argstream/argstream/internal/testutil"
-	"github.com/argstream/argstream/sink"
-	"github.com/argstream/argstream/token"
-	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/go-cmp/cmp"
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
@@ -33,83 +26,21 @@ func propertyParameters(n int) *gopter.TestParameters {
 	return p
 }
 
-// outcome is everything a stream delivers, in a comparable form.
-type outcome struct {
-	Fragments []string // merged, in RFD notation
-	Value     string   // the aggregate, if accepted
-	Values    []string // every OnValue completion: pointer=value
-	Err       string   // category, offset and pointer of the error
-}
-
-// runDoc feeds chunks through the full pipeline and checks the invariants
-// that hold for any input and any chunking: End exactly once with the
-// stream's error, offsets that never go back or past the input.
-func runDoc(chunks [][]byte) (outcome, error) {
-	var out outcome
-	rec := &testutil.Recorder{}
-	agg := aggregate.New(aggregate.OnValue(func(p fragment.Path, v jsontext.Value) error {
-		out.Values = append(out.Values, string(p.Pointer())+"="+string(v))
-		return nil
-	}))
-	err := testutil.Feed(argstream.New(sink.Multi(rec, agg)), chunks)
-	total := 0
-	for _, c := range chunks {
-		total += len(c)
-	}
-	if rec.Ends != 1 || rec.Err != err {
-		return out, fmt.Errorf("End called %d times with %v; stream returned %v", rec.Ends, rec.Err, err)
-	}
-	for i, off := range rec.Offsets {
-		if off < 0 || off > int64(total) || i > 0 && off < rec.Offsets[i-1] {
-			return out, fmt.Errorf("fragment %d at offset %d after %v (input %d bytes)", i, off, rec.Offsets[:i], total)
-		}
-	}
-	out.Fragments = testutil.Texts(testutil.Merge(rec.Fragments))
-	if err != nil {
-		var se *token.SyntaxError
-		if !errors.As(err, &se) {
-			return out, fmt.Errorf("error %v (%T) is not a *token.SyntaxError", err, err)
-		}
-		if se.Offset < 0 || se.Offset > int64(total) {
-			return out, fmt.Errorf("error offset %d outside the %d input bytes", se.Offset, total)
-		}
-		out.Err = fmt.Sprintf("%v at %d in %q", se.Err, se.Offset, se.Pointer)
-		return out, nil
-	}
-	v, verr := agg.Value()
-	if verr != nil {
-		return out, fmt.Errorf("accepted, but the aggregator says %v", verr)
-	}
-	out.Value = string(v)
-	return out, nil
-}
-
 // TestPropertyValidDocuments: random JSON of every kind, cut anywhere,
 // aggregates to what a whole-document decode gives and yields the fragments
 // a whole-document parse gives once string pieces are merged.
 func TestPropertyValidDocuments(t *testing.T) {
 	properties := gopter.NewProperties(propertyParameters(250))
 	check := func(doc testutil.Doc, cuts []int) string {
-		got, err := runDoc(testutil.SplitAt(doc.Text, testutil.Cuts(doc.Text, cuts)))
+		if !testutil.Valid(doc.Text) {
+			return fmt.Sprintf("generator made invalid JSON: %q", doc.Text)
+		}
+		got, err := testutil.Observe(testutil.SplitAt(doc.Text, testutil.Cuts(doc.Text, cuts)))
+		if err == nil {
+			err = testutil.CheckWhole(doc.Text, got)
+		}
 		if err != nil {
 			return err.Error()
-		}
-		want, err := testutil.Canonical(doc.Text)
-		if err != nil {
-			return "generator made invalid JSON: " + err.Error()
-		}
-		if diff := cmp.Diff(string(want), got.Value); diff != "" || got.Err != "" {
-			return fmt.Sprintf("aggregate (-want +got), error %q:\n%s", got.Err, diff)
-		}
-		ref, err := testutil.ReferenceFragments(doc.Text)
-		if err != nil {
-			return err.Error()
-		}
-		if diff := cmp.Diff(testutil.Texts(ref), got.Fragments); diff != "" {
-			return "fragments (-whole-document +streamed):\n" + diff
-		}
-		if n := len(got.Values); n == 0 || got.Values[n-1] != "="+got.Value {
-			return fmt.Sprintf("last OnValue %v is not the whole value", got.Values)
 		}
 		return ""
 	}
@@ -171,15 +102,15 @@ func TestPropertyMutatedDocuments(t *testing.T) {
 			for _, m := range ms {
 				data = m.apply(data)
 			}
-			whole, err := runDoc([][]byte{data})
+			whole, err := testutil.Observe([][]byte{data})
+			if err == nil {
+				err = testutil.CheckWhole(data, whole)
+			}
 			if err != nil {
 				return "whole: " + err.Error()
 			}
-			if accepted, want := whole.Err == "", testutil.Valid(data); accepted != want {
-				return fmt.Sprintf("%q: accepted = %v (%s), jsontext says %v", data, accepted, whole.Err, want)
-			}
 			for _, chunks := range [][][]byte{testutil.SplitAt(data, testutil.Cuts(data, cuts)), testutil.SplitEvery(data, 1)} {
-				got, err := runDoc(chunks)
+				got, err := testutil.Observe(chunks)
 				if err != nil {
 					return fmt.Sprintf("%q in %d chunks: %v", data, len(chunks), err)
 				}

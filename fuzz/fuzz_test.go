@@ -1,0 +1,36 @@
+package fuzz
+
+import (
+	"testing"
+
+	"github.com/argstream/argstream/internal/testutil"
+	"github.com/google/go-cmp/cmp"
+)
+
+// FuzzChunking feeds any input in the chunks the fuzzer chooses and checks
+// that argstream never panics or hangs, gives the same outcome (fragments,
+// value or error with its offset and pointer) as the whole input fed at once
+// and as one byte at a time, and agrees with a whole-document jsontext parse.
+func FuzzChunking(f *testing.F) {
+	for _, s := range seeds(f) {
+		f.Add(s, []byte{1})
+		f.Add(s, []byte{7, 0, 3})
+	}
+	f.Fuzz(func(t *testing.T, data, cuts []byte) {
+		whole, err := testutil.Observe([][]byte{data})
+		if err == nil {
+			err = testutil.CheckWhole(data, whole)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		chunks := chunksOf(data, cuts)
+		got, err := testutil.Observe(chunks)
+		if err != nil {
+			t.Fatalf("%q in %d chunks: %v", data, len(chunks), err)
+		}
+		if diff := cmp.Diff(whole, got); diff != "" {
+			t.Fatalf("%q in %d chunks differs from whole (-whole +chunked):\n%s", data, len(chunks), diff)
+		}
+	})
+}
