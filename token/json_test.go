@@ -103,7 +103,7 @@ func TestValues(t *testing.T) {
 		{`""`, []string{`S""`}},
 		{`"abc"`, []string{`S"abc"`}},
 		{`"a\"b\\c\/d\b\f\n\r\t"`, []string{`S"a\"b\\c/d\b\f\n\r\t"`}},
-		{`"\u00e9\u00C9é"`, []string{`S"ééÉé"`[:0] + `S"éÉé"`}},
+		{`"\u00e9\u00C9é"`, []string{`S"éÉé"`}},
 		{`"\ud83d\ude00😀"`, []string{`S"😀😀"`}},
 		{`"\u0000"`, []string{`S"\x00"`}},
 		{`"1"`, []string{`S"1"`}},
