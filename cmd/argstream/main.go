@@ -30,6 +30,7 @@ type command struct {
 var commands = []command{
 	{"fragments", fragmentsUsage, runFragments},
 	{"aggregate", aggregateUsage, runAggregate},
+	{"policy", policyUsage, runPolicy},
 }
 
 func main() {

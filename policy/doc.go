@@ -1,0 +1,159 @@
+// Package policy decides what to do with a tool call from its arguments:
+// ask the user, run it unattended, skip it, or open it for editing. It
+// decides while the arguments stream, as soon as the bytes received
+// determine the decision, and always with exactly the decision the complete
+// arguments give (RFD D26, streaming evaluation of RFD D25's
+// argument-conditional policies).
+//
+// # Rules
+//
+// A policy is an ordered list of rules. A rule has at most one condition,
+// an arg (an RFC 6901 JSON pointer into the arguments) with exactly one
+// matcher, and a mode: ask, unattended, edit or skip. A rule without a
+// condition is a catch-all. The first rule that matches decides; an
+// implicit ask closes every list (Decision.Rule is then ImplicitRule). The
+// rules file (Parse) reads:
+//
+//	{
+//	  "run": [
+//	    {"arg": "/patterns/paths", "pattern": "(^|/)\\.env($|\\.)", "mode": "skip"},
+//	    {"arg": "/path", "prefix": "src/", "mode": "unattended"},
+//	    {"mode": "ask"}
+//	  ],
+//	  "paths": ["/path", "/patterns/paths"]
+//	}
+//
+// and "run": "ask" is shorthand for [{"mode": "ask"}]. "paths" (optional)
+// declares the parameters whose values are file paths. New builds the same
+// from Go values.
+//
+// # Pointers
+//
+// A pointer's first token names a top-level parameter; the arguments are a
+// JSON object (arguments that are another JSON value have no parameters).
+// Where the value met along a pointer is an array, the pointer means each
+// element, at any depth: "/patterns/paths" visits patterns[*].paths[*], and
+// "/path" on ["a", "b"] visits "a" and "b". So tokens are always object
+// keys: "/patterns/0/paths" looks for a key "0" (New warns about such
+// tokens), and the values a pointer resolves to are never arrays. A
+// condition holds if any value it resolves to matches: existential
+// matching, the secure default for a guard such as "skip if any path is
+// .env". An arg that resolves to nothing does not match.
+//
+// # Matchers
+//
+//   - const (any JSON value but an array) matches an equal value, and enum
+//     (a non-empty array of such values) one of its values. Equality is
+//     JSON equality: same type; strings equal code point for code point;
+//     numbers equal as exact decimals, so 1, 1.0 and 10e-1 are equal, and
+//     9007199254740993 is not 9007199254740992 (no float64 rounding);
+//     objects equal member by member in any order.
+//   - pattern (a string) matches a string that contains a match of the
+//     regular expression: an unanchored search, as in JSON Schema. Write ^
+//     and $ to anchor it.
+//   - prefix (a string) matches a string that starts with it, byte for
+//     byte, or, on a parameter declared in "paths", a path under it (see
+//     below).
+//   - minimum, maximum, exclusive_minimum and exclusive_maximum (a JSON
+//     number) match a number >=, <=, > or < it, compared exactly.
+//
+// Each matcher applies to one type. A value of another type does not match:
+// a pattern or prefix never matches a number, and a bound never matches a
+// string.
+//
+// # Numbers that arrive as strings
+//
+// Some providers send numbers as strings ("start_line": "1"). A bound only
+// ever matches a JSON number: "1" satisfies neither "minimum": 0 nor
+// "maximum": 10. This is the secure choice: a rule such as
+// {"arg": "/count", "maximum": 10, "mode": "unattended"} cannot be passed by
+// "count": "100000", nor by "count": "5", since the tool's own reading of a
+// string is unknown; such calls fall through to later rules, and in the end
+// to the implicit ask. Likewise const 1 does not match "1". To accept both
+// forms on purpose, add a rule for the string form, such as
+// {"arg": "/start_line", "pattern": "^[0-9]{1,3}$", "mode": "unattended"}.
+//
+// # Patterns
+//
+// Patterns are Go regular expressions (package regexp, RE2 syntax), not
+// ECMA-262 ones as JSON Schema specifies. Where they differ:
+//
+//   - no backreferences (\1) and no lookaround ((?=...), (?!...), (?<=...),
+//     (?<!...)): RE2 matches in time linear in the value, so no argument
+//     can make a pattern run for ever; such patterns are refused;
+//   - \s is [\t\n\f\r ]: ECMA-262's also matches \v, U+00A0, U+FEFF and
+//     the Unicode spaces and line terminators. \d, \w and \b are ASCII only
+//     in both; use \p{...} classes for Unicode;
+//   - . matches any character but \n (ECMA-262 also excludes \r, U+2028
+//     and U+2029); matching is by code point, so a character outside the
+//     BMP is one character, not two UTF-16 code units;
+//   - the regular expression escapes \uFFFF, \u{...} and \cX do not
+//     exist: write \x{FFFF}, or the character itself (a JSON escape such as
+//     "\u00e9" in the rules file is decoded before the pattern is read);
+//   - Go adds \A, \z, flags such as (?i) and (?s), POSIX classes
+//     ([[:alpha:]]) and (?P<name>...); (?<name>...) works in both.
+//
+// # Path prefixes
+//
+// A prefix on a parameter declared in "paths" compares whole path
+// components after lexical normalisation of both the prefix and the value:
+// "." and empty components are dropped, "x/.." is removed, and a backslash
+// counts as a separator (so a Windows path cannot slip past). Then:
+//
+//   - "src/" matches src/lib.rs, ./src/lib.rs and src/a/../lib.rs, and never
+//     src-old/lib.rs, src (the directory itself) or src/../etc/passwd;
+//   - "src" without the separator also matches src itself;
+//   - a path that climbs out with ".." never matches a prefix it escapes:
+//     src/../../etc never matches "src/" nor "", and ../x never matches
+//     "." (only a prefix that climbs out the same way, such as "../x/",
+//     matches it);
+//   - an absolute path never matches a relative prefix, nor the reverse.
+//
+// Normalisation is lexical: nothing is resolved against a working
+// directory, symbolic links or the file system, and the comparison is case
+// sensitive. const, enum and pattern see the value as written.
+//
+// # Checks
+//
+// New and Parse refuse, with an error that names the rule, the field and
+// the reason: a malformed pointer; a missing or unknown mode; a matcher
+// whose operand has the wrong type (a string bound, a numeric prefix, an
+// array const, an empty enum, a pattern that does not compile), or a bound
+// on a parameter declared in "paths"; a rule with two matchers, or a
+// matcher but no arg; a rule that an earlier rule makes unreachable (any
+// rule after a catch-all, a longer prefix after a shorter one on the same
+// arg, a bound after a looser one, a const or enum whose values an earlier
+// rule on the same arg all matches); and in the file, unknown or duplicate
+// keys. A list without a final catch-all works, with the implicit ask, but
+// gets a Warning, as do unused "paths" entries and pointer tokens that look
+// like array indexes.
+//
+// # Deciding
+//
+// Policy.Evaluate is the pure evaluator: given the complete top-level
+// parameters known so far, and whether the arguments have ended, it
+// returns the decision or waiting (the zero Decision). A rule whose
+// parameter has not come blocks every rule after it: first match wins, so
+// nothing later may decide before it is settled.
+//
+// Policy.Evaluator is the streaming evaluator, a sink.Sink for one call's
+// fragments. A rule matches the moment a value its arg resolves to is
+// complete and matches, at any depth: the first matching element of an
+// array is enough. It is eliminated when its top-level parameter's Done
+// arrives without a match, or when the whole arguments end without the
+// parameter. Between those, it blocks the rules after it, whether its
+// parameter has not started or is still arriving. The decision, the rule
+// and the offset at which it became known (OnDecision, DecidedAt) never
+// change once set. The evaluator keeps only the values some rule's pointer
+// can resolve to, so a megabyte of "content" that no rule names is not
+// stored.
+//
+// Edit is decided early like the others, but acting on it needs the
+// complete arguments (Decision.NeedsCompleteArguments). Skip lets the
+// caller stop parsing at once: with StopOnSkip, Push returns ErrSkip (a
+// sink.ErrStop) and the stream stops.
+//
+// A decision is about arguments that end up valid. If the stream fails
+// after deciding (truncated, malformed, stopped), Verdict.Executable is
+// false: the call must not run, whatever was decided.
+package policy

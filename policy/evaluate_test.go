@@ -1,0 +1,229 @@
+package policy_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/argstream/argstream/policy"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// The test list of RFD D26 (Phase 1) for the pure evaluator, and the
+// matcher semantics it rests on.
+func TestEvaluate(t *testing.T) {
+	const createFile = `{"run": [
+		{"arg": "/path", "prefix": "src/", "mode": "unattended"},
+		{"arg": "/content", "pattern": "rm -rf", "mode": "skip"},
+		{"mode": "ask"}
+	], "paths": ["/path"]}`
+	const noCatchAll = `{"run": [
+		{"arg": "/path", "prefix": "src/", "mode": "unattended"},
+		{"arg": "/n", "maximum": 10, "mode": "edit"}
+	], "paths": ["/path"]}`
+	const modify = `{"run": [
+		{"arg": "/patterns/paths", "pattern": "(^|/)\\.env($|\\.)", "mode": "skip"},
+		{"mode": "unattended"}
+	]}`
+	for _, c := range []struct {
+		name     string
+		rules    string
+		known    map[string]jsontext.Value
+		complete bool
+		want     policy.Decision
+	}{
+		{"catch-all decides with nothing known", `{"run": "ask"}`, known(), false, decided(policy.Ask, 0)},
+		{"catch-all rule", `{"run": [{"mode": "skip"}]}`, known(), false, decided(policy.Skip, 0)},
+		{"empty list is the implicit ask", `{"run": []}`, known(), false, decided(policy.Ask, policy.ImplicitRule)},
+		{"single match", createFile, known("path", `"src/main.rs"`), false, decided(policy.Unattended, 0)},
+		{"elimination then waiting", createFile, known("path", `"lib.rs"`), false, policy.Decision{}},
+		{"elimination then match", createFile, known("path", `"lib.rs"`, "content", `"rm -rf /"`), false, decided(policy.Skip, 1)},
+		{"catch-all after eliminations", createFile, known("path", `"lib.rs"`, "content", `"fn main() {}"`), false, decided(policy.Ask, 2)},
+		{"waiting on a missing parameter", createFile, known("content", `"rm -rf /"`), false, policy.Decision{}},
+		{"a missing parameter does not match at the end", createFile, known("content", `"rm -rf /"`), true, decided(policy.Skip, 1)},
+		{"nothing at all at the end", createFile, known(), true, decided(policy.Ask, 2)},
+		{"implicit fallback", noCatchAll, known("path", `"lib.rs"`, "n", `11`), false, decided(policy.Ask, policy.ImplicitRule)},
+		{"implicit fallback at the end", noCatchAll, known(), true, decided(policy.Ask, policy.ImplicitRule)},
+		{"a later match waits for an earlier rule", noCatchAll, known("n", `1`), false, policy.Decision{}},
+		{"nested existential match", modify, known("patterns", `[{"paths": ["src/a.rs"]}, {"paths": ["a", "config/.env"]}]`), false, decided(policy.Skip, 0)},
+		{"nested existential no match", modify, known("patterns", `[{"paths": ["src/a.rs"]}, {"paths": []}, {"old": ".env"}]`), false, decided(policy.Unattended, 1)},
+		{"nested through an object", modify, known("patterns", `{"paths": ".env"}`), false, decided(policy.Skip, 0)},
+		{"nested through arrays of arrays", modify, known("patterns", `[[{"paths": [[".env.local"]]}]]`), false, decided(policy.Skip, 0)},
+		{"pointer into a scalar resolves to nothing", modify, known("patterns", `".env"`), false, decided(policy.Unattended, 1)},
+		{"an array parameter means each element", createFile, known("path", `["lib.rs", "src/a.rs"]`), false, decided(policy.Unattended, 0)},
+		{"an empty array resolves to nothing", createFile, known("path", `[]`, "content", `""`), false, decided(policy.Ask, 2)},
+		{"invalid JSON matches nothing", createFile, known("path", `"src/a`, "content", `"x"`), false, decided(policy.Ask, 2)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := mustParse(t, c.rules)
+			if got := p.Evaluate(c.known, c.complete); got != c.want {
+				t.Errorf("Evaluate = %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+// match evaluates one rule on one value: true if it decides.
+func match(t *testing.T, rule, value string) bool {
+	t.Helper()
+	p := mustParse(t, `{"run": [`+rule+`, {"mode": "ask"}]}`)
+	return p.Evaluate(known("v", value), true).Rule == 0
+}
+
+func TestMatchers(t *testing.T) {
+	for _, c := range []struct {
+		rule, value string
+		want        bool
+	}{
+		// const and enum: JSON equality, exact numbers.
+		{`{"arg": "/v", "const": 1, "mode": "skip"}`, `1`, true},
+		{`{"arg": "/v", "const": 1, "mode": "skip"}`, `1.0`, true},
+		{`{"arg": "/v", "const": 1, "mode": "skip"}`, `10e-1`, true},
+		{`{"arg": "/v", "const": 1, "mode": "skip"}`, `"1"`, false},
+		{`{"arg": "/v", "const": 1, "mode": "skip"}`, `true`, false},
+		{`{"arg": "/v", "const": 9007199254740993, "mode": "skip"}`, `9007199254740992`, false},
+		{`{"arg": "/v", "const": "a", "mode": "skip"}`, `"a"`, true},
+		{`{"arg": "/v", "const": "a", "mode": "skip"}`, `"\u0061"`, true},
+		{`{"arg": "/v", "const": "é", "mode": "skip"}`, `"e\u0301"`, false},
+		{`{"arg": "/v", "const": null, "mode": "skip"}`, `null`, true},
+		{`{"arg": "/v", "const": null, "mode": "skip"}`, `false`, false},
+		{`{"arg": "/v", "const": false, "mode": "skip"}`, `false`, true},
+		{`{"arg": "/v", "const": {"a": 1, "b": [1, "x"]}, "mode": "skip"}`, `{"b": [1.0, "x"], "a": 1}`, true},
+		{`{"arg": "/v", "const": {"a": 1, "b": [1, "x"]}, "mode": "skip"}`, `{"b": ["x", 1], "a": 1}`, false},
+		{`{"arg": "/v", "const": {"a": 1}, "mode": "skip"}`, `{"a": 1, "b": 2}`, false},
+		{`{"arg": "/v", "const": "x", "mode": "skip"}`, `["y", "x"]`, true},
+		{`{"arg": "/v", "enum": ["a", 2, null], "mode": "skip"}`, `2.00`, true},
+		{`{"arg": "/v", "enum": ["a", 2, null], "mode": "skip"}`, `"2"`, false},
+		{`{"arg": "/v", "enum": ["a", 2, null], "mode": "skip"}`, `null`, true},
+		// pattern: unanchored RE2 search on strings only.
+		{`{"arg": "/v", "pattern": "rm\\s+-rf", "mode": "skip"}`, `"cd / && rm  -rf x"`, true},
+		{`{"arg": "/v", "pattern": "^ls$", "mode": "skip"}`, `"ls -la"`, false},
+		{`{"arg": "/v", "pattern": "1", "mode": "skip"}`, `1`, false},
+		{`{"arg": "/v", "pattern": "\\d", "mode": "skip"}`, `"٣"`, false},
+		{`{"arg": "/v", "pattern": "^.$", "mode": "skip"}`, `"😀"`, true},
+		// prefix on a plain string: bytes.
+		{`{"arg": "/v", "prefix": "src", "mode": "skip"}`, `"src-old/x"`, true},
+		{`{"arg": "/v", "prefix": "git ", "mode": "skip"}`, `"git status"`, true},
+		{`{"arg": "/v", "prefix": "1", "mode": "skip"}`, `12`, false},
+		// Bounds: numbers only, exact.
+		{`{"arg": "/v", "minimum": 1, "mode": "skip"}`, `1`, true},
+		{`{"arg": "/v", "minimum": 1, "mode": "skip"}`, `0.999999999999999999999`, false},
+		{`{"arg": "/v", "exclusive_minimum": 1, "mode": "skip"}`, `1.0`, false},
+		{`{"arg": "/v", "exclusive_minimum": 1, "mode": "skip"}`, `1.000000000000000000001`, true},
+		{`{"arg": "/v", "maximum": 10, "mode": "skip"}`, `1e1`, true},
+		{`{"arg": "/v", "maximum": 10, "mode": "skip"}`, `-1e400`, true},
+		{`{"arg": "/v", "exclusive_maximum": 10, "mode": "skip"}`, `10`, false},
+		{`{"arg": "/v", "exclusive_maximum": 9007199254740993, "mode": "skip"}`, `9007199254740992`, true},
+		{`{"arg": "/v", "maximum": 9007199254740992, "mode": "skip"}`, `9007199254740993`, false},
+		{`{"arg": "/v", "minimum": 0, "mode": "skip"}`, `-0`, true},
+		{`{"arg": "/v", "maximum": 10, "mode": "skip"}`, `[20, 5]`, true},
+		{`{"arg": "/v", "maximum": 10, "mode": "skip"}`, `{"n": 5}`, false},
+	} {
+		if got := match(t, c.rule, c.value); got != c.want {
+			t.Errorf("%s on %s = %v, want %v", c.rule, c.value, got, c.want)
+		}
+	}
+}
+
+// Numbers that arrive as strings never satisfy a bound: a string cannot
+// pass an "unattended" limit, whatever it says.
+func TestNumbersAsStrings(t *testing.T) {
+	p := mustParse(t, `{"run": [
+		{"arg": "/start_line", "maximum": 1000, "mode": "unattended"},
+		{"mode": "ask"}
+	]}`)
+	for _, c := range []struct {
+		args string
+		want policy.Decision
+	}{
+		{`{"start_line": 1}`, decided(policy.Unattended, 0)},
+		{`{"start_line": 1000.0}`, decided(policy.Unattended, 0)},
+		{`{"start_line": 1001}`, decided(policy.Ask, 1)},
+		{`{"start_line": "1"}`, decided(policy.Ask, 1)},
+		{`{"start_line": "1000000"}`, decided(policy.Ask, 1)},
+		{`{"start_line": "-1e999"}`, decided(policy.Ask, 1)},
+		{`{"start_line": ["1", 2000]}`, decided(policy.Ask, 1)},
+		{`{"start_line": ["1", 2]}`, decided(policy.Unattended, 0)},
+	} {
+		got, err := p.EvaluateArgs(jsontext.Value(c.args))
+		if err != nil || got != c.want {
+			t.Errorf("EvaluateArgs(%s) = %v, %v; want %v", c.args, got, err, c.want)
+		}
+		v, err := stream(p, bytewise(c.args))
+		if err != nil || v.Decision != c.want {
+			t.Errorf("streaming %s = %v, %v; want %v", c.args, v.Decision, err, c.want)
+		}
+	}
+}
+
+func TestEvaluateArgs(t *testing.T) {
+	p := mustParse(t, `{"run": [{"arg": "/path", "prefix": "src/", "mode": "unattended"}, {"mode": "ask"}], "paths": ["/path"]}`)
+	for _, c := range []struct {
+		args string
+		want policy.Decision
+		ok   bool
+	}{
+		{`{"path": "src/a.rs", "content": "x"}`, decided(policy.Unattended, 0), true},
+		{` {"content": "x", "path": "./src/a.rs"} `, decided(policy.Unattended, 0), true},
+		{`{"path": "src/../../a"}`, decided(policy.Ask, 1), true},
+		{`["src/a.rs"]`, decided(policy.Ask, 1), true},
+		{`"src/a.rs"`, decided(policy.Ask, 1), true},
+		{`{"path": "src/a.rs"`, policy.Decision{}, false},
+		{`{"path": "src/a.rs", "path": "x"}`, policy.Decision{}, false},
+		{`{} {}`, policy.Decision{}, false},
+		{``, policy.Decision{}, false},
+	} {
+		got, err := p.EvaluateArgs(jsontext.Value(c.args))
+		if got != c.want || (err == nil) != c.ok {
+			t.Errorf("EvaluateArgs(%s) = %v, %v; want %v (ok %v)", c.args, got, err, c.want, c.ok)
+		}
+	}
+}
+
+// A prefix on a parameter declared in "paths" compares whole components of
+// normalised paths, and a path that climbs out never matches; on a plain
+// string it is a byte prefix. Streaming and pure evaluation agree.
+func TestPathPrefixSafety(t *testing.T) {
+	p := mustParse(t, `{"run": [
+		{"arg": "/path", "prefix": "src/", "mode": "unattended"},
+		{"arg": "/raw", "prefix": "src/", "mode": "edit"},
+		{"mode": "ask"}
+	], "paths": ["/path"]}`)
+	for _, c := range []struct {
+		path string
+		want policy.Mode
+	}{
+		{"src/lib.rs", policy.Unattended},
+		{"./src/lib.rs", policy.Unattended},
+		{"src/a/../b/lib.rs", policy.Unattended},
+		{"src//lib.rs", policy.Unattended},
+		{`src\\lib.rs`, policy.Unattended},
+		{"src-old/lib.rs", policy.Ask},
+		{"src", policy.Ask},
+		{"src/", policy.Ask},
+		{"src/..", policy.Ask},
+		{"src/../lib.rs", policy.Ask},
+		{"src/../../etc/passwd", policy.Ask},
+		{`src\\..\\..\\etc\\passwd`, policy.Ask},
+		{"../src/lib.rs", policy.Ask},
+		{"/src/lib.rs", policy.Ask},
+		{"SRC/lib.rs", policy.Ask},
+	} {
+		for _, field := range []string{"path", "raw"} {
+			args := `{"` + field + `": "` + c.path + `"}`
+			want := c.want
+			if field == "raw" { // a byte prefix
+				want = policy.Ask
+				if strings.HasPrefix(c.path, "src/") {
+					want = policy.Edit
+				}
+			}
+			d, err := p.EvaluateArgs(jsontext.Value(args))
+			if err != nil || d.Mode != want {
+				t.Errorf("%s: %v, %v; want %v", args, d, err, want)
+			}
+			if v, err := stream(p, bytewise(args)); err != nil || v.Mode != want {
+				t.Errorf("streaming %s: %v, %v; want %v", args, v.Decision, err, want)
+			}
+		}
+	}
+}

@@ -1,0 +1,252 @@
+package policy
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// The matcher keys of the rules file, in the order messages list them.
+const (
+	keyConst            = "const"
+	keyEnum             = "enum"
+	keyPattern          = "pattern"
+	keyPrefix           = "prefix"
+	keyMinimum          = "minimum"
+	keyMaximum          = "maximum"
+	keyExclusiveMinimum = "exclusive_minimum"
+	keyExclusiveMaximum = "exclusive_maximum"
+)
+
+var matcherKeys = []string{keyConst, keyEnum, keyPattern, keyPrefix, keyMinimum, keyMaximum, keyExclusiveMinimum, keyExclusiveMaximum}
+
+// Matcher is a rule's condition on the values its arg resolves to: one of
+// the rules file's matcher keys with its operand as JSON text. The zero
+// Matcher is no condition: a rule without one is a catch-all. Build one with
+// Const, Enum, Pattern, Prefix, Minimum, Maximum, ExclusiveMinimum or
+// ExclusiveMaximum; New checks it.
+type Matcher struct {
+	key     string
+	operand jsontext.Value
+	err     error // from building the operand, reported by New
+}
+
+// Const matches a value equal to v, a JSON value other than an array (see
+// the package documentation, "Matchers", for equality).
+func Const(v jsontext.Value) Matcher { return Matcher{key: keyConst, operand: bytes.Clone(v)} }
+
+// Enum matches a value equal to one of vs.
+func Enum(vs ...jsontext.Value) Matcher {
+	b := []byte{'['}
+	for i, v := range vs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, v...)
+	}
+	return Matcher{key: keyEnum, operand: append(b, ']')}
+}
+
+// Pattern matches a string that contains a match of the regular expression
+// re, in Go's RE2 syntax (see the package documentation, "Patterns").
+func Pattern(re string) Matcher { return stringMatcher(keyPattern, re) }
+
+// Prefix matches a string that starts with p, or, on a parameter declared
+// as a path (Paths), a path under p (see "Path prefixes").
+func Prefix(p string) Matcher { return stringMatcher(keyPrefix, p) }
+
+// Minimum matches a number >= n, where n is the text of a JSON number.
+func Minimum(n string) Matcher { return Matcher{key: keyMinimum, operand: jsontext.Value(n)} }
+
+// Maximum matches a number <= n, where n is the text of a JSON number.
+func Maximum(n string) Matcher { return Matcher{key: keyMaximum, operand: jsontext.Value(n)} }
+
+// ExclusiveMinimum matches a number > n, where n is the text of a JSON number.
+func ExclusiveMinimum(n string) Matcher {
+	return Matcher{key: keyExclusiveMinimum, operand: jsontext.Value(n)}
+}
+
+// ExclusiveMaximum matches a number < n, where n is the text of a JSON number.
+func ExclusiveMaximum(n string) Matcher {
+	return Matcher{key: keyExclusiveMaximum, operand: jsontext.Value(n)}
+}
+
+func stringMatcher(key, s string) Matcher {
+	b, err := jsontext.AppendQuote(nil, s)
+	if err != nil {
+		err = fmt.Errorf("%q is not valid UTF-8", s)
+	}
+	return Matcher{key: key, operand: b, err: err}
+}
+
+// Key returns the matcher's key in the rules file, such as "prefix", or ""
+// for no matcher.
+func (m Matcher) Key() string { return m.key }
+
+// Operand returns the matcher's operand as JSON text. It is m's memory.
+func (m Matcher) Operand() jsontext.Value { return m.operand }
+
+// String returns m as it reads in the rules file: "prefix": "src/".
+func (m Matcher) String() string {
+	if m.key == "" {
+		return "no matcher"
+	}
+	return fmt.Sprintf("%q: %s", m.key, m.operand)
+}
+
+// matcher is a checked Matcher, ready to match.
+type matcher struct {
+	key    string
+	values []value        // const: one value; enum: the alternatives
+	re     *regexp.Regexp // pattern
+	prefix string         // prefix
+	path   bool           // prefix compares file paths
+	dir    filePath       // the prefix as a path, when path is set
+	bound  decimal        // minimum, maximum and their exclusive forms
+	lower  bool           // bound is a minimum
+	strict bool           // bound is exclusive
+	src    Matcher        // for messages
+}
+
+// isBound reports whether key is one of the numeric matchers.
+func isBound(key string) bool {
+	return key == keyMinimum || key == keyMaximum || key == keyExclusiveMinimum || key == keyExclusiveMaximum
+}
+
+// compile checks m's operand and prepares it. isPath says the rule's arg is
+// declared a path: its values are strings, so only string matchers fit.
+func compile(m Matcher, isPath bool) (matcher, error) {
+	if m.err != nil {
+		return matcher{}, m.err
+	}
+	c := matcher{key: m.key, src: m}
+	v, err := parseValue(m.operand)
+	switch {
+	case err != nil && isBound(m.key):
+		return c, fmt.Errorf("must be a JSON number, got %s", m.operand)
+	case err != nil:
+		return c, fmt.Errorf("%s is not one JSON value: %v", m.operand, err)
+	}
+	switch m.key {
+	case keyConst:
+		c.values = []value{v}
+	case keyEnum:
+		if v.kind != '[' {
+			return c, fmt.Errorf("must be an array of the values to match, got %s", v.describe(m.operand))
+		}
+		if len(v.items) == 0 {
+			return c, errors.New("[] can never match: list at least one value")
+		}
+		c.values = v.items
+	case keyPattern, keyPrefix:
+		if v.kind != '"' {
+			return c, fmt.Errorf("must be a string, got %s", v.describe(m.operand))
+		}
+		if m.key == keyPrefix {
+			c.prefix, c.path = v.str, isPath
+			if isPath {
+				c.dir = splitPath(v.str)
+			}
+			return c, nil
+		}
+		if c.re, err = regexp.Compile(v.str); err != nil {
+			return c, fmt.Errorf("not a Go (RE2) regular expression: %v", err)
+		}
+		return c, nil
+	case keyMinimum, keyMaximum, keyExclusiveMinimum, keyExclusiveMaximum:
+		if v.kind != '0' {
+			return c, fmt.Errorf("must be a JSON number, got %s", v.describe(m.operand))
+		}
+		if isPath {
+			return c, errors.New("a bound never matches a parameter declared in \"paths\": its values are strings")
+		}
+		c.bound = v.num
+		c.lower = m.key == keyMinimum || m.key == keyExclusiveMinimum
+		c.strict = m.key == keyExclusiveMinimum || m.key == keyExclusiveMaximum
+		return c, nil
+	default:
+		return c, fmt.Errorf("unknown matcher (want one of %s)", strings.Join(matcherKeys, ", "))
+	}
+	for i := range c.values {
+		switch {
+		case c.values[i].kind == '[':
+			// Arrays along a pointer stand for their elements, so the
+			// values a pointer resolves to are never arrays.
+			return c, errors.New("an array can never match: an array at the pointer stands for each of its elements")
+		case isPath && c.values[i].kind != '"':
+			return c, errors.New("only strings can match a parameter declared in \"paths\"")
+		}
+	}
+	return c, nil
+}
+
+// match reports whether v satisfies m. Only JSON numbers satisfy a bound
+// and only JSON strings a pattern or prefix: "1" is not a number here.
+func (m *matcher) match(v *value) bool {
+	switch m.key {
+	case keyConst, keyEnum:
+		for i := range m.values {
+			if v.equal(&m.values[i]) {
+				return true
+			}
+		}
+		return false
+	case keyPattern:
+		return v.kind == '"' && m.re.MatchString(v.str)
+	case keyPrefix:
+		if v.kind != '"' {
+			return false
+		}
+		if m.path {
+			return splitPath(v.str).under(m.dir)
+		}
+		return strings.HasPrefix(v.str, m.prefix)
+	}
+	if v.kind != '0' {
+		return false
+	}
+	c := v.num.cmp(m.bound)
+	if !m.lower {
+		c = -c
+	}
+	return c > 0 || c == 0 && !m.strict
+}
+
+// covers reports whether m matches every value n matches, so that n on the
+// same arg after m can never decide. It may say false when it cannot tell
+// (two different patterns).
+func (m *matcher) covers(n *matcher) bool {
+	switch n.key {
+	case keyConst, keyEnum:
+		for i := range n.values {
+			if !m.match(&n.values[i]) {
+				return false
+			}
+		}
+		return true
+	case keyPattern:
+		return m.key == keyPattern && m.re.String() == n.re.String()
+	case keyPrefix:
+		switch {
+		case m.key != keyPrefix:
+			return false
+		case m.path:
+			return m.dir.covers(n.dir)
+		}
+		return strings.HasPrefix(n.prefix, m.prefix)
+	}
+	if !isBound(m.key) || m.lower != n.lower {
+		return false
+	}
+	// Both bound the same side: n's range lies within m's when n's bound is
+	// at least as tight, strictly tighter if only m excludes its bound.
+	c := n.bound.cmp(m.bound)
+	if !m.lower {
+		c = -c
+	}
+	return c > 0 || c == 0 && (!m.strict || n.strict)
+}
