@@ -5,23 +5,27 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
-// seeds returns the documents the fuzz targets start from: every JSON file
-// under ../testdata (the conformance corpora and the examples) and the
-// arguments of the recorded provider streams.
-func seeds(t testing.TB) [][]byte {
-	var out [][]byte
+// seed is a fuzz input: a document and the chunk lengths to feed it in
+// (see chunksOf; none means whole).
+type seed struct {
+	data, cuts []byte
+}
+
+// seeds returns the inputs the fuzz targets start from: every file under
+// ../testdata (the conformance corpora, the examples, the recorded streams'
+// index), and the arguments of each recorded provider stream cut where its
+// deltas were.
+func seeds(t testing.TB) []seed {
+	var out []seed
 	err := filepath.WalkDir("../testdata", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".json") || strings.HasSuffix(path, "DELTAS.json") {
+		if err != nil || d.IsDir() {
 			return err
 		}
 		data, err := os.ReadFile(path)
-		if err == nil && len(data) <= 64<<10 { // the fuzzer works on small inputs
-			out = append(out, data)
-		}
+		out = append(out, seed{data: data})
 		return err
 	})
 	if err != nil {
@@ -33,7 +37,7 @@ func seeds(t testing.TB) [][]byte {
 	}
 	var files map[string]struct {
 		Calls []struct {
-			Joined string `json:"joined"`
+			Deltas []string `json:"deltas"`
 		} `json:"calls"`
 	}
 	if err := json.Unmarshal(data, &files); err != nil {
@@ -41,10 +45,20 @@ func seeds(t testing.TB) [][]byte {
 	}
 	for _, f := range files {
 		for _, c := range f.Calls {
-			out = append(out, []byte(c.Joined))
+			var s seed
+			for _, d := range c.Deltas {
+				s.data = append(s.data, d...)
+				for n := len(d); ; n -= 255 {
+					s.cuts = append(s.cuts, byte(min(n, 255)))
+					if n <= 255 {
+						break
+					}
+				}
+			}
+			out = append(out, s)
 		}
 	}
-	if len(out) < 300 {
+	if len(out) < 400 {
 		t.Fatalf("only %d seeds: is ../testdata complete?", len(out))
 	}
 	return out

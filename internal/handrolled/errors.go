@@ -1,0 +1,206 @@
+package handrolled
+
+import (
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/argstream/argstream/internal/lex"
+	"github.com/argstream/argstream/token"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// The errors below say what token.JSON says, at the same offset, with the
+// same JSON pointer. Where token.JSON passes on a message of jsontext's, the
+// message is built here the way jsontext builds it. Nothing here runs on the
+// hot path: each builds the one error that ends a stream.
+
+// pointer returns the JSON pointer of a position relative to the stack, as
+// jsontext computes it: where < 0 is the value read last, where == 0 the
+// open container (or the member whose key was just read), where > 0 the
+// next value (or, in an object expecting a key, the object).
+func (t *Tokenizer) pointer(where int) jsontext.Pointer {
+	var b []byte
+	for i := range t.frames {
+		f := &t.frames[i]
+		delta := int64(-1) // the element read last
+		if i == len(t.frames)-1 {
+			needValue := f.obj && f.n&1 == 1
+			if where < 0 && f.n == 0 || where == 0 && !needValue || where > 0 && f.obj && !needValue {
+				break
+			}
+			if where > 0 && !f.obj {
+				delta = 0 // the next element
+			}
+		}
+		b = append(b, '/')
+		if f.obj {
+			s := t.keys[f.lastKey]
+			b = appendEscaped(b, t.keyBuf[s.start:s.end])
+		} else {
+			b = strconv.AppendInt(b, f.n+delta, 10)
+		}
+	}
+	return jsontext.Pointer(b)
+}
+
+// appendEscaped appends a key as an RFC 6901 reference token.
+func appendEscaped(b, key []byte) []byte {
+	for _, c := range key {
+		switch c {
+		case '~':
+			b = append(b, "~0"...)
+		case '/':
+			b = append(b, "~1"...)
+		default:
+			b = append(b, c)
+		}
+	}
+	return b
+}
+
+func syntaxError(off int64, ptr jsontext.Pointer, detail string) error {
+	return &token.SyntaxError{Offset: off, Pointer: ptr, Err: token.ErrSyntax, Detail: detail}
+}
+
+func lexError(e *lex.Error, ptr jsontext.Pointer) error {
+	return &token.SyntaxError{Offset: e.Offset, Pointer: ptr, Err: e.Err, Detail: e.Detail}
+}
+
+// invalidChar is jsontext's message for the byte c where it is wrong.
+func invalidChar(c byte, where string) string {
+	q := strconv.QuoteRune(rune(c))
+	if c >= utf8.RuneSelf {
+		q = `'\x` + strconv.FormatUint(uint64(c), 16) + `'`
+	}
+	return "invalid character " + q + " " + where
+}
+
+// quoteChar quotes the character at the start of b for token.JSON's own
+// messages.
+func quoteChar(b []byte) string {
+	r, size := utf8.DecodeRune(b)
+	if r == utf8.RuneError && size <= 1 {
+		return fmt.Sprintf("byte 0x%02x", b[0])
+	}
+	return strconv.QuoteRune(r)
+}
+
+// whereDelim describes the place of a byte that is not the delimiter want.
+func (t *Tokenizer) whereDelim(want byte) string {
+	switch want {
+	case ':':
+		return "after object name (expecting ':')"
+	case ',':
+		if t.frames[len(t.frames)-1].obj {
+			return "after object value (expecting ',' or '}')"
+		}
+		return "after array element (expecting ',' or ']')"
+	}
+	return "at start of value"
+}
+
+// badDelim: ',' or ':' where it does not belong.
+func (t *Tokenizer) badDelim(c byte, pos int64) error {
+	if t.delim != 0 { // a second delimiter stands where a value should
+		return syntaxError(pos, t.pointer(+1), invalidChar(c, "at start of value"))
+	}
+	want, _ := t.expect()
+	return syntaxError(pos, t.pointer(0), invalidChar(c, t.whereDelim(want)))
+}
+
+// badStart: a token that lacks the delimiter before it, or that stands
+// where an object key must.
+func (t *Tokenizer) badStart(c byte, pos int64, want byte, keyPos bool) error {
+	if t.delim != want {
+		return syntaxError(pos, t.pointer(0), invalidChar(c, t.whereDelim(want)))
+	}
+	switch {
+	case c == '{' || c == '[' || c >= '0' && c <= '9':
+		return syntaxError(pos, t.pointer(+1), jsontext.ErrNonStringName.Error())
+	case c == '-' || c == 't' || c == 'f' || c == 'n':
+		return syntaxError(pos, t.pointer(0),
+			fmt.Sprintf("invalid character %s (expecting an object key)", quoteChar([]byte{c})))
+	}
+	return syntaxError(pos, t.pointer(+1), invalidChar(c, "at start of value"))
+}
+
+// badValue: a byte that cannot start a value.
+func (t *Tokenizer) badValue(c byte, pos int64) error {
+	return syntaxError(pos, t.pointer(+1), invalidChar(c, "at start of value"))
+}
+
+// closerAfterDelim: '}' or ']' right after ',' or ':'.
+func (t *Tokenizer) closerAfterDelim(c byte, pos int64) error {
+	want, ptr := "a value", t.pointer(+1)
+	if _, keyPos := t.expect(); keyPos {
+		want, ptr = "an object key", t.pointer(0)
+	}
+	return syntaxError(pos, ptr, fmt.Sprintf("invalid character %q after %q (expecting %s)", c, t.delim, want))
+}
+
+// missingColon: '}' or ']' right after an object key.
+func (t *Tokenizer) missingColon(c byte, pos int64) error {
+	return syntaxError(pos, t.pointer(0), invalidChar(c, "after object name (expecting ':')"))
+}
+
+// mismatch: '}' closing an array, ']' closing an object, or either closing
+// nothing.
+func (t *Tokenizer) mismatch(c byte, pos int64) error {
+	ptr, where := t.pointer(+1), "at start of value"
+	if n := len(t.frames); n > 0 && t.frames[n-1].n > 0 {
+		where = "after array element (expecting ',' or ']')"
+		if t.frames[n-1].obj {
+			where = "after object value (expecting ',' or '}')"
+		}
+		ptr = ptr.Parent()
+	}
+	return syntaxError(pos, ptr, invalidChar(c, where))
+}
+
+// badNumber: c at pos cannot continue an unfinished number.
+func (t *Tokenizer) badNumber(c byte, pos int64) error {
+	return syntaxError(pos, t.pointer(+1), invalidChar(c, "in number (expecting digit)"))
+}
+
+// badLiteral: c is not the next letter of the literal.
+func (t *Tokenizer) badLiteral(c byte) error {
+	where := "in literal " + t.lit + " (expecting " + strconv.QuoteRune(rune(t.lit[t.litN])) + ")"
+	return syntaxError(t.tokOff+int64(t.litN), t.pointer(+1), invalidChar(c, where))
+}
+
+// trailing: b[0], at pos, follows the top-level value.
+func (t *Tokenizer) trailing(b []byte, pos int64) error {
+	return &token.SyntaxError{Offset: pos, Err: token.ErrTrailingData,
+		Detail: fmt.Sprintf("invalid character %s after top-level value", quoteChar(b))}
+}
+
+func (t *Tokenizer) duplicate(key []byte) error {
+	ptr := jsontext.Pointer(appendEscaped([]byte(t.pointer(+1)+"/"), key))
+	return &token.SyntaxError{Offset: t.tokOff, Pointer: ptr, Err: token.ErrDuplicateKey,
+		Detail: "duplicate object key " + strconv.Quote(string(key))}
+}
+
+func (t *Tokenizer) tooDeep(pos int64) error {
+	return &token.SyntaxError{Offset: pos, Pointer: t.pointer(+1), Err: token.ErrTooDeep,
+		Detail: fmt.Sprintf("nesting deeper than the limit of %d", t.cfg.MaxDepth)}
+}
+
+func (t *Tokenizer) tooLarge() error {
+	limit := t.cfg.MaxSize
+	return &token.SyntaxError{Offset: limit, Pointer: t.pointer(-1), Err: token.ErrTooLarge,
+		Detail: fmt.Sprintf("input longer than the limit of %d bytes", limit)}
+}
+
+func (t *Tokenizer) truncated(where string) error {
+	ptr := t.pointer(-1)
+	if t.state == stKey {
+		ptr = t.pointer(0)
+	}
+	return &token.SyntaxError{Offset: t.off, Pointer: ptr, Err: token.ErrTruncated,
+		Detail: "unexpected end of input " + where}
+}
+
+func (t *Tokenizer) unclosed() error {
+	return t.truncated("(" + strconv.Itoa(len(t.frames)) + " unclosed)")
+}

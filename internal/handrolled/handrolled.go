@@ -1,0 +1,528 @@
+package handrolled
+
+import (
+	"hash/maphash"
+
+	"github.com/argstream/argstream/internal/lex"
+	"github.com/argstream/argstream/token"
+)
+
+// state is where the lexer is between two bytes.
+type state uint8
+
+const (
+	stBetween state = iota // before a token: whitespace, ',' or ':'
+	stKey                  // inside an object key
+	stString               // inside a string value
+	stNumber               // inside a number
+	stLiteral              // inside null, true or false
+	stDone                 // after the top-level value: only whitespace may follow
+	stClosed               // Close succeeded
+)
+
+// frame is one open object or array.
+type frame struct {
+	// n counts what the container holds so far, as jsontext counts it: an
+	// array's elements, an object's keys and values each (odd: a key is
+	// waiting for its value).
+	n        int64
+	keyStart int   // index in Tokenizer.keys of the object's first key
+	lastKey  int   // index in Tokenizer.keys of the object's latest key
+	set      int32 // 1 + index in Tokenizer.sets of the object's key set, or 0
+	obj      bool
+}
+
+// span locates a decoded key in Tokenizer.keyBuf.
+type span struct{ start, end int }
+
+// Tokenizer is the hand-written JSON tokenizer. Its zero value is not ready
+// for use: make one with New.
+type Tokenizer struct {
+	h     token.Handler
+	cfg   token.Config
+	state state
+	delim byte  // ',' or ':' read and not yet followed by its token, or 0
+	off   int64 // stream offset just past the input fed so far
+
+	frames []frame // open objects and arrays, outermost first
+
+	tokOff int64      // offset of the first byte of the token being read
+	num    lex.Num    // number grammar state (stNumber)
+	lit    string     // the literal being read (stLiteral)
+	litN   int        // bytes of lit matched
+	raw    []byte     // the text of a number that spans chunks
+	str    lex.String // string decoder (stKey, stString)
+
+	keyBuf []byte   // decoded keys of every open object, then the key being read
+	keyAt  int      // start in keyBuf of the key being read
+	keys   []span   // the keys in keyBuf, object by object
+	sets   []keySet // hash sets of the open objects that have many keys, innermost last
+	nsets  int      // sets in use
+	seed   maphash.Seed
+
+	err  error // sticky: the error that stopped the tokenizer
+	work int64 // units of work done, for the linearity test
+}
+
+var _ token.Tokenizer = (*Tokenizer)(nil)
+
+// New returns a Tokenizer that reports events to h. It takes the options
+// token.JSON takes (token.MaxDepth, token.MaxSize), with the same defaults.
+func New(h token.Handler, opts ...token.Option) *Tokenizer {
+	return &Tokenizer{h: h, cfg: token.NewConfig(opts...), seed: maphash.MakeSeed()}
+}
+
+// NewFunc is New as a token.NewFunc, for argstream.WithTokenizer.
+func NewFunc(h token.Handler, opts ...token.Option) token.Tokenizer {
+	return New(h, opts...)
+}
+
+// Reset makes t ready for a new input, reporting to h, with the same options.
+// It keeps t's buffers, so a reused tokenizer does not allocate.
+func (t *Tokenizer) Reset(h token.Handler) {
+	for i := range t.nsets {
+		clear(t.sets[i].slots)
+	}
+	t.str.Reset()
+	*t = Tokenizer{h: h, cfg: t.cfg, seed: t.seed, str: t.str,
+		frames: t.frames[:0], raw: t.raw[:0], keyBuf: t.keyBuf[:0], keys: t.keys[:0], sets: t.sets}
+}
+
+// Offset returns the number of input bytes fed so far.
+func (t *Tokenizer) Offset() int64 { return t.off }
+
+// Feed consumes the next chunk of input, which may be empty, and reports the
+// events it determines. After an error, Feed and Close return that error;
+// after Close, Feed returns token.ErrClosed.
+func (t *Tokenizer) Feed(chunk []byte) error {
+	if t.err != nil {
+		return t.err
+	}
+	if t.state == stClosed {
+		return token.ErrClosed
+	}
+	if t.cfg.MaxSize > 0 && t.off+int64(len(chunk)) > t.cfg.MaxSize {
+		if t.err = t.lex(chunk[:t.cfg.MaxSize-t.off]); t.err == nil {
+			t.err = t.tooLarge()
+		}
+		return t.err
+	}
+	t.err = t.lex(chunk)
+	return t.err
+}
+
+// Close ends the input: it reports a number that ends the input and returns
+// an error if the value is incomplete.
+func (t *Tokenizer) Close() error {
+	if t.err != nil || t.state == stClosed {
+		return t.err
+	}
+	if t.err = t.end(); t.err == nil {
+		t.state = stClosed
+	}
+	return t.err
+}
+
+func (t *Tokenizer) end() error {
+	switch t.state {
+	case stDone:
+		return nil
+	case stNumber:
+		if !t.num.Complete() {
+			return t.truncated("in number")
+		}
+		if err := t.endNumber(t.raw, t.off); err != nil {
+			return err
+		}
+		if t.state == stDone {
+			return nil
+		}
+	case stLiteral:
+		return t.truncated("in literal " + t.lit)
+	case stString:
+		return t.truncated("in string")
+	case stKey:
+		return t.truncated("in object key")
+	}
+	if len(t.frames) == 0 {
+		return t.truncated("before any value")
+	}
+	return t.unclosed()
+}
+
+// lex runs the state machine over b, which follows t.off in the stream.
+func (t *Tokenizer) lex(b []byte) error {
+	base := t.off
+	t.off += int64(len(b))
+	i := 0
+	for i < len(b) {
+		t.work++
+		switch t.state {
+		case stBetween:
+			c := b[i]
+			if lex.IsSpace(c) {
+				for i++; i < len(b) && lex.IsSpace(b[i]); i++ {
+				}
+				continue
+			}
+			pos := base + int64(i)
+			switch c {
+			case ',', ':':
+				if want, _ := t.expect(); t.delim != 0 || c != want {
+					return t.badDelim(c, pos)
+				}
+				t.delim = c
+				i++
+				continue
+			case '}', ']':
+				if err := t.closeContainer(c, pos); err != nil {
+					return err
+				}
+				i++
+				continue
+			}
+			want, keyPos := t.expect()
+			if t.delim != want || keyPos && c != '"' {
+				return t.badStart(c, pos, want, keyPos)
+			}
+			t.delim = 0
+			t.tokOff = pos
+			switch {
+			case c == '"':
+				i++
+				// Most strings are plain text that ends in the chunk: take
+				// them whole. Otherwise lex.String decodes them, the plain
+				// start of a key excepted.
+				j := i + lex.ScanPlain(b[i:])
+				if keyPos {
+					t.keyAt = len(t.keyBuf)
+					t.keyBuf = append(t.keyBuf, b[i:j]...)
+					t.work += int64(j - i)
+					if j < len(b) && b[j] == '"' {
+						i = j + 1
+						if err := t.endKey(base + int64(i)); err != nil {
+							return err
+						}
+						continue
+					}
+					t.str.Reset()
+					t.state = stKey
+					i = j
+					continue
+				}
+				if len(t.frames) > 0 {
+					t.frames[len(t.frames)-1].n++
+				}
+				if err := t.emit(token.BeginString, nil, pos+1); err != nil {
+					return err
+				}
+				switch {
+				case j < len(b) && b[j] == '"':
+					if j > i {
+						if err := t.emit(token.StringData, b[i:j:j], base+int64(j)); err != nil {
+							return err
+						}
+					}
+					i = j + 1
+					t.valueEnded()
+					if err := t.emit(token.EndString, nil, base+int64(i)); err != nil {
+						return err
+					}
+					continue
+				case j == len(b) && j > i:
+					// What lex.String would do with plain text.
+					if err := t.emit(token.StringData, b[i:j:j], base+int64(j)); err != nil {
+						return err
+					}
+					i = j
+				}
+				t.str.Reset()
+				t.state = stString
+			case c == '{' || c == '[':
+				if len(t.frames) >= t.cfg.MaxDepth {
+					return t.tooDeep(pos)
+				}
+				t.push(c == '{')
+				i++
+				kind := token.BeginArray
+				if c == '{' {
+					kind = token.BeginObject
+				}
+				if err := t.emit(kind, nil, pos+1); err != nil {
+					return err
+				}
+			case lex.StartsNumber(c):
+				t.num = lex.NumStart
+				t.state = stNumber
+				t.raw = t.raw[:0]
+				var err error
+				if i, err = t.number(b, i, base, true); err != nil {
+					return err
+				}
+			case c == 't' || c == 'f' || c == 'n':
+				switch c {
+				case 't':
+					t.lit = "true"
+				case 'f':
+					t.lit = "false"
+				default:
+					t.lit = "null"
+				}
+				// The whole literal is usually in the chunk.
+				if len(b)-i >= len(t.lit) && string(b[i:i+len(t.lit)]) == t.lit {
+					i += len(t.lit)
+					if err := t.endLiteral(base + int64(i)); err != nil {
+						return err
+					}
+					continue
+				}
+				t.state = stLiteral
+				t.litN = 1
+				i++
+			default:
+				return t.badValue(c, pos)
+			}
+
+		case stString:
+			text, n, closed, lerr := t.str.Next(b[i:], base+int64(i))
+			end := i + n
+			if len(text) > 0 {
+				dataEnd := end
+				if closed {
+					dataEnd--
+				}
+				if err := t.emit(token.StringData, text[:len(text):len(text)], base+int64(dataEnd)); err != nil {
+					return err
+				}
+			}
+			if lerr != nil {
+				return lexError(lerr, t.pointer(-1))
+			}
+			i = end
+			if closed {
+				t.valueEnded()
+				if err := t.emit(token.EndString, nil, base+int64(end)); err != nil {
+					return err
+				}
+			}
+
+		case stKey:
+			text, n, closed, lerr := t.str.Next(b[i:], base+int64(i))
+			t.keyBuf = append(t.keyBuf, text...)
+			t.work += int64(len(text))
+			if lerr != nil {
+				return lexError(lerr, t.pointer(0))
+			}
+			i += n
+			if closed {
+				if err := t.endKey(base + int64(i)); err != nil {
+					return err
+				}
+			}
+
+		case stNumber:
+			var err error
+			if i, err = t.number(b, i, base, false); err != nil {
+				return err
+			}
+
+		case stLiteral:
+			for ; i < len(b) && t.litN < len(t.lit); i++ {
+				if b[i] != t.lit[t.litN] {
+					return t.badLiteral(b[i])
+				}
+				t.litN++
+			}
+			if t.litN == len(t.lit) {
+				if err := t.endLiteral(base + int64(i)); err != nil {
+					return err
+				}
+			}
+
+		case stDone:
+			for ; i < len(b); i++ {
+				if !lex.IsSpace(b[i]) {
+					return t.trailing(b[i:], base+int64(i))
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// number reads number bytes from b[i:]. The number is complete at the first
+// byte that cannot continue it, which is then read as what follows. If
+// started, the number began at b[i] in this chunk and is borrowed from b
+// when it ends in it too; otherwise its start is in t.raw.
+func (t *Tokenizer) number(b []byte, i int, base int64, started bool) (int, error) {
+	start := i
+	num := t.num
+	if int(num) < len(numSteps) {
+		for ; i < len(b); i++ {
+			next := numSteps[num][b[i]]
+			if next == numEnd {
+				break
+			}
+			num = lex.Num(next)
+		}
+	} else {
+		for ; i < len(b); i++ {
+			next, ok := num.Step(b[i])
+			if !ok {
+				break
+			}
+			num = next
+		}
+	}
+	t.num = num
+	if i == len(b) {
+		t.raw = append(t.raw, b[start:]...)
+		t.work += int64(i - start)
+		return i, nil
+	}
+	if !num.Complete() {
+		return i, t.badNumber(b[i], base+int64(i))
+	}
+	text := b[start:i:i]
+	if !started {
+		t.raw = append(t.raw, text...)
+		t.work += int64(len(text))
+		text = t.raw
+	}
+	return i, t.endNumber(text, base+int64(i)+1)
+}
+
+// numSteps is lex.Num.Step as a table, for the states below 16 that it can
+// reach: numSteps[n][c] is the state after c, or numEnd if c ends the number.
+var numSteps = func() (tab [][256]uint8) {
+	const maxStates = 16
+	seen := map[lex.Num]bool{lex.NumStart: true}
+	todo := []lex.Num{lex.NumStart}
+	for len(todo) > 0 {
+		n := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		if n >= maxStates {
+			return nil // an unexpected grammar: use Step
+		}
+		if int(n) >= len(tab) {
+			tab = append(tab, make([][256]uint8, int(n)+1-len(tab))...)
+		}
+		for c := range 256 {
+			next, ok := n.Step(byte(c))
+			tab[n][c] = numEnd
+			if ok {
+				tab[n][c] = uint8(next)
+				if !seen[next] {
+					seen[next] = true
+					todo = append(todo, next)
+				}
+			}
+		}
+	}
+	return tab
+}()
+
+const numEnd = 0xff
+
+func (t *Tokenizer) endNumber(text []byte, determinedAt int64) error {
+	t.valueRead()
+	return t.emit(token.Number, text, determinedAt)
+}
+
+func (t *Tokenizer) endLiteral(determinedAt int64) error {
+	t.valueRead()
+	kind := token.Null
+	switch t.lit {
+	case "true":
+		kind = token.True
+	case "false":
+		kind = token.False
+	}
+	return t.emit(kind, nil, determinedAt)
+}
+
+// valueRead counts a complete scalar in its parent and moves past it.
+func (t *Tokenizer) valueRead() {
+	if len(t.frames) > 0 {
+		t.frames[len(t.frames)-1].n++
+	}
+	t.valueEnded()
+}
+
+// valueEnded moves the lexer past a complete value.
+func (t *Tokenizer) valueEnded() {
+	t.state = stBetween
+	if len(t.frames) == 0 {
+		t.state = stDone
+	}
+}
+
+// expect returns the delimiter the grammar requires before the next token,
+// and whether that token must be an object key.
+func (t *Tokenizer) expect() (want byte, keyPos bool) {
+	if len(t.frames) == 0 {
+		return 0, false
+	}
+	f := &t.frames[len(t.frames)-1]
+	switch {
+	case f.obj && f.n&1 == 1:
+		return ':', false
+	case f.n > 0:
+		return ',', f.obj
+	}
+	return 0, f.obj
+}
+
+func (t *Tokenizer) push(obj bool) {
+	if len(t.frames) > 0 {
+		t.frames[len(t.frames)-1].n++
+	}
+	t.frames = append(t.frames, frame{obj: obj, keyStart: len(t.keys), lastKey: -1})
+}
+
+// closeContainer reads '}' or ']' at pos.
+func (t *Tokenizer) closeContainer(c byte, pos int64) error {
+	if t.delim != 0 {
+		return t.closerAfterDelim(c, pos)
+	}
+	depth := len(t.frames)
+	if depth == 0 {
+		return t.mismatch(c, pos)
+	}
+	f := &t.frames[depth-1]
+	if f.obj && f.n&1 == 1 {
+		return t.missingColon(c, pos)
+	}
+	if f.obj != (c == '}') {
+		return t.mismatch(c, pos)
+	}
+	if f.obj {
+		t.popKeys(f)
+	}
+	t.frames = t.frames[:depth-1]
+	t.valueEnded()
+	kind := token.EndArray
+	if c == '}' {
+		kind = token.EndObject
+	}
+	return t.emit(kind, nil, pos+1)
+}
+
+// endKey checks and reports the key just read, which ended at determinedAt.
+func (t *Tokenizer) endKey(determinedAt int64) error {
+	f := &t.frames[len(t.frames)-1]
+	if !t.addKey(f) {
+		key := t.keyBuf[t.keyAt:]
+		err := t.duplicate(key)
+		t.keyBuf = t.keyBuf[:t.keyAt]
+		return err
+	}
+	f.lastKey = len(t.keys) - 1
+	f.n++
+	t.state = stBetween
+	return t.emit(token.Key, t.keyBuf[t.keyAt:len(t.keyBuf):len(t.keyBuf)], determinedAt)
+}
+
+func (t *Tokenizer) emit(k token.Kind, data []byte, off int64) error {
+	return t.h.Handle(token.Event{Kind: k, Data: data, Offset: off})
+}

@@ -1,0 +1,152 @@
+package handrolled_test
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/argstream/argstream/internal/handrolled/handrolledtest"
+	"github.com/argstream/argstream/internal/testutil"
+	"github.com/argstream/argstream/token"
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/gen"
+	"github.com/leanovate/gopter/prop"
+)
+
+// parameters runs ARGSTREAM_PROPERTY_N cases (default n) per property.
+func parameters(n int) *gopter.TestParameters {
+	p := gopter.DefaultTestParameters()
+	p.MinSuccessfulTests = n
+	if testing.Short() {
+		p.MinSuccessfulTests = n / 5
+	}
+	if s := os.Getenv("ARGSTREAM_PROPERTY_N"); s != "" {
+		if v, err := strconv.Atoi(s); err == nil {
+			p.MinSuccessfulTests = v
+		}
+	}
+	return p
+}
+
+// mutation changes a document at one position.
+type mutation struct {
+	Op  int // 0 insert, 1 replace, 2 delete, 3 truncate
+	At  int
+	Set byte
+}
+
+// interesting are bytes that change the meaning of JSON around them.
+const interesting = "{}[],:\"\\ \t\n0123456789-+.eEtrufalsn\x00\x1f\x7f\xc3\xa9\xed\xa0\x80\xff\xf0\x9f/uxDd"
+
+func genMutation() gopter.Gen {
+	return gopter.CombineGens(gen.IntRange(0, 3), gen.IntRange(0, 1<<20), gen.IntRange(0, len(interesting)-1)).
+		Map(func(v []any) mutation {
+			return mutation{Op: v[0].(int), At: v[1].(int), Set: interesting[v[2].(int)]}
+		})
+}
+
+func (m mutation) apply(data []byte) []byte {
+	at := m.At % (len(data) + 1)
+	out := append([]byte(nil), data[:at]...)
+	switch m.Op {
+	case 0:
+		out = append(append(out, m.Set), data[at:]...)
+	case 1:
+		if at < len(data) {
+			out = append(append(out, m.Set), data[at+1:]...)
+		}
+	case 2:
+		if at < len(data) {
+			out = append(out, data[at+1:]...)
+		}
+	}
+	return out
+}
+
+// genKeyHeavy generates objects with up to 60 keys drawn from a small set,
+// spelled in several ways, so that duplicates (after decoding escapes) are
+// frequent and objects outgrow the linear key check; values are sometimes
+// objects of their own, where the same keys are no duplicates.
+func genKeyHeavy() gopter.Gen {
+	spellings := func(i int) []string {
+		name := fmt.Sprintf("k%d", i)
+		return []string{name, `\u006b` + name[1:], `k\u00` + fmt.Sprintf("%x", name[1]) + name[2:]}
+	}
+	var keys []string
+	for i := range 40 {
+		keys = append(keys, spellings(i)...)
+	}
+	keys = append(keys, "", "~", "/", "~1", "a/b", "é", `\u00e9`, `\ud83d\ude00`, "😀", `\/`)
+	return gopter.CombineGens(gen.SliceOfN(60, gen.IntRange(0, len(keys)-1)), gen.SliceOfN(60, gen.IntRange(0, 4)), gen.IntRange(0, 60)).
+		Map(func(v []any) string {
+			names, kinds, n := v[0].([]int), v[1].([]int), v[2].(int)
+			var b strings.Builder
+			b.WriteByte('{')
+			for i := range n {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				// The spellings are JSON string bodies already.
+				b.WriteString(`"` + keys[names[i]] + `":`)
+				switch kinds[i] {
+				case 0:
+					b.WriteString(`{"k1":1,"k1x":[]}`)
+				case 1:
+					b.WriteString(`[{"k2":null}]`)
+				default:
+					b.WriteString(strconv.Itoa(i))
+				}
+			}
+			b.WriteByte('}')
+			return b.String()
+		})
+}
+
+// agree checks both tokenizers on data, cut at cuts and byte by byte.
+func agree(data []byte, cuts []int, opts ...token.Option) string {
+	for _, chunks := range [][][]byte{{data}, testutil.SplitAt(data, testutil.Cuts(data, cuts)), testutil.SplitEvery(data, 1)} {
+		if d := handrolledtest.Diff(chunks, opts...); d != "" {
+			return fmt.Sprintf("%q in %d chunks:\n%s", data, len(chunks), d)
+		}
+	}
+	return ""
+}
+
+// TestPropertyAgree: on random documents, valid and mutated, cut anywhere,
+// handrolled and token.JSON report the same events and the same error.
+func TestPropertyAgree(t *testing.T) {
+	t.Parallel()
+	properties := gopter.NewProperties(parameters(300))
+	for name, g := range map[string]gopter.Gen{
+		"shallow": testutil.GenDoc(testutil.GenValue(3)),
+		"deep":    testutil.GenDoc(testutil.GenDeep(40)),
+	} {
+		properties.Property(name+" valid", prop.ForAll(func(doc testutil.Doc, cuts []int) string {
+			return agree(doc.Text, cuts)
+		}, g, testutil.GenCuts()))
+		properties.Property(name+" mutated", prop.ForAll(func(doc testutil.Doc, ms []mutation, cuts []int) string {
+			data := doc.Text
+			for _, m := range ms {
+				data = m.apply(data)
+			}
+			return agree(data, cuts)
+		}, g, gen.SliceOfN(3, genMutation()), testutil.GenCuts()))
+	}
+	properties.Property("limits", prop.ForAll(func(doc testutil.Doc, ms []mutation, cuts []int, depth int, size int) string {
+		data := doc.Text
+		for _, m := range ms {
+			data = m.apply(data)
+		}
+		return agree(data, cuts, token.MaxDepth(depth), token.MaxSize(int64(size%(len(data)+2))))
+	}, testutil.GenDoc(testutil.GenDeep(12)), gen.SliceOfN(1, genMutation()), testutil.GenCuts(), gen.IntRange(1, 14), gen.IntRange(1, 1<<20)))
+	properties.Property("keys", prop.ForAll(func(doc string, ms []mutation, cuts []int) string {
+		data := []byte(doc)
+		for _, m := range ms {
+			data = m.apply(data)
+		}
+		return agree(data, cuts)
+	}, genKeyHeavy(), gen.SliceOfN(1, genMutation()), testutil.GenCuts()))
+	properties.TestingRun(t)
+}
