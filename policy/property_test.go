@@ -3,9 +3,7 @@ package policy_test
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -18,22 +16,6 @@ import (
 	"github.com/leanovate/gopter/prop"
 )
 
-// propertyParameters runs ARGSTREAM_PROPERTY_N cases (default n) per
-// property, as the root package's property tests do: CI stays fast, and a
-// longer local run is one variable away:
-//
-//	ARGSTREAM_PROPERTY_N=20000 go test -run Property ./policy/
-func propertyParameters(n int) *gopter.TestParameters {
-	p := gopter.DefaultTestParameters()
-	p.MinSuccessfulTests = n
-	if s := os.Getenv("ARGSTREAM_PROPERTY_N"); s != "" {
-		if v, err := strconv.Atoi(s); err == nil {
-			p.MinSuccessfulTests = v
-		}
-	}
-	return p
-}
-
 // The central property: for random policies, random arguments and random
 // chunkings, the streaming decision is the pure evaluator's decision on the
 // complete arguments, and it is made no later than the first byte at which
@@ -43,7 +25,7 @@ func propertyParameters(n int) *gopter.TestParameters {
 // reports. A truncated stream is never executable, and what it decided
 // before its end is the decision of the complete arguments.
 func TestPropertyStreamingMatchesPure(t *testing.T) {
-	properties := gopter.NewProperties(propertyParameters(2000))
+	properties := gopter.NewProperties(testutil.PropertyParameters(2000))
 	properties.Property("streaming decision = pure decision, no later", prop.ForAll(
 		func(pc policyCase, doc testutil.Doc, cuts []int) string {
 			if err := checkCase(pc.p, doc.Text, cuts); err != "" {

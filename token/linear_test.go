@@ -30,37 +30,3 @@ func TestLinear(t *testing.T) {
 		}
 	}
 }
-
-// TestNoAllocs checks that feeding allocates nothing in steady state.
-func TestNoAllocs(t *testing.T) {
-	doc := []byte(`{"path":"src/lib.rs","patterns":[{"old":"a\nb \u00e9 😀","new":"x","n":-1.5e3,"ok":true,"z":null}],"content":"` +
-		strings.Repeat(`line\t\"quoted\" é😀\n`, 50) + `"}`)
-	tok := NewJSON(nop)
-	feed := func() {
-		tok.Reset(nop)
-		for c := range slices16(doc) {
-			if err := tok.Feed(c); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := tok.Close(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	feed() // grow the buffers once
-	if n := testing.AllocsPerRun(20, feed); n != 0 {
-		t.Errorf("%v allocations per document, want 0", n)
-	}
-}
-
-func slices16(b []byte) func(func([]byte) bool) {
-	return func(yield func([]byte) bool) {
-		for len(b) > 0 {
-			n := min(16, len(b))
-			if !yield(b[:n]) {
-				return
-			}
-			b = b[n:]
-		}
-	}
-}

@@ -162,26 +162,7 @@ func TestNoAllocs(t *testing.T) {
 	doc := []byte(`{"path":"src/lib.rs","patterns":[{"old":"a\nb \u00e9 😀","new":"x","n":-1.5e3,"ok":true,"z":null}],` +
 		`"many":` + object(names("k", 40), `{"a":[1,"\ud83d\ude00"]}`) + `,"content":"` +
 		strings.Repeat(`line\t\"quoted\" é😀\n`, 50) + `"}`)
-	nop := token.HandlerFunc(func(token.Event) error { return nil })
-	tok := handrolled.New(nop)
-	for _, size := range []int{16, 1, 1024} {
-		chunks := testutil.SplitEvery(doc, size)
-		feed := func() {
-			tok.Reset(nop)
-			for _, c := range chunks {
-				if err := tok.Feed(c); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if err := tok.Close(); err != nil {
-				t.Fatal(err)
-			}
-		}
-		feed() // grow the buffers once
-		if n := testing.AllocsPerRun(20, feed); n != 0 {
-			t.Errorf("chunks of %d: %v allocations per document, want 0", size, n)
-		}
-	}
+	suite.NoAllocs(t, doc, 16, 1, 1024)
 }
 
 // TestDeep checks nesting to the hard limit and past the default one.

@@ -2,7 +2,6 @@ package handrolled_test
 
 import (
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,55 +14,10 @@ import (
 	"github.com/leanovate/gopter/prop"
 )
 
-// parameters runs ARGSTREAM_PROPERTY_N cases (default n) per property.
-func parameters(n int) *gopter.TestParameters {
-	p := gopter.DefaultTestParameters()
-	p.MinSuccessfulTests = n
-	if testing.Short() {
-		p.MinSuccessfulTests = n / 5
-	}
-	if s := os.Getenv("ARGSTREAM_PROPERTY_N"); s != "" {
-		if v, err := strconv.Atoi(s); err == nil {
-			p.MinSuccessfulTests = v
-		}
-	}
-	return p
-}
-
-// mutation changes a document at one position.
-type mutation struct {
-	Op  int // 0 insert, 1 replace, 2 delete, 3 truncate
-	At  int
-	Set byte
-}
-
-// interesting are bytes that change the meaning of JSON around them.
-const interesting = "{}[],:\"\\ \t\n0123456789-+.eEtrufalsn\x00\x1f\x7f\xc3\xa9\xed\xa0\x80\xff\xf0\x9f/uxDd"
-
-func genMutation() gopter.Gen {
-	return gopter.CombineGens(gen.IntRange(0, 3), gen.IntRange(0, 1<<20), gen.IntRange(0, len(interesting)-1)).
-		Map(func(v []any) mutation {
-			return mutation{Op: v[0].(int), At: v[1].(int), Set: interesting[v[2].(int)]}
-		})
-}
-
-func (m mutation) apply(data []byte) []byte {
-	at := m.At % (len(data) + 1)
-	out := append([]byte(nil), data[:at]...)
-	switch m.Op {
-	case 0:
-		out = append(append(out, m.Set), data[at:]...)
-	case 1:
-		if at < len(data) {
-			out = append(append(out, m.Set), data[at+1:]...)
-		}
-	case 2:
-		if at < len(data) {
-			out = append(out, data[at+1:]...)
-		}
-	}
-	return out
-}
+// mutations are testutil's with more bytes that a hand-written lexer must
+// handle: the start of a 4-byte UTF-8 sequence, x (a bad escape) and the
+// hex digits of surrogates.
+var mutations = testutil.GenMutation(testutil.MutationBytes + "\xf0\x9fxDd")
 
 // genKeyHeavy generates objects with up to 60 keys drawn from a small set,
 // spelled in several ways, so that duplicates (after decoding escapes) are
@@ -118,7 +72,11 @@ func agree(data []byte, cuts []int, opts ...token.Option) string {
 // handrolled and token.JSON report the same events and the same error.
 func TestPropertyAgree(t *testing.T) {
 	t.Parallel()
-	properties := gopter.NewProperties(parameters(300))
+	n := 300
+	if testing.Short() {
+		n /= 5
+	}
+	properties := gopter.NewProperties(testutil.PropertyParameters(n))
 	for name, g := range map[string]gopter.Gen{
 		"shallow": testutil.GenDoc(testutil.GenValue(3)),
 		"deep":    testutil.GenDoc(testutil.GenDeep(40)),
@@ -126,27 +84,16 @@ func TestPropertyAgree(t *testing.T) {
 		properties.Property(name+" valid", prop.ForAll(func(doc testutil.Doc, cuts []int) string {
 			return agree(doc.Text, cuts)
 		}, g, testutil.GenCuts()))
-		properties.Property(name+" mutated", prop.ForAll(func(doc testutil.Doc, ms []mutation, cuts []int) string {
-			data := doc.Text
-			for _, m := range ms {
-				data = m.apply(data)
-			}
-			return agree(data, cuts)
-		}, g, gen.SliceOfN(3, genMutation()), testutil.GenCuts()))
+		properties.Property(name+" mutated", prop.ForAll(func(doc testutil.Doc, ms []testutil.Mutation, cuts []int) string {
+			return agree(testutil.Mutate(doc.Text, ms), cuts)
+		}, g, gen.SliceOfN(3, mutations), testutil.GenCuts()))
 	}
-	properties.Property("limits", prop.ForAll(func(doc testutil.Doc, ms []mutation, cuts []int, depth int, size int) string {
-		data := doc.Text
-		for _, m := range ms {
-			data = m.apply(data)
-		}
+	properties.Property("limits", prop.ForAll(func(doc testutil.Doc, ms []testutil.Mutation, cuts []int, depth int, size int) string {
+		data := testutil.Mutate(doc.Text, ms)
 		return agree(data, cuts, token.MaxDepth(depth), token.MaxSize(int64(size%(len(data)+2))))
-	}, testutil.GenDoc(testutil.GenDeep(12)), gen.SliceOfN(1, genMutation()), testutil.GenCuts(), gen.IntRange(1, 14), gen.IntRange(1, 1<<20)))
-	properties.Property("keys", prop.ForAll(func(doc string, ms []mutation, cuts []int) string {
-		data := []byte(doc)
-		for _, m := range ms {
-			data = m.apply(data)
-		}
-		return agree(data, cuts)
-	}, genKeyHeavy(), gen.SliceOfN(1, genMutation()), testutil.GenCuts()))
+	}, testutil.GenDoc(testutil.GenDeep(12)), gen.SliceOfN(1, mutations), testutil.GenCuts(), gen.IntRange(1, 14), gen.IntRange(1, 1<<20)))
+	properties.Property("keys", prop.ForAll(func(doc string, ms []testutil.Mutation, cuts []int) string {
+		return agree(testutil.Mutate([]byte(doc), ms), cuts)
+	}, genKeyHeavy(), gen.SliceOfN(1, mutations), testutil.GenCuts()))
 	properties.TestingRun(t)
 }

@@ -1,5 +1,9 @@
 // Package testutil holds what argstream's tests share: random JSON for gopter
-// property tests, ways to cut input into chunks, a sink that records
-// fragments, and reference results computed from a whole-document jsontext
-// parse, independently of argstream's own code.
+// property tests, the mutations that make it invalid and the number of cases
+// to run (PropertyParameters), ways to cut input into chunks, a sink that
+// records fragments, and reference results computed from a whole-document
+// jsontext parse, independently of argstream's own code.
+//
+// Its package tokentest holds the table tests that every JSON tokenizer
+// passes.
 package testutil
