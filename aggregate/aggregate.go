@@ -94,6 +94,14 @@ func (a *Aggregator) Value() (jsontext.Value, error) {
 // afterwards and stays valid until Reset. Fragments out of protocol order are
 // an error.
 func (a *Aggregator) Add(f *fragment.Fragment) (jsontext.Value, error) {
+	// The common case first: the next piece of the string being read.
+	if f.Kind == fragment.String && a.err == nil && len(a.levels) == len(f.Path)+1 &&
+		a.levels[len(f.Path)].kind == '"' && a.isOpen(f.Path) {
+		if err := a.appendQuoted(f.Text); err != nil {
+			return nil, a.fail(f, err.Error())
+		}
+		return nil, nil
+	}
 	if a.err != nil {
 		return nil, a.err
 	}
@@ -103,8 +111,16 @@ func (a *Aggregator) Add(f *fragment.Fragment) (jsontext.Value, error) {
 	if len(a.levels) == 0 {
 		a.levels = append(a.levels, level{})
 	}
-	for d, seg := range f.Path {
-		if err := a.enter(d, seg, f); err != nil {
+	// Along f.Path, the members already open must be its segments (checked
+	// here inline, the common case); past them, enter starts new ones.
+	d := 0
+	for ; d < len(f.Path) && d+1 < len(a.levels); d++ {
+		if !a.isMember(d, f.Path[d]) {
+			return nil, a.enter(d, f.Path[d], f) // says what is wrong
+		}
+	}
+	for ; d < len(f.Path); d++ {
+		if err := a.enter(d, f.Path[d], f); err != nil {
 			return nil, err
 		}
 	}
@@ -129,8 +145,7 @@ func (a *Aggregator) Add(f *fragment.Fragment) (jsontext.Value, error) {
 		default:
 			return nil, a.fail(f, "in a value that is not a string")
 		}
-		var err error
-		if a.buf, a.quote, err = appendQuoted(a.buf, f.Text, a.quote); err != nil {
+		if err := a.appendQuoted(f.Text); err != nil {
 			return nil, a.fail(f, err.Error())
 		}
 		return nil, nil
@@ -138,6 +153,27 @@ func (a *Aggregator) Add(f *fragment.Fragment) (jsontext.Value, error) {
 		return a.done1(f, lv)
 	}
 	return nil, a.fail(f, "of unknown kind")
+}
+
+// isOpen reports whether path is the path of the value open at the top of
+// a.levels, which has len(path)+1 levels.
+func (a *Aggregator) isOpen(path fragment.Path) bool {
+	for d, seg := range path {
+		if !a.isMember(d, seg) {
+			return false
+		}
+	}
+	return true
+}
+
+// isMember reports whether seg is the open member of a.levels[d], which
+// must not be the top level.
+func (a *Aggregator) isMember(d int, seg fragment.Segment) bool {
+	lv := &a.levels[d]
+	if seg.Index >= 0 {
+		return lv.kind == '[' && seg.Index == lv.n-1
+	}
+	return lv.kind == '{' && bytes.Equal(seg.Key, a.keys[lv.keyAt:a.levels[d+1].keyAt])
 }
 
 // enter makes sure the value at f.Path[:d] is an open array or object whose
@@ -177,11 +213,11 @@ func (a *Aggregator) enter(d int, seg fragment.Segment, f *fragment.Fragment) er
 		}
 	} else {
 		a.keys = append(a.keys[:lv.keyAt], seg.Key...)
-		var err error
-		if a.buf, err = jsontext.AppendQuote(a.buf, seg.Key); err != nil {
+		a.buf = append(a.buf, '"')
+		if err := a.appendQuoted(seg.Key); err != nil {
 			return a.fail(f, err.Error())
 		}
-		a.buf = append(a.buf, ':')
+		a.buf = append(a.buf, '"', ':')
 	}
 	lv.n++
 	a.levels = append(a.levels, level{start: len(a.buf), keyAt: len(a.keys)})

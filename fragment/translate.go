@@ -135,7 +135,15 @@ func (t *Translator) setKey(k []byte) {
 }
 
 func (t *Translator) emit(k Kind, text []byte, empty Empty, off int64) error {
-	t.p.Path = t.path
-	t.p.Kind, t.p.Text, t.p.Empty, t.p.Offset = k, text, empty, off
+	// Store only what changed: a pointer stored into t costs a write
+	// barrier while the GC runs, and pieces of one string share their path.
+	if len(t.p.Path) != len(t.path) || cap(t.p.Path) != cap(t.path) ||
+		len(t.path) > 0 && &t.p.Path[0] != &t.path[0] {
+		t.p.Path = t.path
+	}
+	if t.p.Text != nil || text != nil {
+		t.p.Text = text
+	}
+	t.p.Kind, t.p.Empty, t.p.Offset = k, empty, off
 	return t.out.Push(&t.p)
 }

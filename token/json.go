@@ -42,7 +42,8 @@ type JSON struct {
 	state state
 
 	off   int64 // stream offset just past the input fed so far
-	synth int64 // bytes handed to jsontext so far
+	synth int64 // input bytes handed to jsontext so far
+	pads  int64 // bytes handed to jsontext that are not input (see endNumber)
 	depth int
 
 	delim    byte  // pending ',' or ':' not yet handed to jsontext, or 0
@@ -55,7 +56,6 @@ type JSON struct {
 	raw  []byte     // number text, or an object key's raw bytes with quotes
 	key  []byte     // an object key's decoded text
 	str  lex.String // string decoder (stKey, stString)
-	unit []byte     // what jsontext reads next
 
 	err error // sticky: the error that stopped the tokenizer
 }
@@ -81,7 +81,7 @@ func (t *JSON) Reset(h Handler) {
 	t.dec.Reset(&t.in, decoderOptions...)
 	t.str.Reset()
 	*t = JSON{h: h, cfg: t.cfg, dec: t.dec, str: t.str,
-		raw: t.raw[:0], key: t.key[:0], unit: t.unit[:0]}
+		raw: t.raw[:0], key: t.key[:0], in: unitReader{b: t.in.b[:0]}}
 }
 
 // Offset returns the number of input bytes fed so far.
@@ -329,7 +329,15 @@ func (t *JSON) number(b []byte, i int, base int64) (int, error) {
 }
 
 func (t *JSON) endNumber(determinedAt int64) error {
-	if _, err := t.read(t.tokOff, t.raw, false); err != nil {
+	// A space after the number tells jsontext that it is complete, where
+	// the end of the unit would make it ask for more input first. It is
+	// not input: synth does not count it, pads does.
+	t.raw = append(t.raw, ' ')
+	_, err := t.read(t.tokOff, t.raw, false)
+	t.raw = t.raw[:len(t.raw)-1]
+	t.synth--
+	t.pads++
+	if err != nil {
 		return err
 	}
 	t.valueEnded()
@@ -412,14 +420,16 @@ func (t *JSON) expect() (want byte, keyPos bool) {
 // string value of another length.
 func (t *JSON) read(tokOff int64, tok []byte, standIn bool) (jsontext.Token, error) {
 	hasDelim := t.delim != 0
-	t.unit = t.unit[:0]
+	// The unit is built in the reader's own buffer, reslicing and appending
+	// in place: no pointer is stored unless the buffer grows.
+	t.in.b = t.in.b[:0]
 	if hasDelim {
-		t.unit = append(t.unit, t.delim)
+		t.in.b = append(t.in.b, t.delim)
 	}
-	t.unit = append(t.unit, tok...)
-	start := t.synth
-	t.synth += int64(len(t.unit))
-	t.in.b = t.unit
+	t.in.b = append(t.in.b, tok...)
+	t.in.pos = 0
+	start := t.synth + t.pads
+	t.synth += int64(len(t.in.b))
 	t.delim = 0
 	jt, err := t.dec.ReadToken()
 	if err == nil {
@@ -521,14 +531,18 @@ func quoteChar(b []byte) string {
 	return strconv.QuoteRune(r)
 }
 
-// unitReader is the io.Reader jsontext reads tokens from.
-type unitReader struct{ b []byte }
+// unitReader is the io.Reader jsontext reads tokens from: b[pos:] is what
+// it has not read yet of the unit b.
+type unitReader struct {
+	b   []byte
+	pos int
+}
 
 func (r *unitReader) Read(p []byte) (int, error) {
-	if len(r.b) == 0 {
+	if r.pos >= len(r.b) {
 		return 0, io.EOF
 	}
-	n := copy(p, r.b)
-	r.b = r.b[n:]
+	n := copy(p, r.b[r.pos:])
+	r.pos += n
 	return n, nil
 }

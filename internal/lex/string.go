@@ -56,92 +56,274 @@ func (s *String) Pending() bool { return s.state != escNone || s.nPart > 0 }
 // and may be empty. On invalid input it returns a non-nil error and the text
 // decoded before it.
 func (s *String) Next(src []byte, off int64) (text []byte, n int, closed bool, err *Error) {
-	copying := s.state != escNone || s.nPart > 0
-	s.buf = s.buf[:0]
-	run := 0 // start of the plain run not yet copied into s.buf
 	i := 0
+	if s.state == escNone && s.nPart == 0 {
+		if len(src) <= smallInput {
+			// One pass that copies as it goes and hands back src itself
+			// if nothing was rewritten.
+			return s.copying(0, src, 0, off, false)
+		}
+		// Borrow src for as long as the text is the input itself.
+		for {
+			i += ScanPlain(src[i:])
+			if i == len(src) {
+				return src, i, false, nil
+			}
+			c := src[i]
+			if c == '"' {
+				return src[:i], i + 1, true, nil
+			}
+			if c < utf8.RuneSelf {
+				if c == '\\' {
+					break
+				}
+				return src[:i], i, false, controlError(c, off+int64(i))
+			}
+			if size := RuneLen(src[i:]); size > 0 {
+				i += size
+				continue
+			}
+			if !utf8.FullRune(src[i:]) {
+				s.nPart = copy(s.part[:], src[i:])
+				s.partAt = off + int64(i)
+				return src[:i], len(src), false, nil
+			}
+			return src[:i], i, false, invalidUTF8(off + int64(i))
+		}
+		// An escape: from here on the text is rewritten into s.buf.
+		copy(s.room(0, i), src[:i])
+		return s.copying(i, src, i, off, true)
+	}
+	// Finish what the previous input left unfinished.
+	s.buf = s.buf[:0]
 	if s.nPart > 0 {
 		if i, err = s.finishRune(src, off); err != nil || s.nPart > 0 {
 			return s.buf, i, false, err
 		}
-		run = i
 	}
-	for i < len(src) {
-		if s.state != escNone {
-			if err = s.escape(src[i], off+int64(i)); err != nil {
-				return s.buf, i, false, err
-			}
-			i++
-			run = i
-			continue
-		}
-		i += ScanPlain(src[i:])
+	for ; s.state != escNone; i++ {
 		if i == len(src) {
-			break
+			return s.buf, i, false, nil
 		}
-		switch c := src[i]; {
-		case c == '"':
-			if copying {
-				s.buf = append(s.buf, src[run:i]...)
-				return s.buf, i + 1, true, nil
-			}
-			return src[:i], i + 1, true, nil
-		case c == '\\':
-			if !copying {
-				copying = true
-				s.buf = append(s.buf, src[:i]...)
-			} else {
-				s.buf = append(s.buf, src[run:i]...)
-			}
-			// Decode whole escapes in place; the state machine is for split
-			// ones and surrogates.
-			if i+1 < len(src) {
-				if d := simpleEscape(src[i+1]); d != 0 {
-					s.buf = append(s.buf, d)
-					i += 2
-					run = i
-					continue
-				}
-				if r, ok := bmpEscape(src[i:]); ok {
-					s.buf = utf8.AppendRune(s.buf, r)
-					i += 6
-					run = i
-					continue
-				}
-			}
-			s.state, s.escOff = escBackslash, off+int64(i)
-			i++
-			run = i
-		case c < 0x20:
-			return s.flush(src, run, i, copying), i, false, &Error{
-				Offset: off + int64(i), Err: ErrSyntax,
-				Detail: fmt.Sprintf("invalid character %q in string (expecting non-control character)", rune(c)),
-			}
-		default: // c >= utf8.RuneSelf
-			if !utf8.FullRune(src[i:]) {
-				text = s.flush(src, run, i, copying)
-				s.nPart = copy(s.part[:], src[i:])
-				s.partAt = off + int64(i)
-				return text, len(src), false, nil
-			}
-			r, size := utf8.DecodeRune(src[i:])
-			if r == utf8.RuneError && size == 1 {
-				return s.flush(src, run, i, copying), i, false, invalidUTF8(off + int64(i))
-			}
-			i += size
+		if err = s.escape(src[i], off+int64(i)); err != nil {
+			return s.buf, i, false, err
 		}
 	}
-	return s.flush(src, run, len(src), copying), len(src), false, nil
+	return s.copying(len(s.buf), src, i, off, true)
 }
 
-// flush returns the text decoded from src[:end].
-func (s *String) flush(src []byte, run, end int, copying bool) []byte {
-	if !copying {
-		return src[:end]
+// slack is the room past the text that String.copying keeps beyond the
+// input it may decode before checking again.
+const slack = 16
+
+// window is the most input String.copying decodes between checks of the
+// room left in s.buf. At least 8; a variable for the tests, which make it
+// small.
+var window = 1 << 30
+
+// bigText is the window past which String.copying reserves room for all the
+// input left at once: the text is long (a string fed whole), one allocation
+// replaces several doublings, and what may go unused is bounded by the input
+// the caller holds anyway.
+const bigText = 1 << 16
+
+// smallInput is the longest input that String.Next decodes in one copying
+// pass from the start; longer ones are first scanned for a prefix to
+// borrow, which spares copying clean text.
+const smallInput = 64
+
+// copying decodes src[i:] into s.buf after s.buf[:w], the text decoded so
+// far. If rewritten is false, s.buf[:w] is src[:i] (i == w), and while it
+// stays so the text returned is src itself.
+//
+// The plain runs are copied eight bytes at a time, stores included: buf (s.buf
+// extended to its capacity) keeps at least end-i+slack bytes of room past w,
+// as decoding never writes more bytes than it consumes, so that an
+// eight-byte store at w never needs a check of its own until i reaches end.
+// s.buf itself is only replaced when it grows, so that the common case
+// stores no pointer (no write barrier while the GC runs).
+func (s *String) copying(w int, src []byte, i int, off int64, rewritten bool) ([]byte, int, bool, *Error) {
+	// The input decoded between checks of the room, the window, starts
+	// small and doubles: the room reserved follows the text decoded (at
+	// most twice as much), not the input that follows the string in src.
+	win := min(smallInput, window)
+	end := min(len(src), i+win)
+	buf := s.room(w, end-i+slack)
+	for {
+		// The plain run at i.
+		for i+8 <= end {
+			x := binary.LittleEndian.Uint64(src[i:])
+			binary.LittleEndian.PutUint64(buf[w:w+8], x)
+			if m := PlainMask(x); m != 0 {
+				k := bits.TrailingZeros64(m) >> 3
+				i += k
+				w += k
+				goto special
+			}
+			i += 8
+			w += 8
+		}
+		if end < len(src) {
+			// The next window.
+			if win *= 2; win > bigText {
+				win = len(src)
+			}
+			win = min(win, window)
+			end = min(len(src), i+win)
+			buf = s.room(w, end-i+slack)
+			continue
+		}
+		if rem := len(src) - i; rem > 0 {
+			// Fewer than eight bytes are left: read the last eight of src
+			// when there are as many, else byte by byte, and pad with
+			// plain spaces.
+			var x uint64
+			if len(src) >= 8 {
+				x = binary.LittleEndian.Uint64(src[len(src)-8:]) >> (64 - 8*uint(rem))
+			} else {
+				for j := rem - 1; j >= 0; j-- {
+					x = x<<8 | uint64(src[i+j])
+				}
+			}
+			x |= spaces << (8 * uint(rem))
+			binary.LittleEndian.PutUint64(buf[w:w+8], x)
+			if m := PlainMask(x); m != 0 {
+				k := bits.TrailingZeros64(m) >> 3 // < rem: spaces are plain
+				i += k
+				w += k
+				goto special
+			}
+			w += rem
+		}
+		if !rewritten {
+			return src, len(src), false, nil
+		}
+		return buf[:w], len(src), false, nil
+
+	special:
+		switch c := src[i]; {
+		case c == '\\':
+			rewritten = true
+			if i+1 < len(src) {
+				if d := unescape[src[i+1]]; d != 0 {
+					buf[w] = d
+					w++
+					i += 2
+					continue
+				}
+				if r, size := unicodeEscape(src[i:]); size > 0 {
+					w += utf8.EncodeRune(buf[w:w+4], r)
+					i += size
+					continue
+				}
+			}
+			// Split or invalid: the state machine knows what to do and
+			// what to say.
+			s.buf = s.buf[:w]
+			s.state, s.escOff = escBackslash, off+int64(i)
+			for i++; s.state != escNone; i++ {
+				if i == len(src) {
+					return s.buf, i, false, nil
+				}
+				if err := s.escape(src[i], off+int64(i)); err != nil {
+					return s.buf, i, false, err
+				}
+			}
+			w = len(s.buf)
+			end = min(len(src), i+win)
+			buf = s.room(w, end-i+slack)
+		case c == '"':
+			if !rewritten {
+				return src[:i], i + 1, true, nil
+			}
+			return buf[:w], i + 1, true, nil
+		case c < utf8.RuneSelf: // a control byte
+			return buf[:w], i, false, controlError(c, off+int64(i))
+		default:
+			if size := RuneLen(src[i:]); size > 0 {
+				copy(buf[w:w+4], src[i:i+size])
+				i += size
+				w += size
+				continue
+			}
+			if !utf8.FullRune(src[i:]) {
+				s.nPart = copy(s.part[:], src[i:])
+				s.partAt = off + int64(i)
+				return buf[:w], len(src), false, nil
+			}
+			return buf[:w], i, false, invalidUTF8(off + int64(i))
+		}
 	}
-	s.buf = append(s.buf, src[run:end]...)
-	return s.buf
 }
+
+// room returns s.buf extended to its capacity, which it first makes at
+// least w+n, keeping s.buf[:w].
+func (s *String) room(w, n int) []byte {
+	if cap(s.buf) < w+n {
+		b := make([]byte, w, max(2*cap(s.buf), w+n))
+		copy(b, s.buf[:w])
+		s.buf = b
+	}
+	return s.buf[:cap(s.buf)]
+}
+
+func controlError(c byte, off int64) *Error {
+	return &Error{Offset: off, Err: ErrSyntax,
+		Detail: fmt.Sprintf("invalid character %q in string (expecting non-control character)", rune(c))}
+}
+
+// unicodeEscape decodes a whole \uXXXX escape at the start of b that is
+// not a surrogate, or a whole surrogate pair of escapes, and returns the
+// rune and the bytes it takes; 0 bytes if b does not start with one.
+func unicodeEscape(b []byte) (rune, int) {
+	if len(b) < 6 || b[1] != 'u' {
+		return 0, 0
+	}
+	r := hex4(b[2:6])
+	switch {
+	case r < 0:
+		return 0, 0
+	case r < 0xD800 || r > 0xDFFF:
+		return r, 6
+	case r > 0xDBFF || len(b) < 12 || b[6] != '\\' || b[7] != 'u':
+		return 0, 0
+	}
+	lo := hex4(b[8:12])
+	if lo < 0xDC00 || lo > 0xDFFF {
+		return 0, 0
+	}
+	return 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00), 12
+}
+
+// hex4 returns the value of four hex digits, or -1.
+func hex4(b []byte) rune {
+	_ = b[3]
+	v0, v1, v2, v3 := hexDigit[b[0]], hexDigit[b[1]], hexDigit[b[2]], hexDigit[b[3]]
+	if (v0|v1|v2|v3)&0xf0 != 0 {
+		return -1
+	}
+	return rune(v0)<<12 | rune(v1)<<8 | rune(v2)<<4 | rune(v3)
+}
+
+// hexDigit maps a hex digit to its value and any other byte to 0xff.
+var hexDigit = func() (t [256]byte) {
+	for i := range t {
+		if v, ok := hexValue(byte(i)); ok {
+			t[i] = byte(v)
+		} else {
+			t[i] = 0xff
+		}
+	}
+	return t
+}()
+
+// unescape maps c to the byte that the escape '\\' c stands for, or 0.
+var unescape = func() (t [256]byte) {
+	for i := range t {
+		t[i] = simpleEscape(byte(i))
+	}
+	return t
+}()
 
 // finishRune completes the UTF-8 sequence held in s.part with bytes from
 // src, appending the rune to s.buf. It returns the bytes of src consumed.
@@ -264,23 +446,6 @@ func simpleEscape(c byte) byte {
 	return 0
 }
 
-// bmpEscape decodes a whole \uXXXX escape at the start of b that is not a
-// surrogate.
-func bmpEscape(b []byte) (rune, bool) {
-	if len(b) < 6 || b[1] != 'u' {
-		return 0, false
-	}
-	var r rune
-	for _, c := range b[2:6] {
-		v, ok := hexValue(c)
-		if !ok {
-			return 0, false
-		}
-		r = r<<4 | v
-	}
-	return r, r < 0xD800 || r > 0xDFFF
-}
-
 func hexValue(c byte) (rune, bool) {
 	switch {
 	case c >= '0' && c <= '9':
@@ -300,32 +465,92 @@ func quoteByte(c byte) string {
 	return fmt.Sprintf("\\x%02x", c)
 }
 
+// spaces is eight plain bytes, to pad a short word with.
+const spaces = 0x2020202020202020
+
+// PlainMask flags the bytes of x (eight bytes, little-endian) that a JSON
+// string cannot hold verbatim or that need validating: '"', '\\', control
+// bytes, and bytes of multi-byte UTF-8 sequences. Each flagged byte has its
+// high bit set in the result and the other bits are clear. Borrows can flag
+// bytes above a true hit, never below one, so the lowest flagged byte is
+// exact: bits.TrailingZeros64(m)>>3 is its index.
+func PlainMask(x uint64) uint64 {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	q := x ^ (ones * '"')
+	bs := x ^ (ones * '\\')
+	return (((x - ones*0x20) & ^x) | ((q - ones) & ^q) | ((bs - ones) & ^bs) | x) & highs
+}
+
 // ScanPlain returns the length of the longest prefix of b that a JSON string
 // body can hold verbatim and that decodes to itself byte for byte: no '"', no
 // '\\', no control byte, and no byte of a multi-byte UTF-8 sequence (those
 // need validating). It reads eight bytes at a time.
 func ScanPlain(b []byte) int {
-	const (
-		ones  = 0x0101010101010101
-		highs = 0x8080808080808080
-	)
 	i := 0
 	for ; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
-		q := x ^ (ones * '"')
-		bs := x ^ (ones * '\\')
-		// A byte is flagged when it is below 0x20, equal to '"' or '\\', or has
-		// its high bit set. Borrows can flag bytes above
-		// a true hit, never below one, so the lowest flagged byte is exact.
-		m := ((x - ones*0x20) & ^x) | ((q - ones) & ^q) | ((bs - ones) & ^bs) | x
-		if m &= highs; m != 0 {
+		if m := PlainMask(binary.LittleEndian.Uint64(b[i:])); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}
 	}
-	for ; i < len(b); i++ {
-		if c := b[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
-			break
+	rem := len(b) - i
+	if rem == 0 {
+		return i
+	}
+	var x uint64
+	if len(b) >= 8 {
+		x = binary.LittleEndian.Uint64(b[len(b)-8:]) >> (64 - 8*uint(rem))
+	} else {
+		for j := rem - 1; j >= 0; j-- {
+			x = x<<8 | uint64(b[i+j])
 		}
 	}
-	return i
+	if m := PlainMask(x | spaces<<(8*uint(rem))); m != 0 {
+		return i + bits.TrailingZeros64(m)>>3
+	}
+	return len(b)
+}
+
+// RuneLen returns the length of the valid UTF-8 encoding of a non-ASCII
+// rune at the start of b, or 0 if b does not start with one: b is empty,
+// starts with an ASCII byte, with an invalid sequence, or with an unfinished
+// one (utf8.FullRune tells those two apart).
+func RuneLen(b []byte) int {
+	if len(b) == 0 {
+		return 0
+	}
+	switch c := b[0]; {
+	case c < 0xC2:
+	case c < 0xE0:
+		if len(b) >= 2 && b[1]&0xC0 == 0x80 {
+			return 2
+		}
+	case c < 0xF0:
+		if len(b) >= 3 {
+			lo, hi := byte(0x80), byte(0xBF)
+			if c == 0xE0 {
+				lo = 0xA0
+			} else if c == 0xED {
+				hi = 0x9F
+			}
+			if lo <= b[1] && b[1] <= hi && b[2]&0xC0 == 0x80 {
+				return 3
+			}
+		}
+	case c < 0xF5:
+		if len(b) >= 4 {
+			lo, hi := byte(0x80), byte(0xBF)
+			if c == 0xF0 {
+				lo = 0x90
+			} else if c == 0xF4 {
+				hi = 0x8F
+			}
+			if lo <= b[1] && b[1] <= hi && b[2]&0xC0 == 0x80 && b[3]&0xC0 == 0x80 {
+				return 4
+			}
+		}
+	}
+	return 0
 }
