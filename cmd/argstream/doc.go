@@ -4,13 +4,17 @@
 //	argstream fragments [--split N | --split random:SEED | --chunks CHUNKS.json] [--format rfd|jsonl] [FILE]
 //	argstream aggregate [--split N | --split random:SEED | --chunks CHUNKS.json] [FILE]
 //	argstream policy --rules RULES.json [--split N | --split random:SEED | --chunks CHUNKS.json] [FILE]
+//	argstream bench [--chunk N] [--impl jsontext|handrolled] [--runs N] [--time D] FILE...
 //
 // fragments prints every fragment as it is produced, in RFD 043's notation
 // (rfd, the default) or as JSON Lines (jsonl). aggregate prints the complete
 // arguments as compact JSON. policy prints, as soon as it is known, the
 // decision of the rules in RULES.json (see package policy) as one JSON line:
 // {"mode":"ask","rule":1,"decided_at_byte":24,"total_bytes":10240}; it exits
-// 2 for invalid rules.
+// 2 for invalid rules. bench measures the full pipeline against
+// whole-document jsontext tokenization of the same bytes in the same process
+// and prints one JSON line per file (see bench/README.md); FILE may be
+// gzipped.
 //
 // Input: FILE, or stdin when FILE is "-" or absent. --split N feeds N-byte
 // chunks (default: the whole input as one chunk); --split random:SEED feeds

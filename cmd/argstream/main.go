@@ -31,6 +31,7 @@ var commands = []command{
 	{"fragments", fragmentsUsage, runFragments},
 	{"aggregate", aggregateUsage, runAggregate},
 	{"policy", policyUsage, runPolicy},
+	{"bench", benchUsage, runBench},
 }
 
 func main() {

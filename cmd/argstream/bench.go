@@ -1,0 +1,248 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/argstream/argstream"
+	"github.com/argstream/argstream/aggregate"
+	"github.com/argstream/argstream/internal/handrolled"
+	"github.com/argstream/argstream/token"
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+const benchUsage = "bench [--chunk N] [--impl jsontext|handrolled] [--runs N] [--time D] FILE..."
+
+// benchImpls are the tokenizers --impl selects; nil is argstream's default,
+// the jsontext-backed token.NewJSON.
+var benchImpls = map[string]token.NewFunc{
+	"jsontext":   nil,
+	"handrolled": handrolled.NewFunc,
+}
+
+// benchResult is the line printed for one file.
+type benchResult struct {
+	File           string  `json:"file"`  // base name, without .gz
+	Bytes          int     `json:"bytes"` // the document's size (decompressed)
+	Chunk          int     `json:"chunk"` // 0: the whole document in one chunk
+	Impl           string  `json:"impl"`
+	PipelineMBs    float64 `json:"pipeline_mb_s"`
+	WholeMBs       float64 `json:"whole_jsontext_mb_s"`
+	Ratio          float64 `json:"ratio"`
+	AllocsPerChunk float64 `json:"allocs_per_chunk"`
+	BytesPerChunk  float64 `json:"bytes_per_chunk"`
+}
+
+// benchDoc is one document to measure.
+type benchDoc struct {
+	path, name string
+	data       []byte
+}
+
+// runBench measures, for each FILE, the full pipeline (tokenizer,
+// fragments, aggregator, as argstream.New(aggregate.New()) builds it) fed in
+// chunks, against whole-document jsontext tokenization of the same bytes,
+// and prints one JSON line per file.
+//
+// Each figure is the median of --runs runs; a run repeats the document,
+// with a fresh pipeline each time, for at least --time, and the two
+// measurements alternate run by run so that machine drift touches both.
+// MB/s counts 10^6 bytes. allocs_per_chunk and bytes_per_chunk are
+// runtime.MemStats Mallocs and TotalAlloc over every pipeline run divided by
+// the chunks fed: they include building the pipeline and the aggregated
+// value, once per document. A FILE ending in .gz is decompressed first; file
+// and bytes then name and count the decompressed document.
+func runBench(e env, args []string) int {
+	fs := newFlags(e, "bench", benchUsage)
+	chunk := fs.Int("chunk", 16, "feed `N`-byte chunks; 0 feeds each document whole")
+	impl := fs.String("impl", "jsontext", "the tokenizer: jsontext (token.NewJSON, the default) or handrolled (the baseline, internal/handrolled)")
+	runs := fs.Int("runs", 5, "report the median of `N` runs of each measurement")
+	minTime := fs.Duration("time", 200*time.Millisecond, "repeat the document for at least `D` in each run")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	switch {
+	case *chunk < 0:
+		return usageError(e, fmt.Errorf("--chunk %d: want a size of at least 1, or 0 for whole documents", *chunk))
+	case *runs < 1:
+		return usageError(e, fmt.Errorf("--runs %d: want at least 1", *runs))
+	case *minTime < 0:
+		return usageError(e, fmt.Errorf("--time %v: want a duration of 0 or more", *minTime))
+	case fs.NArg() == 0:
+		fs.Usage()
+		return exitUsage
+	}
+	newTok, ok := benchImpls[*impl]
+	if !ok {
+		return usageError(e, fmt.Errorf("--impl %s: want jsontext or handrolled", *impl))
+	}
+	var opts []argstream.Option
+	if newTok != nil {
+		opts = append(opts, argstream.WithTokenizer(newTok))
+	}
+
+	// Read every file before measuring anything: an unreadable one is a
+	// usage error, reported at once.
+	docs := make([]benchDoc, 0, fs.NArg())
+	for _, path := range fs.Args() {
+		d, err := readBenchDoc(e, path)
+		if err != nil {
+			return usageError(e, err)
+		}
+		docs = append(docs, d)
+	}
+
+	status := exitOK
+	for _, d := range docs {
+		r, err := measureBench(d, *chunk, opts, *runs, *minTime)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "%s: %v\n", d.path, err)
+			status = exitInvalid
+			continue
+		}
+		r.Impl = *impl
+		line, err := json.Marshal(r)
+		if err != nil {
+			panic(err) // a benchResult always marshals
+		}
+		fmt.Fprintf(e.stdout, "%s\n", line)
+	}
+	return status
+}
+
+// readBenchDoc reads path ("-" for stdin) with the other subcommands' input
+// code, and decompresses it if its name ends in .gz.
+func readBenchDoc(e env, path string) (benchDoc, error) {
+	var in input
+	chunks, err := in.load(e, []string{path})
+	if err != nil {
+		return benchDoc{}, err
+	}
+	d := benchDoc{path: path, name: filepath.Base(path), data: chunks[0]}
+	if base, ok := strings.CutSuffix(d.name, ".gz"); ok {
+		zr, err := gzip.NewReader(bytes.NewReader(d.data))
+		if err == nil {
+			d.data, err = io.ReadAll(zr)
+		}
+		if err != nil {
+			return benchDoc{}, fmt.Errorf("%s: %v", path, err)
+		}
+		d.name = base
+	}
+	return d, nil
+}
+
+// measureBench measures one document. It returns the pipeline's error if
+// the document is not valid arguments.
+func measureBench(d benchDoc, chunk int, opts []argstream.Option, runs int, minTime time.Duration) (benchResult, error) {
+	how := ""
+	if chunk > 0 {
+		how = strconv.Itoa(chunk)
+	}
+	chunks, err := split(d.data, how)
+	if err != nil {
+		return benchResult{}, err
+	}
+	pipeline := func() error {
+		agg := aggregate.New()
+		if err := feed(argstream.New(agg, opts...), chunks); err != nil {
+			return err
+		}
+		_, err := agg.Value()
+		return err
+	}
+	whole := func() error { return wholeJSONText(d.data) }
+	// One run of each outside the measurements: it checks the document and
+	// warms up.
+	if err := pipeline(); err != nil {
+		return benchResult{}, err
+	}
+	if err := whole(); err != nil {
+		return benchResult{}, err
+	}
+
+	pipeNs := make([]float64, runs)
+	wholeNs := make([]float64, runs)
+	var mallocs, allocBytes uint64
+	var docs int
+	for i := range runs {
+		wholeNs[i], _ = timeRuns(whole, minTime)
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		var n int
+		pipeNs[i], n = timeRuns(pipeline, minTime)
+		runtime.ReadMemStats(&after)
+		mallocs += after.Mallocs - before.Mallocs
+		allocBytes += after.TotalAlloc - before.TotalAlloc
+		docs += n
+	}
+	// bytes per ns is GB/s: times 1000 for MB/s.
+	pipeMBs := float64(len(d.data)) / median(pipeNs) * 1e3
+	wholeMBs := float64(len(d.data)) / median(wholeNs) * 1e3
+	fed := float64(docs) * float64(len(chunks))
+	return benchResult{
+		File:           d.name,
+		Bytes:          len(d.data),
+		Chunk:          chunk,
+		PipelineMBs:    round(pipeMBs, 2),
+		WholeMBs:       round(wholeMBs, 2),
+		Ratio:          round(pipeMBs/wholeMBs, 4),
+		AllocsPerChunk: round(float64(mallocs)/fed, 4),
+		BytesPerChunk:  round(float64(allocBytes)/fed, 2),
+	}, nil
+}
+
+// timeRuns calls f until at least minTime has passed, and at least once,
+// and returns the mean ns per call and the number of calls. f has already
+// succeeded once on the same input, so its errors are not expected here.
+func timeRuns(f func() error, minTime time.Duration) (nsPerCall float64, calls int) {
+	start := time.Now()
+	for calls == 0 || time.Since(start) < minTime {
+		if err := f(); err != nil {
+			panic(err)
+		}
+		calls++
+	}
+	return float64(time.Since(start).Nanoseconds()) / float64(calls), calls
+}
+
+// wholeJSONText reads every token of a complete document with jsontext, the
+// way the bench module's reference does: from a bytes.Buffer, which
+// jsontext takes whole without copying.
+func wholeJSONText(data []byte) error {
+	dec := jsontext.NewDecoder(bytes.NewBuffer(data))
+	for {
+		if _, err := dec.ReadToken(); err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// round rounds x to digits decimal places.
+func round(x float64, digits int) float64 {
+	p := math.Pow10(digits)
+	return math.Round(x*p) / p
+}
