@@ -205,3 +205,14 @@ func TestWithTokenizer(t *testing.T) {
 		t.Errorf("err %v, tokenizers made %d, fragments %d", err, made, len(rec.Fragments))
 	}
 }
+
+// TestTrailingMessage: the message about trailing data names the same byte
+// whether or not the chunk ends inside the character that starts there.
+func TestTrailingMessage(t *testing.T) {
+	in := []byte("1 \u00e9")
+	_, whole := testutil.Run([][]byte{in})
+	_, split := testutil.Run([][]byte{in[:3], in[3:]})
+	if whole == nil || split == nil || whole.Error() != split.Error() {
+		t.Errorf("whole: %v; split inside the character: %v", whole, split)
+	}
+}

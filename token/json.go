@@ -376,7 +376,7 @@ func (t *JSON) trailing(b []byte, i int, base int64) (int, error) {
 	for ; i < len(b); i++ {
 		if !lex.IsSpace(b[i]) {
 			return i, &SyntaxError{Offset: base + int64(i), Err: ErrTrailingData,
-				Detail: fmt.Sprintf("invalid character %s after top-level value", quoteChar(b[i:]))}
+				Detail: fmt.Sprintf("invalid character %s after top-level value", quoteChar(b[i:i+1]))}
 		}
 	}
 	return i, nil

@@ -172,7 +172,7 @@ func (t *Tokenizer) badLiteral(c byte) error {
 // trailing: b[0], at pos, follows the top-level value.
 func (t *Tokenizer) trailing(b []byte, pos int64) error {
 	return &token.SyntaxError{Offset: pos, Err: token.ErrTrailingData,
-		Detail: fmt.Sprintf("invalid character %s after top-level value", quoteChar(b))}
+		Detail: fmt.Sprintf("invalid character %s after top-level value", quoteChar(b[:1]))}
 }
 
 func (t *Tokenizer) duplicate(key []byte) error {

@@ -19,7 +19,7 @@ type Outcome struct {
 	Fragments []string // merged (see Merge), in RFD notation
 	Value     string   // the aggregate, if accepted
 	Values    []string // every OnValue completion: "pointer=value"
-	Err       string   // category, offset and pointer of the error, if rejected
+	Err       string   // category and message (with offset and pointer), if rejected
 }
 
 // Observe feeds chunks through the full pipeline (fragments to a Recorder
@@ -57,7 +57,9 @@ func Observe(chunks [][]byte, opts ...argstream.Option) (Outcome, error) {
 		if se.Offset < 0 || se.Offset > int64(total) || se.Detail == "" {
 			return out, fmt.Errorf("error %v: offset outside the %d input bytes or no detail", err, total)
 		}
-		out.Err = fmt.Sprintf("%v at %d in %q", se.Err, se.Offset, se.Pointer)
+		// The whole message, not only the category and the place: it too
+		// must not depend on the chunking.
+		out.Err = fmt.Sprintf("[%v] %v", se.Err, se)
 		return out, nil
 	}
 	v, verr := agg.Value()
