@@ -43,17 +43,8 @@ func (a *Aggregator) appendQuoted(s []byte) error {
 			w += 8
 		}
 		if rem := len(s) - i; rem > 0 {
-			// Fewer than eight bytes are left: the last eight of s, or
-			// byte by byte, padded with plain spaces.
-			var x uint64
-			if len(s) >= 8 {
-				x = binary.LittleEndian.Uint64(s[len(s)-8:]) >> (64 - 8*uint(rem))
-			} else {
-				for j := rem - 1; j >= 0; j-- {
-					x = x<<8 | uint64(s[i+j])
-				}
-			}
-			x |= 0x2020202020202020 << (8 * uint(rem))
+			// Fewer than eight bytes are left (see lex.LoadTail).
+			x := lex.LoadTail(s, i)
 			binary.LittleEndian.PutUint64(buf[w:w+8], x)
 			if m := lex.PlainMask(x); m != 0 {
 				k := bits.TrailingZeros64(m) >> 3 // < rem: spaces are plain

@@ -174,18 +174,8 @@ func (s *String) copying(w int, src []byte, i int, off int64, rewritten bool) ([
 			continue
 		}
 		if rem := len(src) - i; rem > 0 {
-			// Fewer than eight bytes are left: read the last eight of src
-			// when there are as many, else byte by byte, and pad with
-			// plain spaces.
-			var x uint64
-			if len(src) >= 8 {
-				x = binary.LittleEndian.Uint64(src[len(src)-8:]) >> (64 - 8*uint(rem))
-			} else {
-				for j := rem - 1; j >= 0; j-- {
-					x = x<<8 | uint64(src[i+j])
-				}
-			}
-			x |= spaces << (8 * uint(rem))
+			// Fewer than eight bytes are left (see LoadTail).
+			x := LoadTail(src, i)
 			binary.LittleEndian.PutUint64(buf[w:w+8], x)
 			if m := PlainMask(x); m != 0 {
 				k := bits.TrailingZeros64(m) >> 3 // < rem: spaces are plain
@@ -484,6 +474,22 @@ func PlainMask(x uint64) uint64 {
 	return (((x - ones*0x20) & ^x) | ((q - ones) & ^q) | ((bs - ones) & ^bs) | x) & highs
 }
 
+// LoadTail returns the last len(b)-i bytes of b, fewer than eight, as a
+// little-endian word padded with spaces: plain bytes for PlainMask, so that
+// the tail goes through the same eight-byte test as the rest.
+func LoadTail(b []byte, i int) uint64 {
+	rem := len(b) - i
+	var x uint64
+	if len(b) >= 8 {
+		x = binary.LittleEndian.Uint64(b[len(b)-8:]) >> (64 - 8*uint(rem))
+	} else {
+		for j := rem - 1; j >= 0; j-- {
+			x = x<<8 | uint64(b[i+j])
+		}
+	}
+	return x | spaces<<(8*uint(rem))
+}
+
 // ScanPlain returns the length of the longest prefix of b that a JSON string
 // body can hold verbatim and that decodes to itself byte for byte: no '"', no
 // '\\', no control byte, and no byte of a multi-byte UTF-8 sequence (those
@@ -499,15 +505,7 @@ func ScanPlain(b []byte) int {
 	if rem == 0 {
 		return i
 	}
-	var x uint64
-	if len(b) >= 8 {
-		x = binary.LittleEndian.Uint64(b[len(b)-8:]) >> (64 - 8*uint(rem))
-	} else {
-		for j := rem - 1; j >= 0; j-- {
-			x = x<<8 | uint64(b[i+j])
-		}
-	}
-	if m := PlainMask(x | spaces<<(8*uint(rem))); m != 0 {
+	if m := PlainMask(LoadTail(b, i)); m != 0 {
 		return i + bits.TrailingZeros64(m)>>3
 	}
 	return len(b)
