@@ -3,8 +3,6 @@ package bench
 import (
 	"encoding/json"
 	"io"
-
-	"github.com/go-json-experiment/json/jsontext"
 )
 
 // pipeStreamer feeds a decoder that runs in its own goroutine and reads
@@ -76,18 +74,5 @@ func NewPipeJSON() Streamer {
 // NewPipeJSONText returns a Streamer that reads tokens with a
 // jsontext.Decoder. Units: tokens.
 func NewPipeJSONText() Streamer {
-	return newPipeStreamer(func(r io.Reader) (int64, error) {
-		dec := jsontext.NewDecoder(r)
-		var n int64
-		for {
-			_, err := dec.ReadToken()
-			switch {
-			case err == io.EOF:
-				return n, nil
-			case err != nil:
-				return n, err
-			}
-			n++
-		}
-	})
+	return newPipeStreamer(jsontextTokens)
 }

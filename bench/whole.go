@@ -16,7 +16,13 @@ import (
 // returns how many there were. The decoder reads from a bytes.Buffer, which
 // jsontext takes whole without copying: its fastest path.
 func WholeJSONText(data []byte) (int64, error) {
-	dec := jsontext.NewDecoder(bytes.NewBuffer(data))
+	return jsontextTokens(bytes.NewBuffer(data))
+}
+
+// jsontextTokens reads every token from r with jsontext and returns how many
+// there were.
+func jsontextTokens(r io.Reader) (int64, error) {
+	dec := jsontext.NewDecoder(r)
 	var n int64
 	for {
 		_, err := dec.ReadToken()
