@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"testing"
 	"time"
@@ -24,16 +23,13 @@ import (
 //
 //	go test -run '^$' -bench 'Pipeline|WholeJSONText|Ratio' -benchmem -count 5
 //	go test -run '^$' -bench 'Breakdown' -benchtime 40x
-//	go test -run '^$' -bench 'Linear' -benchtime 10x
-//	go test -run '^$' -bench 'Steady|Idle'
 //
 // BenchmarkRatio interleaves the pipeline and the whole-document jsontext
 // reference in every iteration and reports their ratio, which is what the
 // targets are stated in and what survives a noisy machine best; ratio-best
 // divides the fastest iteration of each. BenchmarkBreakdown does the same
-// for the pipeline's layers, BenchmarkLinear for 1 MB against 100 KB.
-// BenchmarkSteady reports allocations per chunk, BenchmarkIdle the memory
-// an open stream holds.
+// for the pipeline's layers. Linearity, allocations per chunk and the
+// memory of idle streams are measured in the bench module (bench/README.md).
 
 var benchWorkloads = []string{
 	"createFile-1k", "createFile-100k", "createFile-1m",
@@ -175,41 +171,6 @@ func BenchmarkRatio(b *testing.B) {
 	}
 }
 
-// BenchmarkLinear streams the 1 MB workload once and the 100 KB one ten
-// times per iteration and reports the ratio of their throughputs.
-func BenchmarkLinear(b *testing.B) {
-	for _, name := range []string{"createFile", "modifyFile", "structured"} {
-		small, large := loadWorkload(b, name+"-100k"), loadWorkload(b, name+"-1m")
-		b.Run("file="+name, func(b *testing.B) {
-			for _, n := range []int{16, 1024} {
-				b.Run("chunk="+chunkLabel(n), func(b *testing.B) {
-					var ts, tl time.Duration
-					bestS, bestL := time.Duration(1<<62), time.Duration(1<<62)
-					for b.Loop() {
-						t0 := time.Now()
-						pipeline(b, large, n)
-						t1 := time.Now()
-						for range 10 {
-							pipeline(b, small, n)
-						}
-						ds, dl := time.Since(t1), t1.Sub(t0)
-						ts += ds
-						tl += dl
-						bestS, bestL = min(bestS, ds), min(bestL, dl)
-					}
-					rl := float64(len(large)) / tl.Seconds()
-					rs := float64(10*len(small)) / ts.Seconds()
-					b.ReportMetric(rl/1e6*float64(b.N), "MB/s-1m")
-					b.ReportMetric(rs/1e6*float64(b.N), "MB/s-100k")
-					b.ReportMetric(rl/rs, "ratio-1m/100k")
-					// The least disturbed iteration of each size.
-					b.ReportMetric(float64(len(large))/bestL.Seconds()/(float64(10*len(small))/bestS.Seconds()), "ratio-best")
-				})
-			}
-		})
-	}
-}
-
 type nopReceiver struct{}
 
 type nopHandler struct{}
@@ -217,104 +178,6 @@ type nopHandler struct{}
 func (nopHandler) Handle(token.Event) error { return nil }
 
 func (nopReceiver) Push(*fragment.Progress) error { return nil }
-
-// BenchmarkSteady feeds one chunk per iteration to a warm tokenizer alone,
-// with a translator, or with a translator and an aggregator (reset at each
-// document's end, keeping their memory) and reports allocations per chunk:
-// the target is 0 for the tokenizer and the translator.
-func BenchmarkSteady(b *testing.B) {
-	for _, name := range []string{"createFile-100k", "modifyFile-100k", "structured-100k"} {
-		data := loadWorkload(b, name)
-		b.Run("file="+name, func(b *testing.B) {
-			for _, n := range []int{1, 16, 1024} {
-				for _, level := range []string{"tokenizer", "translator", "pipeline"} {
-					b.Run("chunk="+chunkLabel(n)+"/level="+level, func(b *testing.B) {
-						var h token.Handler = nopHandler{}
-						var tr *fragment.Translator
-						var agg *aggregate.Aggregator
-						switch level {
-						case "translator":
-							tr = fragment.NewTranslator(nopReceiver{}, nil)
-							h = tr
-						case "pipeline":
-							agg = aggregate.New()
-							tr = fragment.NewTranslator(agg, nil)
-							h = tr
-						}
-						tok := token.NewJSON(h)
-						off := 0
-						step := func() {
-							if off == len(data) {
-								if err := tok.Close(); err != nil {
-									b.Fatal(err)
-								}
-								if agg != nil {
-									agg.Reset()
-								}
-								if tr != nil {
-									tr.Reset(nil)
-								}
-								tok.Reset(h)
-								off = 0
-							}
-							end := min(off+n, len(data))
-							if err := tok.Feed(data[off:end]); err != nil {
-								b.Fatal(err)
-							}
-							off = end
-						}
-						for range (len(data)+n-1)/n + 1 {
-							step()
-						}
-						b.SetBytes(int64(n))
-						var before, after runtime.MemStats
-						runtime.ReadMemStats(&before)
-						for b.Loop() {
-							step()
-						}
-						runtime.ReadMemStats(&after)
-						b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(b.N), "allocs/chunk")
-					})
-				}
-			}
-		})
-	}
-}
-
-// BenchmarkIdle opens 10,000 streams with an aggregator each, feeds each
-// the first half of a 1 KB argument in 16-byte chunks (createFile stops
-// mid-string) and reports the live heap per stream.
-func BenchmarkIdle(b *testing.B) {
-	const streams = 10000
-	for _, name := range []string{"createFile-1k", "modifyFile-1k", "structured-1k"} {
-		half := loadWorkload(b, name)
-		half = half[:len(half)/2]
-		b.Run("file="+name, func(b *testing.B) {
-			held := make([]*argstream.Stream, streams)
-			var per float64
-			for b.Loop() {
-				clear(held)
-				var before, after runtime.MemStats
-				runtime.GC()
-				runtime.ReadMemStats(&before)
-				for i := range held {
-					s := argstream.New(aggregate.New())
-					for off := 0; off < len(half); off += 16 {
-						if err := s.Feed(half[off:min(off+16, len(half))]); err != nil {
-							b.Fatal(err)
-						}
-					}
-					held[i] = s
-				}
-				runtime.GC()
-				runtime.ReadMemStats(&after)
-				runtime.KeepAlive(held)
-				per = (float64(after.HeapAlloc) - float64(before.HeapAlloc)) / streams
-			}
-			b.ReportMetric(per, "B/stream")
-		})
-	}
-}
 
 // BenchmarkBreakdown runs, in every iteration, the whole-document jsontext
 // reference and the pipeline's layers on the same bytes: the tokenizer
