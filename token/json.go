@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/argstream/argstream/internal/lex"
 	"github.com/go-json-experiment/json/jsontext"
@@ -376,7 +375,7 @@ func (t *JSON) trailing(b []byte, i int, base int64) (int, error) {
 	for ; i < len(b); i++ {
 		if !lex.IsSpace(b[i]) {
 			return i, &SyntaxError{Offset: base + int64(i), Err: ErrTrailingData,
-				Detail: fmt.Sprintf("invalid character %s after top-level value", quoteChar(b[i:i+1]))}
+				Detail: fmt.Sprintf("invalid character %s after top-level value", lex.QuoteChar(b[i:i+1]))}
 		}
 	}
 	return i, nil
@@ -476,7 +475,7 @@ func (t *JSON) reject(tokOff int64, tok []byte) error {
 			want, ptr = "an object key", t.keyPointer()
 		}
 		return &SyntaxError{Offset: tokOff, Pointer: ptr, Err: ErrSyntax,
-			Detail: fmt.Sprintf("invalid character %s (expecting %s)", quoteChar(tok), want)}
+			Detail: fmt.Sprintf("invalid character %s (expecting %s)", lex.QuoteChar(tok), want)}
 	}
 	if err != nil {
 		return err
@@ -520,15 +519,6 @@ func (t *JSON) nextPointer() jsontext.Pointer {
 		p = p.Parent()
 	}
 	return p.AppendToken(strconv.FormatInt(n, 10))
-}
-
-// quoteChar quotes the character at the start of b for an error message.
-func quoteChar(b []byte) string {
-	r, size := utf8.DecodeRune(b)
-	if r == utf8.RuneError && size <= 1 {
-		return fmt.Sprintf("byte 0x%02x", b[0])
-	}
-	return strconv.QuoteRune(r)
 }
 
 // unitReader is the io.Reader jsontext reads tokens from: b[pos:] is what

@@ -20,7 +20,7 @@ import (
 // open container (or the member whose key was just read), where > 0 the
 // next value (or, in an object expecting a key, the object).
 func (t *Tokenizer) pointer(where int) jsontext.Pointer {
-	var b []byte
+	var p jsontext.Pointer
 	for i := range t.frames {
 		f := &t.frames[i]
 		delta := int64(-1) // the element read last
@@ -33,30 +33,14 @@ func (t *Tokenizer) pointer(where int) jsontext.Pointer {
 				delta = 0 // the next element
 			}
 		}
-		b = append(b, '/')
 		if f.obj {
 			s := t.keys[f.lastKey]
-			b = appendEscaped(b, t.keyBuf[s.start:s.end])
+			p = p.AppendToken(string(t.keyBuf[s.start:s.end]))
 		} else {
-			b = strconv.AppendInt(b, f.n+delta, 10)
+			p = p.AppendToken(strconv.FormatInt(f.n+delta, 10))
 		}
 	}
-	return jsontext.Pointer(b)
-}
-
-// appendEscaped appends a key as an RFC 6901 reference token.
-func appendEscaped(b, key []byte) []byte {
-	for _, c := range key {
-		switch c {
-		case '~':
-			b = append(b, "~0"...)
-		case '/':
-			b = append(b, "~1"...)
-		default:
-			b = append(b, c)
-		}
-	}
-	return b
+	return p
 }
 
 func syntaxError(off int64, ptr jsontext.Pointer, detail string) error {
@@ -74,16 +58,6 @@ func invalidChar(c byte, where string) string {
 		q = `'\x` + strconv.FormatUint(uint64(c), 16) + `'`
 	}
 	return "invalid character " + q + " " + where
-}
-
-// quoteChar quotes the character at the start of b for token.JSON's own
-// messages.
-func quoteChar(b []byte) string {
-	r, size := utf8.DecodeRune(b)
-	if r == utf8.RuneError && size <= 1 {
-		return fmt.Sprintf("byte 0x%02x", b[0])
-	}
-	return strconv.QuoteRune(r)
 }
 
 // whereDelim describes the place of a byte that is not the delimiter want.
@@ -120,7 +94,7 @@ func (t *Tokenizer) badStart(c byte, pos int64, want byte, keyPos bool) error {
 		return syntaxError(pos, t.pointer(+1), jsontext.ErrNonStringName.Error())
 	case c == '-' || c == 't' || c == 'f' || c == 'n':
 		return syntaxError(pos, t.pointer(0),
-			fmt.Sprintf("invalid character %s (expecting an object key)", quoteChar([]byte{c})))
+			fmt.Sprintf("invalid character %s (expecting an object key)", lex.QuoteChar([]byte{c})))
 	}
 	return syntaxError(pos, t.pointer(+1), invalidChar(c, "at start of value"))
 }
@@ -172,12 +146,11 @@ func (t *Tokenizer) badLiteral(c byte) error {
 // trailing: b[0], at pos, follows the top-level value.
 func (t *Tokenizer) trailing(b []byte, pos int64) error {
 	return &token.SyntaxError{Offset: pos, Err: token.ErrTrailingData,
-		Detail: fmt.Sprintf("invalid character %s after top-level value", quoteChar(b[:1]))}
+		Detail: fmt.Sprintf("invalid character %s after top-level value", lex.QuoteChar(b[:1]))}
 }
 
 func (t *Tokenizer) duplicate(key []byte) error {
-	ptr := jsontext.Pointer(appendEscaped([]byte(t.pointer(+1)+"/"), key))
-	return &token.SyntaxError{Offset: t.tokOff, Pointer: ptr, Err: token.ErrDuplicateKey,
+	return &token.SyntaxError{Offset: t.tokOff, Pointer: t.pointer(+1).AppendToken(string(key)), Err: token.ErrDuplicateKey,
 		Detail: "duplicate object key " + strconv.Quote(string(key))}
 }
 
