@@ -13,6 +13,7 @@ import (
 	"github.com/argstream/argstream"
 	"github.com/argstream/argstream/aggregate"
 	"github.com/argstream/argstream/fragment"
+	"github.com/argstream/argstream/internal/handrolled"
 	"github.com/argstream/argstream/token"
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -86,9 +87,9 @@ func wholeJSONText(tb testing.TB, dec *jsontext.Decoder, data []byte) {
 
 // pipeline streams data in chunks of n (whole if n < 1) through
 // argstream.New(aggregate.New()) and checks the result's length.
-func pipeline(tb testing.TB, data []byte, n int) {
+func pipeline(tb testing.TB, data []byte, n int, opts ...argstream.Option) {
 	agg := aggregate.New()
-	s := argstream.New(agg)
+	s := argstream.New(agg, opts...)
 	if n < 1 {
 		n = len(data)
 	}
@@ -179,64 +180,88 @@ func (nopHandler) Handle(token.Event) error { return nil }
 
 func (nopReceiver) Push(*fragment.Progress) error { return nil }
 
+// resettable is a tokenizer that can start over with another handler,
+// keeping its memory: token.JSON and the hand-rolled baseline.
+type resettable interface {
+	token.Tokenizer
+	Reset(h token.Handler)
+}
+
+// tokenizers are the implementations BenchmarkBreakdown compares.
+var tokenizers = []struct {
+	name string
+	new  func(token.Handler) resettable
+	opt  []argstream.Option
+}{
+	{"jsontext", func(h token.Handler) resettable { return token.NewJSON(h) }, nil},
+	{"handrolled", func(h token.Handler) resettable { return handrolled.New(h) },
+		[]argstream.Option{argstream.WithTokenizer(handrolled.NewFunc)}},
+}
+
 // BenchmarkBreakdown runs, in every iteration, the whole-document jsontext
-// reference and the pipeline's layers on the same bytes: the tokenizer
-// alone, with the translator, with an aggregator reused from document to
-// document (Reset), and the full pipeline as a user builds it (a fresh
-// argstream.New and aggregate.New per document). It reports the best
-// (least disturbed) throughput of each in MB/s, and the fresh pipeline's
-// best ratio to jsontext.
+// reference and the pipeline's layers on the same bytes, for each
+// tokenizer: the tokenizer alone, with the translator, with an aggregator
+// reused from document to document (Reset), and the full pipeline as a user
+// builds it (a fresh argstream.New and aggregate.New per document). It
+// reports the best (least disturbed) throughput of each in MB/s, and the
+// fresh pipeline's best ratio to jsontext.
 func BenchmarkBreakdown(b *testing.B) {
 	for _, name := range []string{"createFile-1m", "modifyFile-1m", "structured-1m"} {
 		data := loadWorkload(b, name)
-		b.Run("file="+name, func(b *testing.B) {
-			for _, n := range []int{16, 1024} {
-				b.Run("chunk="+chunkLabel(n), func(b *testing.B) {
-					dec := jsontext.NewDecoder(bytes.NewBuffer(nil))
-					agg := aggregate.New()
-					trAgg := fragment.NewTranslator(agg, nil)
-					tokAgg := token.NewJSON(trAgg)
-					tr := fragment.NewTranslator(nopReceiver{}, nil)
-					tokTr := token.NewJSON(tr)
-					tok := token.NewJSON(nopHandler{})
-					feed := func(t *token.JSON) {
-						for i := 0; i < len(data); i += n {
-							if err := t.Feed(data[i:min(i+n, len(data))]); err != nil {
-								b.Fatal(err)
-							}
-						}
-						if err := t.Close(); err != nil {
-							b.Fatal(err)
-						}
-					}
-					layers := []struct {
-						name string
-						run  func()
-					}{
-						{"jsontext", func() { wholeJSONText(b, dec, data) }},
-						{"tokenizer", func() { tok.Reset(nopHandler{}); feed(tok) }},
-						{"translator", func() { tr.Reset(nil); tokTr.Reset(tr); feed(tokTr) }},
-						{"reused", func() { agg.Reset(); trAgg.Reset(nil); tokAgg.Reset(trAgg); feed(tokAgg) }},
-						{"pipeline", func() { pipeline(b, data, n) }},
-					}
-					best := make([]time.Duration, len(layers))
-					for i := range best {
-						best[i] = 1 << 62
-					}
-					b.SetBytes(int64(len(data)))
-					for b.Loop() {
-						for i, l := range layers {
-							t0 := time.Now()
-							l.run()
-							best[i] = min(best[i], time.Since(t0))
-						}
-					}
-					for i, l := range layers {
-						b.ReportMetric(float64(len(data))/1e6/best[i].Seconds(), "MB/s-"+l.name)
-					}
-					b.ReportMetric(best[0].Seconds()/best[len(best)-1].Seconds(), "ratio-best")
-				})
-			}
-		})
+		for _, impl := range tokenizers {
+			b.Run("file="+name+"/impl="+impl.name, func(b *testing.B) {
+				for _, n := range []int{16, 1024} {
+					b.Run("chunk="+chunkLabel(n), func(b *testing.B) {
+						breakdown(b, data, n, impl.new, impl.opt)
+					})
+				}
+			})
+		}
 	}
+}
+
+func breakdown(b *testing.B, data []byte, n int, newTok func(token.Handler) resettable, opts []argstream.Option) {
+	dec := jsontext.NewDecoder(bytes.NewBuffer(nil))
+	agg := aggregate.New()
+	trAgg := fragment.NewTranslator(agg, nil)
+	tokAgg := newTok(trAgg)
+	tr := fragment.NewTranslator(nopReceiver{}, nil)
+	tokTr := newTok(tr)
+	tok := newTok(nopHandler{})
+	feed := func(t resettable) {
+		for i := 0; i < len(data); i += n {
+			if err := t.Feed(data[i:min(i+n, len(data))]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := t.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	layers := []struct {
+		name string
+		run  func()
+	}{
+		{"jsontext", func() { wholeJSONText(b, dec, data) }},
+		{"tokenizer", func() { tok.Reset(nopHandler{}); feed(tok) }},
+		{"translator", func() { tr.Reset(nil); tokTr.Reset(tr); feed(tokTr) }},
+		{"reused", func() { agg.Reset(); trAgg.Reset(nil); tokAgg.Reset(trAgg); feed(tokAgg) }},
+		{"pipeline", func() { pipeline(b, data, n, opts...) }},
+	}
+	best := make([]time.Duration, len(layers))
+	for i := range best {
+		best[i] = 1 << 62
+	}
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		for i, l := range layers {
+			t0 := time.Now()
+			l.run()
+			best[i] = min(best[i], time.Since(t0))
+		}
+	}
+	for i, l := range layers {
+		b.ReportMetric(float64(len(data))/1e6/best[i].Seconds(), "MB/s-"+l.name)
+	}
+	b.ReportMetric(best[0].Seconds()/best[len(best)-1].Seconds(), "ratio-best")
 }

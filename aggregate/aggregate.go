@@ -97,10 +97,7 @@ func (a *Aggregator) Add(f *fragment.Fragment) (jsontext.Value, error) {
 	// The common case first: the next piece of the string being read.
 	if f.Kind == fragment.String && a.err == nil && len(a.levels) == len(f.Path)+1 &&
 		a.levels[len(f.Path)].kind == '"' && a.isOpen(f.Path) {
-		if err := a.appendQuoted(f.Text); err != nil {
-			return nil, a.fail(f, err.Error())
-		}
-		return nil, nil
+		return nil, a.appendPiece(f)
 	}
 	if a.err != nil {
 		return nil, a.err
@@ -145,14 +142,24 @@ func (a *Aggregator) Add(f *fragment.Fragment) (jsontext.Value, error) {
 		default:
 			return nil, a.fail(f, "in a value that is not a string")
 		}
-		if err := a.appendQuoted(f.Text); err != nil {
-			return nil, a.fail(f, err.Error())
-		}
-		return nil, nil
+		return nil, a.appendPiece(f)
 	case f.Kind == fragment.Done:
 		return a.done1(f, lv)
 	}
 	return nil, a.fail(f, "of unknown kind")
+}
+
+// appendPiece appends the String fragment f to the open string: its
+// Escaped form as is when the tokenizer gave it, else its Text escaped.
+func (a *Aggregator) appendPiece(f *fragment.Fragment) error {
+	if f.Escaped != nil {
+		a.buf = append(grow(a.buf, len(f.Escaped)), f.Escaped...)
+		return nil
+	}
+	if err := a.appendQuoted(f.Text); err != nil {
+		return a.fail(f, err.Error())
+	}
+	return nil
 }
 
 // isOpen reports whether path is the path of the value open at the top of

@@ -148,3 +148,22 @@ func TestOnValueErrorStops(t *testing.T) {
 		t.Errorf("Feed = %v, want the OnValue error", err)
 	}
 }
+
+func TestAddEscaped(t *testing.T) {
+	// A String piece with Escaped set is copied as is; without, its Text
+	// is escaped. Escaped here deliberately differs from what escaping
+	// Text gives, to tell the two apart.
+	agg := aggregate.New()
+	for _, f := range []fragment.Fragment{
+		{Kind: fragment.String, Text: []byte("a\n"), Escaped: []byte(`A\n`)},
+		{Kind: fragment.String, Text: []byte("b\n")},
+		{Kind: fragment.Done},
+	} {
+		if _, err := agg.Add(&f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if v, err := agg.Value(); err != nil || string(v) != `"A\nb\n"` {
+		t.Errorf("Value = %s, %v; want %s", v, err, `"A\nb\n"`)
+	}
+}

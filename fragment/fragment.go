@@ -140,13 +140,22 @@ type Fragment struct {
 	// Text is the number's exact text (Number), a non-empty decoded piece of
 	// string data (String), or "null", "false", "true". Borrowed.
 	Text []byte
+	// Escaped, on a String, is the piece as it was in the input when that is
+	// exactly Text escaped the way jsontext.AppendQuote escapes it (the
+	// inside of a JSON string: \" \\ \b \f \n \r \t and no other escapes),
+	// and nil otherwise: the tokenizer knows it for free, and a sink that
+	// writes JSON (the aggregator) copies it instead of escaping Text again.
+	// Borrowed. Whoever builds fragments by hand may leave it nil; if it is
+	// set, it must be exactly that.
+	Escaped []byte
 	// Empty is set on a Done that completes "", [] or {}.
 	Empty Empty
 }
 
 // Clone returns a copy of f that owns its memory.
 func (f *Fragment) Clone() Fragment {
-	return Fragment{Path: f.Path.Clone(), Kind: f.Kind, Text: bytes.Clone(f.Text), Empty: f.Empty}
+	return Fragment{Path: f.Path.Clone(), Kind: f.Kind, Text: bytes.Clone(f.Text),
+		Escaped: bytes.Clone(f.Escaped), Empty: f.Empty}
 }
 
 // Call identifies a tool call.

@@ -41,6 +41,12 @@ type Event struct {
 	// number's text exactly as in the input (Number). It is borrowed from the
 	// tokenizer or from the chunk being fed, and valid until Handle returns.
 	Data []byte
+	// Escaped, on StringData, is the piece exactly as it was in the input
+	// when that is Data escaped the way jsontext.AppendQuote escapes it
+	// (see fragment.Fragment.Escaped), and nil otherwise. It lets a sink that
+	// writes JSON copy the input instead of escaping Data again. Borrowed
+	// like Data.
+	Escaped []byte
 	// Offset is the length of the input prefix that determined the event: just
 	// past the closing quote of a key or string, past the bracket of a begin or
 	// end, past the last byte consumed for a piece of string data, past the

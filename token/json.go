@@ -273,7 +273,11 @@ func (t *JSON) stringValue(b []byte, i int, base int64) (int, error) {
 		if closed {
 			dataEnd--
 		}
-		if err := t.emit(StringData, text, base+int64(dataEnd)); err != nil {
+		var escaped []byte
+		if t.str.Verbatim() {
+			escaped = b[i:dataEnd:dataEnd]
+		}
+		if err := t.h.Handle(Event{Kind: StringData, Data: text, Escaped: escaped, Offset: base + int64(dataEnd)}); err != nil {
 			return end, err
 		}
 	}

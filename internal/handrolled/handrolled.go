@@ -219,7 +219,7 @@ func (t *Tokenizer) lex(b []byte) error {
 				switch {
 				case j < len(b) && b[j] == '"':
 					if j > i {
-						if err := t.emit(token.StringData, b[i:j:j], base+int64(j)); err != nil {
+						if err := t.emitPlain(b[i:j:j], base+int64(j)); err != nil {
 							return err
 						}
 					}
@@ -231,7 +231,7 @@ func (t *Tokenizer) lex(b []byte) error {
 					continue
 				case j == len(b) && j > i:
 					// What lex.String would do with plain text.
-					if err := t.emit(token.StringData, b[i:j:j], base+int64(j)); err != nil {
+					if err := t.emitPlain(b[i:j:j], base+int64(j)); err != nil {
 						return err
 					}
 					i = j
@@ -291,7 +291,12 @@ func (t *Tokenizer) lex(b []byte) error {
 				if closed {
 					dataEnd--
 				}
-				if err := t.emit(token.StringData, text[:len(text):len(text)], base+int64(dataEnd)); err != nil {
+				var escaped []byte
+				if t.str.Verbatim() {
+					escaped = b[i:dataEnd:dataEnd]
+				}
+				if err := t.h.Handle(token.Event{Kind: token.StringData, Data: text[:len(text):len(text)],
+					Escaped: escaped, Offset: base + int64(dataEnd)}); err != nil {
 					return err
 				}
 			}
@@ -525,4 +530,9 @@ func (t *Tokenizer) endKey(determinedAt int64) error {
 
 func (t *Tokenizer) emit(k token.Kind, data []byte, off int64) error {
 	return t.h.Handle(token.Event{Kind: k, Data: data, Offset: off})
+}
+
+// emitPlain reports string data that is plain input, its own escaped form.
+func (t *Tokenizer) emitPlain(data []byte, off int64) error {
+	return t.h.Handle(token.Event{Kind: token.StringData, Data: data, Escaped: data, Offset: off})
 }

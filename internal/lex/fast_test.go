@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // The tests here check the eight-byte fast paths of String.Next, ScanPlain,
@@ -58,7 +61,7 @@ func checkChunks(t *testing.T, body []byte, chunks [][]byte) {
 	t.Helper()
 	var s String
 	var r refString
-	got := trace(chunks, s.Next)
+	got := trace(chunks, verbatimChecked(t, &s))
 	want := trace(chunks, r.Next)
 	if len(got) != len(want) {
 		t.Fatalf("body %q in chunks %q:\n got %v\nwant %v", body, chunks, got, want)
@@ -70,6 +73,26 @@ func checkChunks(t *testing.T, body []byte, chunks [][]byte) {
 		if !utf8.ValidString(got[i].text) {
 			t.Fatalf("body %q in chunks %q, call %d: text %q is not valid UTF-8", body, chunks, i, got[i].text)
 		}
+	}
+}
+
+// verbatimChecked returns s.Next, checking after each call that when
+// s.Verbatim() reports the input consumed to be the text escaped as jsontext
+// escapes it, it is.
+func verbatimChecked(t *testing.T, s *String) func([]byte, int64) ([]byte, int, bool, *Error) {
+	return func(src []byte, off int64) ([]byte, int, bool, *Error) {
+		text, n, closed, err := s.Next(src, off)
+		if s.Verbatim() {
+			raw := src[:n]
+			if closed {
+				raw = raw[:n-1]
+			}
+			q, qerr := jsontext.AppendQuote(nil, text)
+			if qerr != nil || !bytes.Equal(q[1:len(q)-1], raw) {
+				t.Fatalf("Verbatim after consuming %q, but the text %q is escaped %s (%v)", raw, text, q, qerr)
+			}
+		}
+		return text, n, closed, err
 	}
 }
 
@@ -340,5 +363,42 @@ func BenchmarkNext(b *testing.B) {
 			var s refString
 			benchNext(b, n, s.Next, s.Reset)
 		})
+	}
+}
+
+func TestVerbatim(t *testing.T) {
+	long := strings.Repeat("plain text ", 10) // past smallInput: the borrowing path
+	tests := []struct {
+		chunks []string
+		want   []bool // Verbatim after each call
+	}{
+		{[]string{`abc"`}, []bool{true}},
+		{[]string{`a\"b\\c\b\f\n\r\t"`}, []bool{true}},
+		{[]string{long + `\n` + long + `"`}, []bool{true}},
+		{[]string{"é😀" + long + `"`}, []bool{true}},
+		{[]string{`a\/b"`}, []bool{false}},
+		{[]string{long + `\/"`}, []bool{false}},
+		{[]string{`\u00e9"`}, []bool{false}},
+		{[]string{`\n`, `x"`}, []bool{true, true}},
+		{[]string{`a\`, `nb"`}, []bool{false, false}},
+		{[]string{"a\xc3", "\xa9b\""}, []bool{false, false}},
+		{[]string{long + "\xc3", "\xa9b\""}, []bool{false, false}},
+		{[]string{`ab`, `cd"`}, []bool{true, true}},
+	}
+	for _, tt := range tests {
+		var s String
+		var got []bool
+		var off int64
+		for _, c := range tt.chunks {
+			_, n, _, err := s.Next([]byte(c), off)
+			if err != nil || n != len(c) {
+				t.Fatalf("%q: Next(%q) consumed %d, error %v", tt.chunks, c, n, err)
+			}
+			off += int64(n)
+			got = append(got, s.Verbatim())
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%q: Verbatim %v, want %v", tt.chunks, got, tt.want)
+		}
 	}
 }

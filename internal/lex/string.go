@@ -36,6 +36,8 @@ type String struct {
 	part   [utf8.UTFMax]byte
 	nPart  int   // bytes of an unfinished UTF-8 sequence held in part
 	partAt int64 // offset of part[0]
+
+	verbatim bool // see Verbatim
 }
 
 // Reset prepares s for a new string, keeping its buffer.
@@ -48,6 +50,15 @@ func (s *String) Reset() {
 // unfinished escape or UTF-8 sequence.
 func (s *String) Pending() bool { return s.state != escNone || s.nPart > 0 }
 
+// Verbatim reports whether the bytes the last Next consumed, its
+// closing quote excluded, are exactly the text it returned as the inside of
+// a JSON string escaped the way jsontext.AppendQuote escapes it: no escape
+// or rune split at either end, and only the escapes jsontext writes
+// itself (\", \\, \b, \f, \n, \r, \t; no \/ and no \u). A consumer that
+// wants the text re-escaped (an aggregator) can then copy the input
+// instead.
+func (s *String) Verbatim() bool { return s.verbatim }
+
 // Next decodes src, the next bytes of the string body, of which src[0] is at
 // stream offset off. It returns the text decoded from the bytes consumed, the
 // number of bytes consumed (the closing quote included), and whether the
@@ -57,7 +68,8 @@ func (s *String) Pending() bool { return s.state != escNone || s.nPart > 0 }
 // decoded before it.
 func (s *String) Next(src []byte, off int64) (text []byte, n int, closed bool, err *Error) {
 	i := 0
-	if s.state == escNone && s.nPart == 0 {
+	s.verbatim = s.state == escNone && s.nPart == 0
+	if s.verbatim {
 		if len(src) <= smallInput {
 			// One pass that copies as it goes and hands back src itself
 			// if nothing was rewritten.
@@ -86,6 +98,7 @@ func (s *String) Next(src []byte, off int64) (text []byte, n int, closed bool, e
 			if !utf8.FullRune(src[i:]) {
 				s.nPart = copy(s.part[:], src[i:])
 				s.partAt = off + int64(i)
+				s.verbatim = false
 				return src[:i], len(src), false, nil
 			}
 			return src[:i], i, false, invalidUTF8(off + int64(i))
@@ -196,6 +209,9 @@ func (s *String) copying(w int, src []byte, i int, off int64, rewritten bool) ([
 			rewritten = true
 			if i+1 < len(src) {
 				if d := unescape[src[i+1]]; d != 0 {
+					if d == '/' {
+						s.verbatim = false // jsontext writes '/' as is
+					}
 					buf[w] = d
 					w++
 					i += 2
@@ -204,11 +220,13 @@ func (s *String) copying(w int, src []byte, i int, off int64, rewritten bool) ([
 				if r, size := unicodeEscape(src[i:]); size > 0 {
 					w += utf8.EncodeRune(buf[w:w+4], r)
 					i += size
+					s.verbatim = false
 					continue
 				}
 			}
 			// Split or invalid: the state machine knows what to do and
 			// what to say.
+			s.verbatim = false
 			s.buf = s.buf[:w]
 			s.state, s.escOff = escBackslash, off+int64(i)
 			for i++; s.state != escNone; i++ {
@@ -239,6 +257,7 @@ func (s *String) copying(w int, src []byte, i int, off int64, rewritten bool) ([
 			if !utf8.FullRune(src[i:]) {
 				s.nPart = copy(s.part[:], src[i:])
 				s.partAt = off + int64(i)
+				s.verbatim = false
 				return buf[:w], len(src), false, nil
 			}
 			return buf[:w], i, false, invalidUTF8(off + int64(i))

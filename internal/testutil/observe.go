@@ -1,6 +1,7 @@
 package testutil
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -46,6 +47,14 @@ func Observe(chunks [][]byte, opts ...argstream.Option) (Outcome, error) {
 	for i, off := range rec.Offsets {
 		if off < 0 || off > int64(total) || i > 0 && off < rec.Offsets[i-1] {
 			return out, fmt.Errorf("fragment %d at offset %d after %v (input %d bytes)", i, off, rec.Offsets[:i], total)
+		}
+	}
+	for i, f := range rec.Fragments {
+		if f.Escaped == nil {
+			continue
+		}
+		if q, err := jsontext.AppendQuote(nil, f.Text); f.Kind != fragment.String || err != nil || !bytes.Equal(q[1:len(q)-1], f.Escaped) {
+			return out, fmt.Errorf("fragment %d, %v %q: Escaped %q is not its escaped form %s", i, f.Kind, f.Text, f.Escaped, q)
 		}
 	}
 	out.Fragments = Texts(Merge(rec.Fragments))

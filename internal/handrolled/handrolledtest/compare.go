@@ -11,6 +11,7 @@ import (
 
 	"github.com/argstream/argstream/internal/handrolled"
 	"github.com/argstream/argstream/token"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -50,7 +51,7 @@ func RunStop(newTok func(token.Handler) Tokenizer, chunks [][]byte, stop int) Re
 		if len(e.Data) > 0 {
 			data = bytes.Clone(e.Data)
 		}
-		r.Events = append(r.Events, token.Event{Kind: e.Kind, Data: data, Offset: e.Offset})
+		r.Events = append(r.Events, token.Event{Kind: e.Kind, Data: data, Escaped: bytes.Clone(e.Escaped), Offset: e.Offset})
 		if len(r.Events) == stop+1 {
 			return ErrStop // the event just recorded is refused
 		}
@@ -148,6 +149,11 @@ func check(r Result) string {
 		}
 		if e.Kind == token.StringData && len(e.Data) == 0 {
 			return "empty StringData"
+		}
+		if e.Escaped != nil {
+			if q, err := jsontext.AppendQuote(nil, e.Data); err != nil || !bytes.Equal(q[1:len(q)-1], e.Escaped) {
+				return fmt.Sprintf("%v %q: Escaped %q is not its escaped form %s", e.Kind, e.Data, e.Escaped, q)
+			}
 		}
 	}
 	if r.Err == nil || r.Err == ErrStop {
