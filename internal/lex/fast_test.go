@@ -2,6 +2,9 @@ package lex
 
 import (
 	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -362,6 +365,50 @@ func BenchmarkNext(b *testing.B) {
 		b.Run(fmt.Sprintf("chunk=%d/impl=ref", n), func(b *testing.B) {
 			var s refString
 			benchNext(b, n, s.Next, s.Reset)
+		})
+	}
+}
+
+// BenchmarkNextWorkload decodes the content of the createFile workload
+// (bench/testdata): source code, escape-dense and in random order, so that
+// the branch predictor cannot learn it as it learns benchBody's one line.
+func BenchmarkNextWorkload(b *testing.B) {
+	raw, err := os.ReadFile("../../bench/testdata/createFile-100k.json.gz")
+	if err != nil {
+		b.Skip(err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(raw))
+	if err != nil {
+		b.Fatal(err)
+	}
+	d, err := io.ReadAll(zr)
+	if err != nil {
+		b.Fatal(err)
+	}
+	i := bytes.Index(d, []byte(`"content":"`)) + len(`"content":"`)
+	body := d[i:]
+	for _, n := range []int{16, 1024} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			var s String
+			b.SetBytes(int64(len(body)))
+			for b.Loop() {
+				s.Reset()
+				for i := 0; i < len(body); {
+					end := min(i+n, len(body))
+					for c := body[i:end]; len(c) > 0; {
+						_, k, closed, err := s.Next(c, int64(i))
+						if err != nil {
+							b.Fatal(err)
+						}
+						c = c[k:]
+						i += k
+						if closed {
+							i = len(body)
+							break
+						}
+					}
+				}
+			}
 		})
 	}
 }

@@ -167,14 +167,27 @@ func (s *String) copying(w int, src []byte, i int, off int64, rewritten bool) ([
 		for i+8 <= end {
 			x := binary.LittleEndian.Uint64(src[i:])
 			binary.LittleEndian.PutUint64(buf[w:w+8], x)
-			if m := PlainMask(x); m != 0 {
-				k := bits.TrailingZeros64(m) >> 3
-				i += k
-				w += k
-				goto special
+			m := PlainMask(x)
+			if m == 0 {
+				i += 8
+				w += 8
+				continue
 			}
-			i += 8
-			w += 8
+			k := bits.TrailingZeros64(m) >> 3
+			i += k
+			w += k
+			// The escapes jsontext writes itself, the common ones, are
+			// decoded here without leaving the loop.
+			if src[i] == '\\' && i+1 < len(src) {
+				if d := shortEscape[src[i+1]]; d != 0 {
+					rewritten = true
+					buf[w] = d
+					w++
+					i += 2
+					continue
+				}
+			}
+			goto special
 		}
 		if end < len(src) {
 			// The next window.
@@ -323,6 +336,14 @@ var hexDigit = func() (t [256]byte) {
 			t[i] = 0xff
 		}
 	}
+	return t
+}()
+
+// shortEscape is unescape for the escapes jsontext writes itself: all but
+// '/'.
+var shortEscape = func() (t [256]byte) {
+	t = unescape
+	t['/'] = 0
 	return t
 }()
 
