@@ -3,10 +3,10 @@ package lex
 import (
 	"bytes"
 	"compress/gzip"
-	"io"
-	"os"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"testing"
