@@ -273,10 +273,7 @@ func (t *JSON) stringValue(b []byte, i int, base int64) (int, error) {
 		if closed {
 			dataEnd--
 		}
-		var escaped []byte
-		if t.str.Verbatim() {
-			escaped = b[i:dataEnd:dataEnd]
-		}
+		escaped := t.str.Escaped(b[i:dataEnd:dataEnd], base+int64(i))
 		if err := t.h.Handle(Event{Kind: StringData, Data: text, Escaped: escaped, Offset: base + int64(dataEnd)}); err != nil {
 			return end, err
 		}

@@ -291,10 +291,7 @@ func (t *Tokenizer) lex(b []byte) error {
 				if closed {
 					dataEnd--
 				}
-				var escaped []byte
-				if t.str.Verbatim() {
-					escaped = b[i:dataEnd:dataEnd]
-				}
+				escaped := t.str.Escaped(b[i:dataEnd:dataEnd], base+int64(i))
 				if err := t.h.Handle(token.Event{Kind: token.StringData, Data: text[:len(text):len(text)],
 					Escaped: escaped, Offset: base + int64(dataEnd)}); err != nil {
 					return err

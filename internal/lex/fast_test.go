@@ -79,20 +79,19 @@ func checkChunks(t *testing.T, body []byte, chunks [][]byte) {
 	}
 }
 
-// verbatimChecked returns s.Next, checking after each call that when
-// s.Verbatim() reports the input consumed to be the text escaped as jsontext
-// escapes it, it is.
+// verbatimChecked returns s.Next, checking after each call that what
+// s.Escaped returns is the text escaped as jsontext escapes it.
 func verbatimChecked(t *testing.T, s *String) func([]byte, int64) ([]byte, int, bool, *Error) {
 	return func(src []byte, off int64) ([]byte, int, bool, *Error) {
 		text, n, closed, err := s.Next(src, off)
-		if s.Verbatim() {
-			raw := src[:n]
-			if closed {
-				raw = raw[:n-1]
-			}
+		consumed := src[:n]
+		if closed {
+			consumed = consumed[:n-1]
+		}
+		if esc := s.Escaped(consumed, off); esc != nil {
 			q, qerr := jsontext.AppendQuote(nil, text)
-			if qerr != nil || !bytes.Equal(q[1:len(q)-1], raw) {
-				t.Fatalf("Verbatim after consuming %q, but the text %q is escaped %s (%v)", raw, text, q, qerr)
+			if qerr != nil || !bytes.Equal(q[1:len(q)-1], esc) {
+				t.Fatalf("Escaped %q of %q, but the text %q is escaped %s (%v)", esc, consumed, text, q, qerr)
 			}
 		}
 		return text, n, closed, err
@@ -413,39 +412,55 @@ func BenchmarkNextWorkload(b *testing.B) {
 	}
 }
 
-func TestVerbatim(t *testing.T) {
+func TestEscaped(t *testing.T) {
 	long := strings.Repeat("plain text ", 10) // past smallInput: the borrowing path
+	const none = "<nil>"
 	tests := []struct {
 		chunks []string
-		want   []bool // Verbatim after each call
+		want   []string // Escaped after each call
 	}{
-		{[]string{`abc"`}, []bool{true}},
-		{[]string{`a\"b\\c\b\f\n\r\t"`}, []bool{true}},
-		{[]string{long + `\n` + long + `"`}, []bool{true}},
-		{[]string{"é😀" + long + `"`}, []bool{true}},
-		{[]string{`a\/b"`}, []bool{false}},
-		{[]string{long + `\/"`}, []bool{false}},
-		{[]string{`\u00e9"`}, []bool{false}},
-		{[]string{`\n`, `x"`}, []bool{true, true}},
-		{[]string{`a\`, `nb"`}, []bool{false, false}},
-		{[]string{"a\xc3", "\xa9b\""}, []bool{false, false}},
-		{[]string{long + "\xc3", "\xa9b\""}, []bool{false, false}},
-		{[]string{`ab`, `cd"`}, []bool{true, true}},
+		{[]string{`abc"`}, []string{`abc`}},
+		{[]string{`a\"b\\c\b\f\n\r\t"`}, []string{`a\"b\\c\b\f\n\r\t`}},
+		{[]string{long + `\n` + long + `"`}, []string{long + `\n` + long}},
+		{[]string{"é😀" + long + `"`}, []string{"é😀" + long}},
+		{[]string{`ab`, `cd"`}, []string{`ab`, `cd`}},
+		{[]string{`\n`, `x"`}, []string{`\n`, `x`}},
+		// Escapes jsontext would not write.
+		{[]string{`a\/b"`}, []string{none}},
+		{[]string{long + `\/"`}, []string{none}},
+		{[]string{`\u00e9"`}, []string{none}},
+		// Split escapes and runes: the prefix before them, then none for
+		// the piece that finishes them.
+		{[]string{`a\`, `nb"`}, []string{`a`, none}},
+		{[]string{`a\u00`, `e9b"`}, []string{`a`, none}},
+		{[]string{`a\ud83d`, `\ude00"`}, []string{`a`, none}},
+		{[]string{`a\ud83d\ud`, `e00"`}, []string{`a`, none}},
+		{[]string{"a\xc3", "\xa9b\""}, []string{`a`, none}},
+		{[]string{long + "\xc3", "\xa9b\""}, []string{long, none}},
+		{[]string{`a\/\`, `n"`}, []string{none, none}},
 	}
 	for _, tt := range tests {
 		var s String
-		var got []bool
+		var got []string
 		var off int64
 		for _, c := range tt.chunks {
-			_, n, _, err := s.Next([]byte(c), off)
+			_, n, closed, err := s.Next([]byte(c), off)
 			if err != nil || n != len(c) {
 				t.Fatalf("%q: Next(%q) consumed %d, error %v", tt.chunks, c, n, err)
 			}
+			consumed := []byte(c)
+			if closed {
+				consumed = consumed[:n-1]
+			}
+			if esc := s.Escaped(consumed, off); esc == nil {
+				got = append(got, none)
+			} else {
+				got = append(got, string(esc))
+			}
 			off += int64(n)
-			got = append(got, s.Verbatim())
 		}
 		if !slices.Equal(got, tt.want) {
-			t.Errorf("%q: Verbatim %v, want %v", tt.chunks, got, tt.want)
+			t.Errorf("%q: Escaped %q, want %q", tt.chunks, got, tt.want)
 		}
 	}
 }

@@ -37,7 +37,7 @@ type String struct {
 	nPart  int   // bytes of an unfinished UTF-8 sequence held in part
 	partAt int64 // offset of part[0]
 
-	verbatim bool // see Verbatim
+	verbatim bool // the text is the input escaped as jsontext does, but for what is pending: see Escaped
 }
 
 // Reset prepares s for a new string, keeping its buffer.
@@ -50,14 +50,28 @@ func (s *String) Reset() {
 // unfinished escape or UTF-8 sequence.
 func (s *String) Pending() bool { return s.state != escNone || s.nPart > 0 }
 
-// Verbatim reports whether the bytes the last Next consumed, its
-// closing quote excluded, are exactly the text it returned as the inside of
-// a JSON string escaped the way jsontext.AppendQuote escapes it: no escape
-// or rune split at either end, and only the escapes jsontext writes
-// itself (\", \\, \b, \f, \n, \r, \t; no \/ and no \u). A consumer that
-// wants the text re-escaped (an aggregator) can then copy the input
-// instead.
-func (s *String) Verbatim() bool { return s.verbatim }
+// Escaped returns the longest prefix of consumed, the input the last Next
+// consumed without its closing quote (src[:n] or src[:n-1]; off is the
+// offset of src[0]), that is exactly the text Next returned as the inside
+// of a JSON string escaped the way jsontext.AppendQuote escapes it; nil if
+// there is none. The prefix leaves out an escape or rune left unfinished at
+// the end, whose text comes with the next call. There is none when the
+// call finished one left by the call before, or the text has escapes
+// jsontext would not write (\/, \u). A consumer that writes the text as
+// JSON (an aggregator) can copy the prefix instead of escaping the text.
+func (s *String) Escaped(consumed []byte, off int64) []byte {
+	switch {
+	case !s.verbatim:
+		return nil
+	case s.nPart > 0:
+		return consumed[:s.partAt-off]
+	case s.high != 0:
+		return consumed[:s.hiOff-off]
+	case s.state != escNone:
+		return consumed[:s.escOff-off]
+	}
+	return consumed
+}
 
 // Next decodes src, the next bytes of the string body, of which src[0] is at
 // stream offset off. It returns the text decoded from the bytes consumed, the
@@ -98,7 +112,6 @@ func (s *String) Next(src []byte, off int64) (text []byte, n int, closed bool, e
 			if !utf8.FullRune(src[i:]) {
 				s.nPart = copy(s.part[:], src[i:])
 				s.partAt = off + int64(i)
-				s.verbatim = false
 				return src[:i], len(src), false, nil
 			}
 			return src[:i], i, false, invalidUTF8(off + int64(i))
@@ -239,7 +252,6 @@ func (s *String) copying(w int, src []byte, i int, off int64, rewritten bool) ([
 			}
 			// Split or invalid: the state machine knows what to do and
 			// what to say.
-			s.verbatim = false
 			s.buf = s.buf[:w]
 			s.state, s.escOff = escBackslash, off+int64(i)
 			for i++; s.state != escNone; i++ {
@@ -250,6 +262,7 @@ func (s *String) copying(w int, src []byte, i int, off int64, rewritten bool) ([
 					return s.buf, i, false, err
 				}
 			}
+			s.verbatim = false // only \u escapes end here
 			w = len(s.buf)
 			end = min(len(src), i+win)
 			buf = s.room(w, end-i+slack)
@@ -270,7 +283,6 @@ func (s *String) copying(w int, src []byte, i int, off int64, rewritten bool) ([
 			if !utf8.FullRune(src[i:]) {
 				s.nPart = copy(s.part[:], src[i:])
 				s.partAt = off + int64(i)
-				s.verbatim = false
 				return buf[:w], len(src), false, nil
 			}
 			return buf[:w], i, false, invalidUTF8(off + int64(i))
