@@ -39,22 +39,28 @@ func errString(e *Error) string {
 	return fmt.Sprintf("%d/%v/%s", e.Offset, e.Err, e.Detail)
 }
 
-// trace feeds chunks to next (String.Next or refString.Next) and records
-// every call, as a tokenizer does: the rest of a chunk after a call is fed
-// again, until the string closes or fails.
+// trace feeds chunks to next (String.Next or refString.Next) as a
+// tokenizer does, feeding the rest of a chunk again until the string closes
+// or fails, and records one call per chunk: the texts of its calls joined,
+// the bytes they consumed, and how the last one ended. (The two may cut a
+// chunk's text into calls differently.)
 func trace(chunks [][]byte, next func([]byte, int64) ([]byte, int, bool, *Error)) []call {
 	var calls []call
 	var off int64
 	for _, c := range chunks {
+		var sum call
 		for first := true; first || len(c) > 0; first = false {
 			text, n, closed, err := next(c, off)
-			calls = append(calls, call{string(text), n, closed, errString(err)})
+			sum.text += string(text)
+			sum.n += n
+			sum.closed, sum.err = closed, errString(err)
 			off += int64(n)
 			c = c[n:]
 			if err != nil || closed {
-				return calls
+				return append(calls, sum)
 			}
 		}
+		calls = append(calls, sum)
 	}
 	return calls
 }
@@ -298,9 +304,13 @@ func TestNextReusesBuffer(t *testing.T) {
 	var s String
 	run := func() {
 		s.Reset()
-		for i := 0; i < len(body); i += 16 {
-			if _, _, _, err := s.Next(body[i:min(i+16, len(body))], int64(i)); err != nil {
-				t.Fatal(err)
+		for i := 0; i < len(body); {
+			for c := body[i:min(i+16, len(body))]; len(c) > 0; {
+				_, n, _, err := s.Next(c, int64(i))
+				if err != nil {
+					t.Fatal(err)
+				}
+				c, i = c[n:], i+n
 			}
 		}
 	}
@@ -417,50 +427,54 @@ func TestEscaped(t *testing.T) {
 	const none = "<nil>"
 	tests := []struct {
 		chunks []string
-		want   []string // Escaped after each call
+		want   []string // text and Escaped of each call
 	}{
-		{[]string{`abc"`}, []string{`abc`}},
-		{[]string{`a\"b\\c\b\f\n\r\t"`}, []string{`a\"b\\c\b\f\n\r\t`}},
-		{[]string{long + `\n` + long + `"`}, []string{long + `\n` + long}},
-		{[]string{"é😀" + long + `"`}, []string{"é😀" + long}},
-		{[]string{`ab`, `cd"`}, []string{`ab`, `cd`}},
-		{[]string{`\n`, `x"`}, []string{`\n`, `x`}},
+		{[]string{`abc"`}, []string{`abc`, `abc`}},
+		{[]string{`a\"b\\c\b\f\n\r\t"`}, []string{"a\"b\\c\b\f\n\r\t", `a\"b\\c\b\f\n\r\t`}},
+		{[]string{long + `\n` + long + `"`}, []string{long + "\n" + long, long + `\n` + long}},
+		{[]string{"é😀" + long + `"`}, []string{"é😀" + long, "é😀" + long}},
+		{[]string{`ab`, `cd"`}, []string{`ab`, `ab`, `cd`, `cd`}},
+		{[]string{`\n`, `x"`}, []string{"\n", `\n`, `x`, `x`}},
 		// Escapes jsontext would not write.
-		{[]string{`a\/b"`}, []string{none}},
-		{[]string{long + `\/"`}, []string{none}},
-		{[]string{`\u00e9"`}, []string{none}},
-		// Split escapes and runes: the prefix before them, then none for
-		// the piece that finishes them.
-		{[]string{`a\`, `nb"`}, []string{`a`, none}},
-		{[]string{`a\u00`, `e9b"`}, []string{`a`, none}},
-		{[]string{`a\ud83d`, `\ude00"`}, []string{`a`, none}},
-		{[]string{`a\ud83d\ud`, `e00"`}, []string{`a`, none}},
-		{[]string{"a\xc3", "\xa9b\""}, []string{`a`, none}},
-		{[]string{long + "\xc3", "\xa9b\""}, []string{long, none}},
-		{[]string{`a\/\`, `n"`}, []string{none, none}},
+		{[]string{`a\/b"`}, []string{`a/b`, none}},
+		{[]string{long + `\/"`}, []string{long + `/`, none}},
+		{[]string{`\u00e9"`}, []string{`é`, none}},
+		// Split escapes and runes: the text before them, its input
+		// escaped; then the text they stand for alone, without; then the
+		// rest, with.
+		{[]string{`a\`, `nb"`}, []string{`a`, `a`, "\n", none, `b`, `b`}},
+		{[]string{`a\u00`, `e9b"`}, []string{`a`, `a`, `é`, none, `b`, `b`}},
+		{[]string{`a\ud83d`, `\ude00"`}, []string{`a`, `a`, `😀`, none, ``, ``}},
+		{[]string{`a\ud83d\ud`, `e00b"`}, []string{`a`, `a`, `😀`, none, `b`, `b`}},
+		{[]string{"a\xc3", "\xa9b\""}, []string{`a`, `a`, `é`, none, `b`, `b`}},
+		{[]string{long + "\xc3", "\xa9b\""}, []string{long, long, `é`, none, `b`, `b`}},
+		{[]string{`a\/\`, `n"`}, []string{`a/`, none, "\n", none, ``, ``}},
 	}
 	for _, tt := range tests {
 		var s String
 		var got []string
 		var off int64
 		for _, c := range tt.chunks {
-			_, n, closed, err := s.Next([]byte(c), off)
-			if err != nil || n != len(c) {
-				t.Fatalf("%q: Next(%q) consumed %d, error %v", tt.chunks, c, n, err)
+			for src := []byte(c); len(src) > 0; {
+				text, n, closed, err := s.Next(src, off)
+				if err != nil {
+					t.Fatalf("%q: Next(%q): %v", tt.chunks, src, err)
+				}
+				consumed := src[:n]
+				if closed {
+					consumed = consumed[:n-1]
+				}
+				got = append(got, string(text))
+				if esc := s.Escaped(consumed, off); esc == nil {
+					got = append(got, none)
+				} else {
+					got = append(got, string(esc))
+				}
+				src, off = src[n:], off+int64(n)
 			}
-			consumed := []byte(c)
-			if closed {
-				consumed = consumed[:n-1]
-			}
-			if esc := s.Escaped(consumed, off); esc == nil {
-				got = append(got, none)
-			} else {
-				got = append(got, string(esc))
-			}
-			off += int64(n)
 		}
 		if !slices.Equal(got, tt.want) {
-			t.Errorf("%q: Escaped %q, want %q", tt.chunks, got, tt.want)
+			t.Errorf("%q: text and Escaped %q, want %q", tt.chunks, got, tt.want)
 		}
 	}
 }

@@ -79,7 +79,10 @@ func (s *String) Escaped(consumed []byte, off int64) []byte {
 // closing quote was reached. The text is borrowed from src when no rewriting
 // was needed, else from s's buffer; either way it is valid until the next call
 // and may be empty. On invalid input it returns a non-nil error and the text
-// decoded before it.
+// decoded before it. Otherwise it consumes all of src unless the string
+// closes, or the call finishes an escape or rune that the previous call
+// left unfinished: then it stops there, and the caller calls it again with
+// the rest.
 func (s *String) Next(src []byte, off int64) (text []byte, n int, closed bool, err *Error) {
 	i := 0
 	s.verbatim = s.state == escNone && s.nPart == 0
@@ -135,7 +138,9 @@ func (s *String) Next(src []byte, off int64) (text []byte, n int, closed bool, e
 			return s.buf, i, false, err
 		}
 	}
-	return s.copying(len(s.buf), src, i, off, true)
+	// The text of what was finished goes alone, so that the next call can
+	// find the rest verbatim (see Escaped).
+	return s.buf, i, false, nil
 }
 
 // slack is the room past the text that String.copying keeps beyond the
