@@ -110,3 +110,34 @@ func ExampleStream_Feed_stop() {
 	// Output:
 	// refused: sink: stop true
 }
+
+// Reuse one Stream and Aggregator for call after call, as a gateway does:
+// after the first call, parsing allocates nothing.
+func ExampleStream_Reset() {
+	calls := []struct {
+		call fragment.Call
+		args string
+	}{
+		{fragment.Call{ID: "call_1", Name: "read_file"}, `{"path": "a.go"}`},
+		{fragment.Call{ID: "call_2", Name: "read_file"}, `{"path": "b.go"}`},
+	}
+	agg := aggregate.New()
+	s := argstream.New(agg)
+	for _, c := range calls {
+		agg.Reset()
+		s.Reset(c.call)
+		if err := s.Feed([]byte(c.args)); err != nil {
+			fmt.Println(err)
+			continue
+		}
+		if err := s.Close(); err != nil {
+			fmt.Println(err)
+			continue
+		}
+		v, _ := agg.Value()
+		fmt.Println(s.Call().ID, v)
+	}
+	// Output:
+	// call_1 {"path":"a.go"}
+	// call_2 {"path":"b.go"}
+}

@@ -18,6 +18,7 @@ type Stream struct {
 	out   sink.Sink
 	tr    *fragment.Translator
 	tok   token.Tokenizer
+	cfg   config
 	off   int64
 	ended bool
 	err   error
@@ -55,14 +56,38 @@ func New(out sink.Sink, opts ...Option) *Stream {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	s := &Stream{call: cfg.call, out: out}
+	s := &Stream{call: cfg.call, out: out, cfg: cfg}
 	s.tr = fragment.NewTranslator(out, &s.call)
-	if cfg.newToken != nil {
-		s.tok = cfg.newToken(s.tr, cfg.token...)
-	} else {
-		s.tok = token.NewJSON(s.tr, cfg.token...)
-	}
+	s.tok = s.newTokenizer()
 	return s
+}
+
+func (s *Stream) newTokenizer() token.Tokenizer {
+	if s.cfg.newToken != nil {
+		return s.cfg.newToken(s.tr, s.cfg.token...)
+	}
+	return token.NewJSON(s.tr, s.cfg.token...)
+}
+
+// resetter is a tokenizer that can start over, keeping its memory, as
+// token.JSON can.
+type resetter interface {
+	Reset(h token.Handler)
+}
+
+// Reset prepares s for the arguments of another tool call, call, keeping
+// the memory of its tokenizer and translator and its options, so that a
+// reused Stream does not allocate. The sink is not reset: reset it too (an
+// Aggregator's Reset) before the next Feed.
+func (s *Stream) Reset(call fragment.Call) {
+	s.call = call
+	s.tr.Reset(&s.call)
+	if r, ok := s.tok.(resetter); ok {
+		r.Reset(s.tr)
+	} else {
+		s.tok = s.newTokenizer()
+	}
+	s.off, s.ended, s.err = 0, false, nil
 }
 
 // Call returns the identity of the tool call.
