@@ -84,7 +84,7 @@ func checkBenchLine(t *testing.T, line, name, chunk, impl string) {
 			t.Fatal(err)
 		}
 	}
-	want := []string{"file", "bytes", "chunk", "impl", "pipeline_mb_s", "whole_jsontext_mb_s", "ratio", "allocs_per_chunk", "bytes_per_chunk"}
+	want := []string{"file", "bytes", "chunk", "impl", "pipeline_mb_s", "whole_jsontext_mb_s", "ratio", "reused_mb_s", "reused_ratio", "allocs_per_chunk", "bytes_per_chunk"}
 	if !slices.Equal(keys, want) {
 		t.Fatalf("keys %q, want %q", keys, want)
 	}
@@ -95,12 +95,14 @@ func checkBenchLine(t *testing.T, line, name, chunk, impl string) {
 	if r.File != name || r.Bytes != len(benchDoc1) || strconv.Itoa(r.Chunk) != chunk || r.Impl != impl {
 		t.Errorf("%s: want file %s, bytes %d, chunk %s, impl %s", line, name, len(benchDoc1), chunk, impl)
 	}
-	if r.PipelineMBs <= 0 || r.WholeMBs <= 0 || r.Ratio <= 0 {
-		t.Errorf("%s: throughputs and ratio must be positive", line)
+	if r.PipelineMBs <= 0 || r.WholeMBs <= 0 || r.Ratio <= 0 || r.ReusedMBs <= 0 || r.ReusedRatio <= 0 {
+		t.Errorf("%s: throughputs and ratios must be positive", line)
 	}
-	// The figures are rounded to 0.01 MB/s and the ratio to 0.0001.
-	if want := r.PipelineMBs / r.WholeMBs; math.Abs(r.Ratio-want) > 1e-4+want*(0.01/r.PipelineMBs+0.01/r.WholeMBs) {
-		t.Errorf("%s: ratio %v, but pipeline/whole = %v", line, r.Ratio, want)
+	// The figures are rounded to 0.01 MB/s and the ratios to 0.0001.
+	for _, x := range []struct{ ratio, mbs float64 }{{r.Ratio, r.PipelineMBs}, {r.ReusedRatio, r.ReusedMBs}} {
+		if want := x.mbs / r.WholeMBs; math.Abs(x.ratio-want) > 1e-4+want*(0.01/x.mbs+0.01/r.WholeMBs) {
+			t.Errorf("%s: ratio %v, but %v/%v = %v", line, x.ratio, x.mbs, r.WholeMBs, want)
+		}
 	}
 	// At least the Stream and the aggregator are allocated once per
 	// document; a document is at most len(benchDoc1) chunks.

@@ -13,7 +13,8 @@
 // {"mode":"ask","rule":1,"decided_at_byte":24,"total_bytes":10240}; it exits
 // 2 for invalid rules. bench measures the full pipeline against
 // whole-document jsontext tokenization of the same bytes in the same process
-// and prints one JSON line per file (see bench/README.md); FILE may be
+// and prints one JSON line per file (see bench/README.md): ratio for a new
+// pipeline per document, reused_ratio for one kept with Reset; FILE may be
 // gzipped.
 //
 // Input: FILE, or stdin when FILE is "-" or absent. --split N feeds N-byte
