@@ -3,6 +3,7 @@ package bench
 import (
 	"github.com/argstream/argstream"
 	"github.com/argstream/argstream/aggregate"
+	"github.com/argstream/argstream/fragment"
 	"github.com/argstream/argstream/token"
 )
 
@@ -41,12 +42,23 @@ func (t TokenizerImpl) Options() []argstream.Option {
 	return []argstream.Option{argstream.WithTokenizer(t.Func)}
 }
 
-// Contenders returns the tokenizer alone ("NAME-tokenizer") and the full
-// pipeline ("NAME-pipeline").
+// Contenders returns the tokenizer alone ("NAME-tokenizer"), the full
+// pipeline new for each document ("NAME-pipeline"), and the full pipeline
+// kept from document to document with Reset ("NAME-reused"), as a gateway
+// keeps one from call to call.
 func (t TokenizerImpl) Contenders() []Contender {
+	var reused *pipelineStreamer
 	return []Contender{
 		{Name: t.Name + "-tokenizer", New: func() Streamer { return newTokenizerStreamer(t.New) }},
 		{Name: t.Name + "-pipeline", New: func() Streamer { return newPipelineStreamer(t.Options()) }},
+		{Name: t.Name + "-reused", New: func() Streamer {
+			if reused == nil {
+				reused = newPipelineStreamer(t.Options())
+			} else {
+				reused.reset()
+			}
+			return reused
+		}},
 	}
 }
 
@@ -90,6 +102,13 @@ type pipelineStreamer struct {
 func newPipelineStreamer(opts []argstream.Option) *pipelineStreamer {
 	agg := aggregate.New()
 	return &pipelineStreamer{s: argstream.New(agg, opts...), agg: agg}
+}
+
+// reset prepares s for another document, keeping its memory.
+func (s *pipelineStreamer) reset() {
+	s.agg.Reset()
+	s.s.Reset(fragment.Call{})
+	s.n = 0
 }
 
 func (s *pipelineStreamer) Feed(chunk []byte) error { return s.s.Feed(chunk) }
