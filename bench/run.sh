@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every measurement that README.md reports and writes it to results/.
-# About 16 minutes on 2 cores. Run it on a quiet machine.
+# About 25 minutes on 2 cores. Run it on a quiet machine.
 set -euo pipefail
 cd "$(dirname "$0")"
 mkdir -p results
@@ -49,6 +49,14 @@ for impl in jsontext handrolled; do
 			testdata/{createFile,modifyFile,structured}-{100k,1m}.json.gz
 	done
 done | tee results/cli.txt
+
+# The JavaScript peers (js/README.md), when Node and their packages are
+# installed (cd js && npm ci): about a minute.
+if command -v node >/dev/null && [ -d js/node_modules ]; then
+	for chunk in 16 1024; do
+		node js/peers.mjs --chunk $chunk testdata/{createFile,modifyFile}-{100k,1m}.json.gz
+	done | tee results/js.txt
+fi
 
 if command -v benchstat >/dev/null; then
 	benchstat -col /impl results/targets.txt > results/targets-benchstat.txt
