@@ -8,7 +8,8 @@
 //
 // The text is what a whole-document decode gives, written compactly: numbers
 // keep their exact text, object keys keep their order, and strings are
-// re-quoted as jsontext quotes them (jsontext.AppendQuote: minimal escaping).
-// It is the jsontext.Value that json.Unmarshal takes, so a tool can decode
+// quoted as jsontext quotes them (jsontext.AppendQuote: minimal escaping).
+// A String fragment whose Escaped input is already quoted that way, the
+// common case, is copied as is; the others are quoted from their Text. It is the jsontext.Value that json.Unmarshal takes, so a tool can decode
 // its arguments into its own struct.
 package aggregate
