@@ -30,9 +30,18 @@
 // fragments of its value has Empty == NotEmpty and is written Done, exactly
 // as in the RFD. So the fragments alone rebuild the exact value.
 //
+// # Escaped string pieces
+//
+// A String piece's Text is decoded. Most pieces also carry Escaped: the
+// piece's input, when that is exactly Text escaped as jsontext escapes it
+// (\n and \" kept, no \u or \/). A sink that writes JSON, such as the
+// aggregator, copies it rather than escaping Text again. It is nil for the
+// other pieces, which are few: those with escapes jsontext would not write,
+// and the one that finishes an escape or rune that a chunk boundary split.
+//
 // # Memory
 //
-// A Fragment borrows its Path, keys and Text from the translator and the
+// A Fragment borrows its Path, keys, Text and Escaped from the translator and the
 // tokenizer: they are valid only until the call that delivered the fragment
 // returns, like a jsontext.Token or bufio.Scanner.Bytes. A consumer that keeps
 // a fragment keeps Clone's copy. The translator allocates nothing per fragment.
