@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/argstream/argstream/internal/handrolled"
+	"github.com/argstream/argstream/internal/testutil"
 	"github.com/argstream/argstream/token"
-	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -151,8 +151,8 @@ func check(r Result) string {
 			return "empty StringData"
 		}
 		if e.Escaped != nil {
-			if q, err := jsontext.AppendQuote(nil, e.Data); err != nil || !bytes.Equal(q[1:len(q)-1], e.Escaped) {
-				return fmt.Sprintf("%v %q: Escaped %q is not its escaped form %s", e.Kind, e.Data, e.Escaped, q)
+			if err := testutil.CheckEscaped(e.Data, e.Escaped); err != nil {
+				return fmt.Sprintf("%v: %v", e.Kind, err)
 			}
 		}
 	}
