@@ -79,13 +79,14 @@ func (t *Translator) Handle(e token.Event) error {
 		return nil
 	case token.StringData:
 		t.data = true
-		if t.p.Escaped != nil || e.Escaped != nil {
-			t.p.Escaped = e.Escaped
+		// Escaped is nil between String pieces: stored only when set, and
+		// cleared after, so that no other fragment carries it.
+		if e.Escaped == nil {
+			return t.emit(String, e.Data, NotEmpty, e.Offset)
 		}
+		t.p.Escaped = e.Escaped
 		err := t.emit(String, e.Data, NotEmpty, e.Offset)
-		if t.p.Escaped != nil {
-			t.p.Escaped = nil
-		}
+		t.p.Escaped = nil
 		return err
 	case token.EndString:
 		empty := NotEmpty
