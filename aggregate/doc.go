@@ -10,6 +10,7 @@
 // keep their exact text, object keys keep their order, and strings are
 // quoted as jsontext quotes them (jsontext.AppendQuote: minimal escaping).
 // A String fragment whose Escaped input is already quoted that way, the
-// common case, is copied as is; the others are quoted from their Text. It is the jsontext.Value that json.Unmarshal takes, so a tool can decode
-// its arguments into its own struct.
+// common case, is copied as is; the others are quoted from their Text. It is
+// the jsontext.Value that json.Unmarshal takes, so a tool can decode its
+// arguments into its own struct.
 package aggregate
