@@ -73,8 +73,9 @@ type Tokenizer interface {
 	// event it determines. The chunk is only read during the call.
 	Feed(chunk []byte) error
 	// Close ends the input: it reports the events that only the end of input
-	// determines (a number at the very end) and returns an error if the value
-	// is incomplete.
+	// determines (a top-level number, as in "42") and returns an error if the
+	// value is incomplete. A number cut short by the end of input inside an
+	// array or object is not reported: the input may have ended in it.
 	Close() error
 }
 

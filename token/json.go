@@ -122,15 +122,12 @@ func (t *JSON) end() error {
 	case stDone:
 		return nil
 	case stNumber:
-		if !t.num.Complete() {
+		// The end of input ends a number only at the top level: inside an
+		// array or object the input is cut short, maybe in the number.
+		if !t.num.Complete() || t.depth > 0 {
 			return t.truncated("in number")
 		}
-		if err := t.endNumber(t.off); err != nil {
-			return err
-		}
-		if t.state == stDone {
-			return nil
-		}
+		return t.endNumber(t.off)
 	case stLiteral:
 		return t.truncated("in literal " + t.lit)
 	case stString:
@@ -491,8 +488,11 @@ func (t *JSON) lexError(e *lex.Error, ptr jsontext.Pointer) error {
 
 func (t *JSON) truncated(where string) error {
 	ptr := t.dec.StackPointer()
-	if t.state == stKey {
+	switch t.state {
+	case stKey:
 		ptr = t.keyPointer()
+	case stNumber, stLiteral:
+		ptr = t.nextPointer() // jsontext has not read it yet
 	}
 	detail := "unexpected end of input"
 	if where != "" {

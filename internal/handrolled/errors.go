@@ -167,8 +167,11 @@ func (t *Tokenizer) tooLarge() error {
 
 func (t *Tokenizer) truncated(where string) error {
 	ptr := t.pointer(-1)
-	if t.state == stKey {
+	switch t.state {
+	case stKey:
 		ptr = t.pointer(0)
+	case stNumber, stLiteral:
+		ptr = t.pointer(1) // not counted in its container until it ends
 	}
 	return &token.SyntaxError{Offset: t.off, Pointer: ptr, Err: token.ErrTruncated,
 		Detail: "unexpected end of input " + where}

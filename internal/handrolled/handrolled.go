@@ -111,8 +111,8 @@ func (t *Tokenizer) Feed(chunk []byte) error {
 	return t.err
 }
 
-// Close ends the input: it reports a number that ends the input and returns
-// an error if the value is incomplete.
+// Close ends the input: it reports a top-level number that ends the input
+// and returns an error if the value is incomplete.
 func (t *Tokenizer) Close() error {
 	if t.err != nil || t.state == stClosed {
 		return t.err
@@ -128,15 +128,12 @@ func (t *Tokenizer) end() error {
 	case stDone:
 		return nil
 	case stNumber:
-		if !t.num.Complete() {
+		// The end of input ends a number only at the top level: inside an
+		// array or object the input is cut short, maybe in the number.
+		if !t.num.Complete() || len(t.frames) > 0 {
 			return t.truncated("in number")
 		}
-		if err := t.endNumber(t.raw, t.off); err != nil {
-			return err
-		}
-		if t.state == stDone {
-			return nil
-		}
+		return t.endNumber(t.raw, t.off)
 	case stLiteral:
 		return t.truncated("in literal " + t.lit)
 	case stString:

@@ -148,7 +148,13 @@ type Error struct {
 var Errors = []Error{
 	{``, token.ErrTruncated, 0, "", nil},
 	{`   `, token.ErrTruncated, 3, "", nil},
-	{`[1,2`, token.ErrTruncated, 4, "/1", []string{"[", "N1", "N2"}},
+	// The end of input does not end a number inside a container: the
+	// input may have been cut in it.
+	{`[1,2`, token.ErrTruncated, 4, "/1", []string{"[", "N1"}},
+	{`{"n": 12`, token.ErrTruncated, 8, "/n", []string{"{", `K"n"`}},
+	{`{"a":[1,2`, token.ErrTruncated, 9, "/a/1", []string{"{", `K"a"`, "[", "N1"}},
+	{`[1,tr`, token.ErrTruncated, 5, "/1", []string{"[", "N1"}},
+	{`{"n":fals`, token.ErrTruncated, 9, "/n", []string{"{", `K"n"`}},
 	{`{"a":"xx`, token.ErrTruncated, 8, "/a", []string{"{", `K"a"`}},
 	{`{"a`, token.ErrTruncated, 3, "", []string{"{"}},
 	{`{"a":`, token.ErrTruncated, 5, "/a", []string{"{", `K"a"`}},
