@@ -10,7 +10,8 @@ import (
 // FuzzChunking feeds any input in the chunks the fuzzer chooses and checks
 // that argstream never panics or hangs, gives the same outcome (fragments,
 // value or error with its offset and pointer) as the whole input fed at once
-// and as one byte at a time, and agrees with a whole-document jsontext parse.
+// and as one byte at a time, and agrees with a whole-document jsontext parse;
+// and that a valid input cut short invents nothing (testutil.CheckPrefix).
 func FuzzChunking(f *testing.F) {
 	for _, s := range seeds(f) {
 		f.Add(s.data, s.cuts)
@@ -34,6 +35,16 @@ func FuzzChunking(f *testing.F) {
 		}
 		if diff := cmp.Diff(whole, got); diff != "" {
 			t.Fatalf("%q in %d chunks differs from whole (-whole +chunked):\n%s", data, len(chunks), diff)
+		}
+		if whole.Err == "" && len(data) > 0 {
+			// Cut short where the first cut byte says.
+			n := len(data) / 2
+			if len(cuts) > 0 {
+				n = len(data) * int(cuts[0]) / 256
+			}
+			if err := testutil.CheckPrefix(data, chunksOf(data[:n], cuts)); err != nil {
+				t.Fatal(err)
+			}
 		}
 	})
 }
