@@ -1,46 +1,358 @@
 package policy
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
-// filePath is a file path after lexical normalisation (see the package
-// documentation, "Path prefixes"). After normalisation ".." can only lead a
-// relative path, so it is kept as a count: a path that climbs out of where
-// a prefix starts has more of them than the prefix.
+// filePath is a file path after lexical resolution in one PathStyle (see
+// PathStyle and the package documentation, "Path prefixes"). After
+// resolution ".." can only lead a path that can climb out (relative, or
+// drive-relative in Windows style), so it is kept as a count: a path that
+// climbs out of where a prefix starts has more of them than the prefix.
 type filePath struct {
-	abs   bool     // it starts at the root
-	up    int      // leading ".." components of a relative path
-	comps []string // the other components: no "", ".", or ".."
-	dir   bool     // written with a trailing separator (used for prefixes)
+	style PathStyle
+	// root is "" for a relative path, "/" for an absolute POSIX path or a
+	// rooted Windows path, and in Windows style "c:/" (drive-absolute), "c:"
+	// (drive-relative), "//server/share/" (UNC), "//?/" or "//./" (device,
+	// maybe followed by "c:/"). Folded to lower case in Windows style.
+	root    string
+	abs     bool     // ".." at the root stays there (every root but "" and "c:")
+	up      int      // leading ".." components of a path that can climb out
+	comps   []string // the other components: no "", ".", or ".."; folded in Windows style
+	dir     bool     // written with a trailing separator (used for prefixes)
+	suspect bool     // the resolution is uncertain or platform-dependent (see PathStyle)
 }
 
-// splitPath normalises p lexically, as path.Clean does, after reading every
-// backslash as a separator: "a/./b", "a//b", "a/x/../b" and `a\b` are all
-// a/b. Nothing is resolved against a working directory or the file system.
+// splitPath is the reading the policy used before PathStyle: every
+// backslash is a separator, then POSIX resolution. It is the defect
+// resolvePath fixes (src/a\b/../../x is under "src/" here, but POSIX opens
+// ./x); it stays only until matcher.go calls resolvePath.
 func splitPath(p string) filePath {
-	p = strings.ReplaceAll(p, `\`, "/")
-	fp := filePath{abs: strings.HasPrefix(p, "/"), dir: strings.HasSuffix(p, "/")}
+	return resolvePath(strings.ReplaceAll(p, `\`, "/"), POSIX)
+}
+
+// resolvePath resolves p lexically as a tool of the given style would (see
+// PathStyle), without looking anything up. It takes time linear in len(p)
+// and allocates the component slice, plus in Windows style the folded copy
+// of p when p is not already folded, and the root when it must be rewritten.
+func resolvePath(p string, style PathStyle) filePath {
+	fp := filePath{style: style}
+	for i := 0; i < len(p); i++ {
+		if p[i] < 0x20 {
+			fp.suspect = true
+			break
+		}
+	}
+	if style == Windows {
+		fp.resolveWindows(p)
+		return fp
+	}
+	if strings.HasPrefix(p, "/") {
+		fp.root, fp.abs = "/", true
+	}
+	fp.dir = strings.HasSuffix(p, "/")
+	if strings.HasPrefix(p, "//") || strings.IndexByte(p, '\\') >= 0 {
+		fp.suspect = true
+	}
+	fp.comps = make([]string, 0, strings.Count(p, "/")+1)
 	for c := range strings.SplitSeq(p, "/") {
-		switch {
-		case c == "" || c == ".":
-		case c != "..":
+		if fp.step(c) {
+			// A name Windows would read differently.
+			if _, changed := windowsName(c); changed || reservedName(c) {
+				fp.suspect = true
+			}
 			fp.comps = append(fp.comps, c)
-		case len(fp.comps) > 0:
-			fp.comps = fp.comps[:len(fp.comps)-1]
-		case !fp.abs:
-			fp.up++
-			// An absolute path's ".." at the root stays at the root.
 		}
 	}
 	return fp
 }
 
-// under reports whether the path v lies under prefix: both absolute or both
-// relative, climbing out by the same number of "..", prefix's components
-// are v's first components, and if prefix ends with a separator ("src/"),
-// v has at least one more: "src/" is the content of a directory, "src" is
-// src itself or its content.
+// step applies the component c if it is "", "." or "..", and reports
+// whether it is a name to append instead.
+func (fp *filePath) step(c string) bool {
+	switch {
+	case c == "" || c == ".":
+	case c != "..":
+		return true
+	case len(fp.comps) > 0:
+		fp.comps = fp.comps[:len(fp.comps)-1]
+	case !fp.abs:
+		fp.up++
+		// An absolute path's ".." at the root stays at the root.
+	}
+	return false
+}
+
+// isSep reports whether b separates components in Windows style.
+func isSep(b byte) bool { return b == '/' || b == '\\' }
+
+// indexSep returns the index of the first Windows separator in s, or len(s).
+func indexSep(s string) int {
+	for i := 0; i < len(s); i++ {
+		if isSep(s[i]) {
+			return i
+		}
+	}
+	return len(s)
+}
+
+// isDrive reports whether s starts with a drive: an ASCII letter and ":".
+func isDrive(s string) bool {
+	return len(s) >= 2 && s[1] == ':' && (s[0]|0x20) >= 'a' && (s[0]|0x20) <= 'z'
+}
+
+// resolveWindows resolves p in Windows style into fp (see PathStyle).
+func (fp *filePath) resolveWindows(p string) {
+	q, bad := foldWindows(p)
+	fp.suspect = fp.suspect || bad
+	fp.dir = len(q) > 0 && isSep(q[len(q)-1])
+	rest := q
+	switch {
+	case len(q) >= 2 && isSep(q[0]) && isSep(q[1]):
+		fp.abs = true
+		if len(q) >= 3 && (q[2] == '.' || q[2] == '?') && (len(q) == 3 || isSep(q[3])) {
+			// A device path: \\?\ and \\.\ reach the NT namespace.
+			fp.suspect = true
+			fp.root, rest = "//./", q[min(4, len(q)):]
+			if q[2] == '?' {
+				fp.root = "//?/"
+			}
+			if isDrive(rest) && (len(rest) == 2 || isSep(rest[2])) {
+				fp.root += rest[:2] + "/"
+				rest = rest[min(3, len(rest)):]
+			}
+			break
+		}
+		// UNC: \\server\share is the root.
+		rest = q[2:]
+		i := indexSep(rest)
+		server := rest[:i]
+		rest = rest[i:]
+		share := ""
+		if len(rest) > 0 {
+			rest = rest[1:]
+			i = indexSep(rest)
+			share, rest = rest[:i], rest[i:]
+		}
+		fp.root = "//" + server + "/"
+		if share != "" {
+			fp.root += share + "/"
+		}
+		for _, n := range [2]string{server, share} {
+			if _, changed := windowsName(n); changed || n == "" || n == "." || n == ".." || badWindowsName(n) {
+				fp.suspect = true
+			}
+		}
+	case isDrive(q) && len(q) >= 3 && isSep(q[2]):
+		fp.abs = true
+		fp.root, rest = q[:3], q[3:]
+		if q[2] == '\\' {
+			fp.root = q[:2] + "/"
+		}
+	case isDrive(q):
+		// Relative to the current directory of that drive.
+		fp.suspect = true
+		fp.root, rest = q[:2], q[2:]
+	case len(q) > 0 && isSep(q[0]):
+		fp.abs = true
+		fp.root, rest = "/", q[1:]
+	}
+	n := 1
+	for i := 0; i < len(rest); i++ {
+		if isSep(rest[i]) {
+			n++
+		}
+	}
+	fp.comps = make([]string, 0, n)
+	for {
+		i := indexSep(rest)
+		c := rest[:i]
+		if fp.step(c) {
+			name, changed := windowsName(c)
+			if changed || badWindowsName(c) {
+				fp.suspect = true
+			}
+			fp.comps = append(fp.comps, name)
+		}
+		if i == len(rest) {
+			break
+		}
+		rest = rest[i+1:]
+	}
+}
+
+// windowsName returns the name Win32 opens for the component c: without an
+// alternate data stream suffix (from the first ":") and without trailing
+// dots and spaces, or c as written if that leaves nothing. changed reports
+// whether anything was removed.
+func windowsName(c string) (name string, changed bool) {
+	name = c
+	if i := strings.IndexByte(name, ':'); i >= 0 {
+		name = name[:i]
+	}
+	name = strings.TrimRight(name, ". ")
+	if name == "" {
+		name = c
+	}
+	return name, len(c) != len(strings.TrimRight(c, ". ")) || strings.IndexByte(c, ':') >= 0
+}
+
+// badWindowsName reports whether the name c (already folded) is suspect in
+// Windows style for what it contains: a character Windows forbids in names,
+// "~" and a digit (a possible 8.3 short name), or a reserved device name.
+func badWindowsName(c string) bool {
+	for i := 0; i < len(c); i++ {
+		switch c[i] {
+		case '*', '?', '<', '>', '"', '|':
+			return true
+		case '~':
+			if i+1 < len(c) && c[i+1] >= '0' && c[i+1] <= '9' {
+				return true
+			}
+		}
+	}
+	return reservedName(c)
+}
+
+// reservedName reports whether Win32 reads the component c as a device:
+// CON, PRN, AUX, NUL, CONIN$, CONOUT$, COM0-9, LPT0-9, COM¹²³, LPT¹²³, in
+// any case, alone or before an extension, spaces, or a stream.
+func reservedName(c string) bool {
+	name, _ := windowsName(c)
+	if i := strings.IndexByte(name, '.'); i >= 0 {
+		name = name[:i]
+	}
+	name = strings.TrimRight(name, " ")
+	switch len(name) {
+	case 3:
+		for _, r := range [...]string{"con", "prn", "aux", "nul"} {
+			if strings.EqualFold(name, r) {
+				return true
+			}
+		}
+	case 4, 5:
+		if !strings.EqualFold(name[:3], "com") && !strings.EqualFold(name[:3], "lpt") {
+			return false
+		}
+		d := name[3:]
+		return len(d) == 1 && d[0] >= '0' && d[0] <= '9' || d == "¹" || d == "²" || d == "³"
+	case 6, 7:
+		return strings.EqualFold(name, "conin$") || strings.EqualFold(name, "conout$")
+	}
+	return false
+}
+
+// foldWindows returns p with every rune replaced by foldRune's
+// representative, and whether p contains bytes that are not UTF-8 or a
+// non-ASCII rune that case mapping or folding turns into ASCII. It returns
+// p itself, without allocating, when p has no upper-case ASCII letter and
+// no non-ASCII byte.
+func foldWindows(p string) (string, bool) {
+	i := 0
+	for i < len(p) && p[i] < utf8.RuneSelf && (p[i] < 'A' || p[i] > 'Z') {
+		i++
+	}
+	if i == len(p) {
+		return p, false
+	}
+	var b strings.Builder
+	b.Grow(len(p))
+	b.WriteString(p[:i])
+	bad := false
+	for i < len(p) {
+		c := p[i]
+		if c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b.WriteByte(c)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(p[i:])
+		if r == utf8.RuneError && size == 1 {
+			bad = true
+			b.WriteByte(c)
+			i++
+			continue
+		}
+		f := foldRune(r)
+		if f < utf8.RuneSelf || unicode.ToUpper(r) < utf8.RuneSelf || unicode.ToLower(r) < utf8.RuneSelf {
+			bad = true
+		}
+		b.WriteRune(f)
+		i += size
+	}
+	return b.String(), bad
+}
+
+// foldRune returns one representative of r's simple case folding orbit (the
+// runes strings.EqualFold takes as equal to r): the lower case of the orbit's
+// smallest rune when it is in the orbit, else that smallest rune. So two
+// runes fold to the same rune exactly when EqualFold equates them.
+func foldRune(r rune) rune {
+	m := r
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		m = min(m, f)
+	}
+	l := unicode.ToLower(m)
+	if l == m {
+		return m
+	}
+	for f := unicode.SimpleFold(m); f != m; f = unicode.SimpleFold(f) {
+		if f == l {
+			return l
+		}
+	}
+	return m
+}
+
+// String returns the resolved path in canonical form, for patterns to match
+// against: the root, then each climbing ".." and each component joined by
+// "/"; "." for an empty relative path. In POSIX style it is what path.Clean
+// returns. In Windows style it is folded to lower case, the root written
+// "c:/", "c:" or "//server/share/", stream suffixes and trailing dots and
+// spaces removed: `SRC\.\.Env.` and "src/.env::$DATA" are both "src/.env".
+func (v filePath) String() string {
+	var b strings.Builder
+	n := len(v.root) + 3*v.up
+	for _, c := range v.comps {
+		n += len(c) + 1
+	}
+	b.Grow(n)
+	b.WriteString(v.root)
+	sep := false
+	for range v.up {
+		if sep {
+			b.WriteByte('/')
+		}
+		b.WriteString("..")
+		sep = true
+	}
+	for _, c := range v.comps {
+		if sep {
+			b.WriteByte('/')
+		}
+		b.WriteString(c)
+		sep = true
+	}
+	if b.Len() == 0 {
+		return "."
+	}
+	return b.String()
+}
+
+// under reports whether the path v lies under prefix: the same style, the
+// same root, climbing out by the same number of "..", prefix's components
+// are v's first components (compared as the style compares names), and if
+// prefix ends with a separator ("src/"), v has at least one more: "src/" is
+// the content of a directory, "src" is src itself or its content. It does
+// not look at suspect: a suspect v may be under prefix, and must still not
+// satisfy a permissive rule.
 func (v filePath) under(prefix filePath) bool {
-	if v.abs != prefix.abs || v.up != prefix.up || len(v.comps) < len(prefix.comps) {
+	if v.style != prefix.style || v.root != prefix.root || v.up != prefix.up || len(v.comps) < len(prefix.comps) {
 		return false
 	}
 	if prefix.dir && len(v.comps) == len(prefix.comps) {
@@ -57,7 +369,7 @@ func (v filePath) under(prefix filePath) bool {
 // covers reports whether every path under q is under p, so that a rule on
 // p placed before a rule on q leaves q nothing to match.
 func (p filePath) covers(q filePath) bool {
-	if p.abs != q.abs || p.up != q.up || len(q.comps) < len(p.comps) {
+	if p.style != q.style || p.root != q.root || p.up != q.up || len(q.comps) < len(p.comps) {
 		return false
 	}
 	for i, c := range p.comps {

@@ -1,7 +1,38 @@
 package policy
 
-import "testing"
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
 
+func TestPathStyle(t *testing.T) {
+	for _, st := range []PathStyle{POSIX, Windows} {
+		got, err := ParsePathStyle(st.String())
+		if err != nil || got != st {
+			t.Errorf("ParsePathStyle(%q) = %v, %v", st.String(), got, err)
+		}
+		var u PathStyle
+		text, err := st.MarshalText()
+		if err != nil || u.UnmarshalText(text) != nil || u != st {
+			t.Errorf("%v: MarshalText, UnmarshalText = %q, %v, %v", st, text, err, u)
+		}
+	}
+	if POSIX != 0 || POSIX.String() != "posix" || Windows.String() != "windows" || PathStyle(7).String() != "PathStyle(7)" {
+		t.Errorf("names: %v %v %v", POSIX, Windows, PathStyle(7))
+	}
+	for _, s := range []string{"", "POSIX", "Windows", "win", "dos"} {
+		if _, err := ParsePathStyle(s); err == nil {
+			t.Errorf("ParsePathStyle(%q) accepted", s)
+		}
+	}
+	if _, err := PathStyle(2).MarshalText(); err == nil {
+		t.Error("PathStyle(2).MarshalText accepted")
+	}
+}
+
+// Rows that resolve the same way in both styles: no backslash, no case, no
+// drive, nothing suspect.
 func TestPathPrefix(t *testing.T) {
 	for _, c := range []struct {
 		prefix, path string
@@ -25,14 +56,11 @@ func TestPathPrefix(t *testing.T) {
 		{"src/", "src/./lib.rs", true},
 		{"src/", "src/a/../lib.rs", true},
 		{"src/", "lib/../src/x.rs", true},
-		{"src/", `src\lib.rs`, true},
 		// Climbing out never matches the prefix it escapes.
 		{"src/", "src/..", false},
 		{"src/", "src/../lib.rs", false},
 		{"src/", "src/../../etc/passwd", false},
 		{"src/", "src/a/../../../etc", false},
-		{"src/", `src\..\..\etc\passwd`, false},
-		{"src/", `src/..\..\etc`, false},
 		{"src/", "../src/lib.rs", false},
 		{"", "../etc/passwd", false},
 		{".", "../etc/passwd", false},
@@ -58,38 +86,308 @@ func TestPathPrefix(t *testing.T) {
 		{"/home/u/proj/", "/home/u/proj/../../../etc/passwd", false},
 		{"/", "/etc", true},
 		{"/", "etc", false},
-		// Case and Unicode are compared as written.
-		{"src/", "SRC/lib.rs", false},
 		{"dé/", "dé/x", true},
 	} {
-		if got := splitPath(c.path).under(splitPath(c.prefix)); got != c.want {
-			t.Errorf("%q under prefix %q = %v, want %v", c.path, c.prefix, got, c.want)
+		for _, st := range []PathStyle{POSIX, Windows} {
+			v := resolvePath(c.path, st)
+			if got := v.under(resolvePath(c.prefix, st)); got != c.want || v.suspect {
+				t.Errorf("%v: %q under prefix %q = %v (suspect %v), want %v", st, c.path, c.prefix, got, v.suspect, c.want)
+			}
+		}
+	}
+}
+
+// envPattern is the restrictive rule of the package documentation.
+var envPattern = regexp.MustCompile(`(^|/)\.env($|\.)`)
+
+func TestResolvePath(t *testing.T) {
+	const P, W = POSIX, Windows
+	for _, c := range []struct {
+		path    string
+		style   PathStyle
+		prefix  string
+		under   bool
+		suspect bool
+		str     string
+	}{
+		// The reproducers: POSIX applies ".." to the whole `a\b`.
+		{`src/a\b/../../x`, P, "src/", false, true, `x`},
+		{`src/a\b\c\d\e\f\g\h/../../../../../../../../etc/passwd`, P, "src/", false, true, `../../../../../../etc/passwd`},
+		{`src/a\b/../../x`, W, "src/", true, false, `src/x`},
+		{`src/a\b\c\d\e\f\g\h/../../../../../../../../etc/passwd`, W, "src/", true, false, `src/etc/passwd`},
+		{`src\lib.rs`, P, "src/", false, true, `src\lib.rs`},
+		{`src\lib.rs`, W, "src/", true, false, `src/lib.rs`},
+		{`src\..\..\etc\passwd`, P, "src/", false, true, `src\..\..\etc\passwd`},
+		{`src\..\..\etc\passwd`, W, "src/", false, false, `../etc/passwd`},
+		{`src/..\..\etc`, P, "src/", true, true, `src/..\..\etc`}, // under, but suspect
+		{`src/..\..\etc`, W, "src/", false, false, `../etc`},
+		{`src/a\..\b/x`, P, "src/", true, true, `src/a\..\b/x`},
+		{`src/a\..\b/x`, W, "src/", true, false, `src/b/x`},
+		{`src/a\..\..\b/x`, W, "src/", false, false, `b/x`},
+
+		// Case.
+		{"SRC/lib.rs", P, "src/", false, false, "SRC/lib.rs"},
+		{"SRC/lib.rs", W, "src/", true, false, "src/lib.rs"},
+		{"src/lib.rs", W, "SRC/", true, false, "src/lib.rs"},
+		{"ÉCOLE/x", W, "école/", true, false, "école/x"},
+		{"ÉCOLE/x", P, "école/", false, false, "ÉCOLE/x"},
+		{"ΣΑΣ/x", W, "σας/", true, false, "σασ/x"}, // final sigma folds with sigma
+
+		// .env bypasses: all "src/.env" in Windows style.
+		{`src\.ENV`, W, "src/", true, false, "src/.env"},
+		{"src/.env ", W, "src/", true, true, "src/.env"},
+		{"src/.env.", W, "src/", true, true, "src/.env"},
+		{"src/.env::$DATA", W, "src/", true, true, "src/.env"},
+		{"src/.env:stream", W, "src/", true, true, "src/.env"},
+		{"src/.env:stream:$DATA", W, "src/", true, true, "src/.env"},
+		{"SRC/./.Env.", W, "src/", true, true, "src/.env"},
+		{"src/.env. . .", W, "src/", true, true, "src/.env"},
+		{"src/.env ", P, "src/", true, true, "src/.env "},
+		{"src/.env::$DATA", P, "src/", true, true, "src/.env::$DATA"},
+		{"src/.ENV", P, "src/", true, false, "src/.ENV"},
+		// A name that stripping would empty is kept as written.
+		{"src/...", W, "src/", true, true, "src/..."},
+		{"src/...", P, "src/", true, true, "src/..."},
+		{"src/. /x", W, "src/", true, true, "src/. /x"},
+		{"src/:x", W, "src/", true, true, "src/:x"},
+		{"src/a.", P, "src/", true, true, "src/a."},
+		{"src/a ", P, "src/", true, true, "src/a "},
+		{"src/ a", P, "src/", true, false, "src/ a"},
+		{"src/ a", W, "src/", true, false, "src/ a"},
+
+		// Drives.
+		{`C:\src\x`, W, `C:\src\`, true, false, "c:/src/x"},
+		{`c:/SRC/x`, W, `C:\src\`, true, false, "c:/src/x"},
+		{`C:\src\x`, W, `c:/src/`, true, false, "c:/src/x"},
+		{`C:\src`, W, `C:\src\`, false, false, "c:/src"},
+		{`C:\src`, W, `C:\src`, true, false, "c:/src"},
+		{`D:\src\x`, W, `C:\src\`, false, false, "d:/src/x"},
+		{`C:\src\x`, W, "src/", false, false, "c:/src/x"},
+		{`C:\src\x`, W, `\src\`, false, false, "c:/src/x"},
+		{`\src\x`, W, `C:\src\`, false, false, "/src/x"},
+		{`\src\x`, W, `/src/`, true, false, "/src/x"},
+		{`C:\..\..\Windows\x`, W, `C:\windows\`, true, false, "c:/windows/x"},
+		{`C:\`, W, `C:\`, false, false, "c:/"},
+		{`C:/`, W, `C:\`, false, false, "c:/"},
+		{`C:\x`, W, `C:\`, true, false, "c:/x"},
+		{`C:\x`, W, `C:`, false, false, "c:/x"},
+		{`C:src\x`, W, `C:\src\`, false, true, "c:src/x"},
+		{`C:src\x`, W, "src/", false, true, "c:src/x"},
+		{`C:src\x`, W, `C:src\`, true, true, "c:src/x"}, // only a prefix written the same way
+		{`C:..\x`, W, `C:src\`, false, true, "c:../x"},
+		{`C:`, W, "", false, true, "c:"},
+		{`C:\src\x`, P, "src/", false, true, `C:\src\x`},
+		{`c:/src/x`, P, "c:/src/", true, true, "c:/src/x"},
+		{`1:\x`, W, "", true, true, "1/x"}, // not a drive: a stream on "1"
+
+		// UNC.
+		{`\\server\share\src\x`, W, `\\SERVER\Share\src\`, true, false, "//server/share/src/x"},
+		{`//server/share/src/x`, W, `\\server\share\src\`, true, false, "//server/share/src/x"},
+		{`\\server\share\..\..\x`, W, `\\server\share\`, true, false, "//server/share/x"},
+		{`\\server\share`, W, `\\server\share\`, false, false, "//server/share/"},
+		{`\\server\other\x`, W, `\\server\share\`, false, false, "//server/other/x"},
+		{`\\server\share\x`, W, `/share/`, false, false, "//server/share/x"},
+		{`\\server`, W, "", false, true, "//server/"},
+		{`\\server\`, W, "", false, true, "//server/"},
+		{`\\.. \share\x`, W, "", false, true, "//.. /share/x"},
+		{`\\server\share\x`, P, "", true, true, `\\server\share\x`},
+		{`//server/share/x`, P, "/server/", true, true, "/server/share/x"},
+
+		// Device paths.
+		{`\\?\C:\x`, W, `C:\`, false, true, "//?/c:/x"},
+		{`//?/c:/x`, W, `C:\`, false, true, "//?/c:/x"},
+		{`\\.\C:\src\x`, W, `C:\src\`, false, true, "//./c:/src/x"},
+		{`\\?\C:`, W, "", false, true, "//?/c:/"},
+		{`\\.\NUL`, W, "", false, true, "//./nul"},
+		{`\\?\UNC\server\share\x`, W, `\\server\share\`, false, true, "//?/unc/server/share/x"},
+		{`\\?`, W, "", false, true, "//?/"},
+		{`\??\C:\x`, W, `\`, true, true, "/??/c/x"},
+		{`\\?\C:\x`, P, "", true, true, `\\?\C:\x`},
+
+		// ".." at the root of an absolute path.
+		{"/../etc/passwd", P, "/etc/", true, false, "/etc/passwd"},
+		{"/..", P, "/", false, false, "/"},
+		{"/../../..", P, "/", false, false, "/"},
+		{`\..\x`, W, `\`, true, false, "/x"},
+		{`/a/../../b`, W, "/", true, false, "/b"},
+
+		// Empty, only separators.
+		{"", P, "src/", false, false, "."},
+		{"", P, "", true, false, "."},
+		{"", W, "", true, false, "."},
+		{"/", P, "/", false, false, "/"},
+		{"////", P, "/", false, true, "/"},
+		{"///x", P, "/", true, true, "/x"},
+		{`\\\\`, P, "", true, true, `\\\\`},
+		{`\`, W, `/`, false, false, "/"},
+		{`\\\\`, W, "", false, true, "///"},
+		{`/\/\`, W, "", false, true, "///"},
+		{".", P, "", true, false, "."},
+		{"./", W, "", true, false, "."},
+		{"..", P, "", false, false, ".."},
+		{"../..", W, "../", false, false, "../.."},
+
+		// Reserved device names.
+		{"src/nul", P, "src/", true, true, "src/nul"},
+		{"src/NUL.txt", W, "src/", true, true, "src/nul.txt"},
+		{"src/nul .txt", W, "src/", true, true, "src/nul .txt"},
+		{"src/Con", W, "src/", true, true, "src/con"},
+		{"src/aux.tar.gz", P, "src/", true, true, "src/aux.tar.gz"},
+		{"src/com1", W, "src/", true, true, "src/com1"},
+		{"src/LPT9.log", P, "src/", true, true, "src/LPT9.log"},
+		{"src/COM¹", W, "src/", true, true, "src/com¹"},
+		{"src/conout$", W, "src/", true, true, "src/conout$"},
+		{"src/con.d/x", W, "src/", true, true, "src/con.d/x"},
+		{"src/com10", W, "src/", true, false, "src/com10"},
+		{"src/console", P, "src/", true, false, "src/console"},
+		{"src/nully", W, "src/", true, false, "src/nully"},
+		{"src/xnul", W, "src/", true, false, "src/xnul"},
+
+		// Control characters, invalid UTF-8, confusable letters.
+		{"src/a\x00b", P, "src/", true, true, "src/a\x00b"},
+		{"src/a\nb", W, "src/", true, true, "src/a\nb"},
+		{"src/a\x1fb", P, "src/", true, true, "src/a\x1fb"},
+		{"src/\xff", W, "src/", true, true, "src/\xff"},
+		{"src/\xff", P, "src/", true, false, "src/\xff"},
+		{"ſrc/x", W, "src/", true, true, "src/x"},          // long s
+		{"src/\u212Aey", W, "src/", true, true, "src/key"}, // Kelvin sign
+		{"src/ı", W, "src/", true, true, "src/ı"},          // dotless i
+		{"src/İ", W, "src/", true, true, "src/İ"},          // İ folds only to itself
+		{"ſrc/x", P, "src/", false, false, "ſrc/x"},
+
+		// 8.3 short names and wildcards.
+		{"src/ENV~1", W, "src/", true, true, "src/env~1"},
+		{"PROGRA~1/x", W, "", true, true, "progra~1/x"},
+		{"src/a~b", W, "src/", true, false, "src/a~b"},
+		{"src/ENV~1", P, "src/", true, false, "src/ENV~1"},
+		{"src/*.rs", W, "src/", true, true, "src/*.rs"},
+		{"src/a?", W, "src/", true, true, "src/a?"},
+		{`src/a"b`, W, "src/", true, true, `src/a"b`},
+		{"src/*.rs", P, "src/", true, false, "src/*.rs"},
+
+		// Relative prefixes that climb.
+		{`..\shared\x`, W, "../shared/", true, false, "../shared/x"},
+		{`..\..\shared\x`, W, `..\shared\`, false, false, "../../shared/x"},
+	} {
+		v, prefix := resolvePath(c.path, c.style), resolvePath(c.prefix, c.style)
+		if got := v.under(prefix); got != c.under {
+			t.Errorf("%v: %q under %q = %v, want %v", c.style, c.path, c.prefix, got, c.under)
+		}
+		if v.suspect != c.suspect {
+			t.Errorf("%v: %q suspect = %v, want %v", c.style, c.path, v.suspect, c.suspect)
+		}
+		if got := v.String(); got != c.str {
+			t.Errorf("%v: %q resolves to %q, want %q", c.style, c.path, got, c.str)
+		}
+		if c.style == Windows && envPattern.MatchString(c.str) != strings.Contains(c.str, ".env") {
+			t.Errorf("%v: %q: the .env pattern on %q", c.style, c.path, c.str)
+		}
+	}
+}
+
+// The path parameter's value as written and its Windows resolution: a
+// restrictive pattern checked against both catches every spelling of .env.
+func TestWindowsEnvBypasses(t *testing.T) {
+	for _, p := range []string{
+		`src\.ENV`, "src/.env ", "src/.env::$DATA", "SRC/./.Env.", "src/.env:x",
+		`C:\proj\.Env . .`, `\\srv\share\.ENV::$DATA`, `\\?\C:\proj\.env.`,
+		"src/.env.local", `src\x\..\.env`,
+	} {
+		if s := resolvePath(p, Windows).String(); !envPattern.MatchString(s) {
+			t.Errorf("%q resolves to %q: the pattern misses it", p, s)
 		}
 	}
 }
 
 func TestPathCovers(t *testing.T) {
 	for _, c := range []struct {
-		p, q string
-		want bool
+		p, q  string
+		style PathStyle
+		want  bool
 	}{
-		{"src/", "src/a/", true},
-		{"src/", "src/a", true},
-		{"src", "src/", true},
-		{"src", "src", true},
-		{"src/", "src", false},
-		{"src/", "src/", true},
-		{"src/", "srcx/", false},
-		{"", "src/", true},
-		{"", "../x/", false},
-		{"..", "../..", false},
-		{"../", "../x", true},
-		{"/", "/etc/", true},
-		{"/", "etc/", false},
-		{"src/a/", "src/", false},
+		{"src/", "src/a/", POSIX, true},
+		{"src/", "src/a", POSIX, true},
+		{"src", "src/", POSIX, true},
+		{"src", "src", POSIX, true},
+		{"src/", "src", POSIX, false},
+		{"src/", "src/", POSIX, true},
+		{"src/", "srcx/", POSIX, false},
+		{"", "src/", POSIX, true},
+		{"", "../x/", POSIX, false},
+		{"..", "../..", POSIX, false},
+		{"../", "../x", POSIX, true},
+		{"/", "/etc/", POSIX, true},
+		{"/", "etc/", POSIX, false},
+		{"src/a/", "src/", POSIX, false},
+		{"src/", `src\a`, POSIX, false}, // one component
+		{"src/", "SRC/a", POSIX, false},
+		{"src/", "SRC/a", Windows, true},
+		{`src\`, "src/a", Windows, true},
+		{`C:\src\`, "c:/SRC/a/", Windows, true},
+		{`C:\`, "c:src", Windows, false},
+		{`C:`, `C:\src`, Windows, false},
+		{`\`, `C:\src`, Windows, false},
+		{`\\server\share\`, `//SERVER/share/x`, Windows, true},
+		{`\\server\share\`, `//server/other/x`, Windows, false},
 	} {
-		if got := splitPath(c.p).covers(splitPath(c.q)); got != c.want {
-			t.Errorf("%q covers %q = %v, want %v", c.p, c.q, got, c.want)
+		if got := resolvePath(c.p, c.style).covers(resolvePath(c.q, c.style)); got != c.want {
+			t.Errorf("%v: %q covers %q = %v, want %v", c.style, c.p, c.q, got, c.want)
 		}
+	}
+	// Paths of different styles are never compared.
+	if resolvePath("src/", POSIX).covers(resolvePath("src/a", Windows)) || resolvePath("src/a", Windows).under(resolvePath("src/", POSIX)) {
+		t.Error("styles mixed")
+	}
+}
+
+// splitPath is the old reading: a backslash separates. matcher.go uses it
+// until it calls resolvePath.
+func TestSplitPathIsTheOldReading(t *testing.T) {
+	v := splitPath(`src/a\b/../../x`)
+	if !v.under(splitPath("src/")) || v.String() != "src/x" {
+		t.Errorf("splitPath(`src/a\\b/../../x`) = %q", v.String())
+	}
+}
+
+func TestLongPath(t *testing.T) {
+	const n = 100000
+	for _, st := range []PathStyle{POSIX, Windows} {
+		long := "src/" + strings.Repeat("a/", n) + "x"
+		v := resolvePath(long, st)
+		if !v.under(resolvePath("src/", st)) || v.suspect || len(v.comps) != n+2 || v.String() != long {
+			t.Errorf("%v: long path: under %v, suspect %v, %d components", st, v.under(resolvePath("src/", st)), v.suspect, len(v.comps))
+		}
+		climb := "src/" + strings.Repeat("a/", n) + strings.Repeat("../", n+1) + "x"
+		if v := resolvePath(climb, st); v.under(resolvePath("src/", st)) || v.String() != "x" {
+			t.Errorf("%v: climbing path resolves to %.20q", st, v.String())
+		}
+		out := "src/" + strings.Repeat("../", n) + "x"
+		if v := resolvePath(out, st); v.up != n-1 || v.String() != strings.Repeat("../", n-1)+"x" {
+			t.Errorf("%v: up = %d", st, v.up)
+		}
+	}
+	// A single POSIX component made of a million backslashed names.
+	bs := "src/" + strings.Repeat(`a\`, n) + "/" + strings.Repeat("../", n) + "etc"
+	if v := resolvePath(bs, POSIX); v.under(resolvePath("src/", POSIX)) || !v.suspect || v.up != n-2 {
+		t.Errorf("backslashed names: up %d, suspect %v", v.up, v.suspect)
+	}
+}
+
+func BenchmarkResolvePath(b *testing.B) {
+	for _, c := range []struct {
+		name  string
+		style PathStyle
+		path  string
+	}{
+		{"posix", POSIX, "src/policy/pathprefix.go"},
+		{"windows", Windows, `src\policy\pathprefix.go`},
+		{"windows-folded", Windows, `C:\Users\Me\Src\Policy\PathPrefix.go`},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				resolvePath(c.path, c.style)
+			}
+		})
 	}
 }
