@@ -136,10 +136,7 @@ func (fp *filePath) resolveWindows(p string) {
 			i = indexSep(rest)
 			share, rest = rest[:i], rest[i:]
 		}
-		fp.root = "//" + server + "/"
-		if share != "" {
-			fp.root += share + "/"
-		}
+		fp.root = "//" + server + "/" + share + "/"
 		for _, n := range [2]string{server, share} {
 			if _, changed := windowsName(n); changed || n == "" || n == "." || n == ".." || badWindowsName(n) {
 				fp.suspect = true

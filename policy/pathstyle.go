@@ -32,7 +32,8 @@ import "fmt"
 //   - rooted, "\x": absolute on the current drive, written "/x", so never
 //     under a prefix with a drive letter, nor the reverse;
 //   - UNC, "\\server\share\x": server and share are part of the root,
-//     written "//server/share/"; suspect if either is missing;
+//     written "//server/share/" ("//server//" when the share is missing);
+//     suspect if either is missing;
 //   - device, "\\?\x" and "\\.\x" (with either separator): written "//?/"
 //     or "//./", followed by "c:/" when a drive follows; always suspect;
 //   - none: a relative path.
