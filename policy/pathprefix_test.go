@@ -1,9 +1,17 @@
 package policy
 
 import (
+	"math/rand/v2"
+	stdpath "path"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/argstream/argstream/internal/testutil"
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/gen"
+	"github.com/leanovate/gopter/prop"
 )
 
 func TestPathStyle(t *testing.T) {
@@ -373,6 +381,193 @@ func TestLongPath(t *testing.T) {
 	if v := resolvePath(bs, POSIX); v.under(resolvePath("src/", POSIX)) || !v.suspect || v.up != n-2 {
 		t.Errorf("backslashed names: up %d, suspect %v", v.up, v.suspect)
 	}
+}
+
+// genPath generates paths of up to 7 components joined by "/", maybe after
+// a root and maybe with a trailing "/": each component one of specials, or
+// up to 3 of letters.
+func genPath(roots, specials, letters []string) gopter.Gen {
+	return gopter.CombineGens(
+		gen.IntRange(0, 7), gen.SliceOfN(7*4+2, gen.IntRange(0, 1<<16)),
+	).Map(func(v []any) string {
+		n, r := v[0].(int), v[1].([]int)
+		var b strings.Builder
+		b.WriteString(roots[r[0]%len(roots)])
+		for i := range n {
+			if i > 0 {
+				b.WriteByte('/')
+			}
+			x := r[2+4*i]
+			if x%3 == 0 {
+				b.WriteString(specials[x/3%len(specials)])
+				continue
+			}
+			for j := range x % 4 {
+				b.WriteString(letters[r[2+4*i+1+j]%len(letters)])
+			}
+		}
+		if r[1]%3 == 0 {
+			b.WriteByte('/')
+		}
+		return b.String()
+	})
+}
+
+var posixPath = genPath([]string{"", "", "/", "//"}, []string{"", ".", "..", ".."}, []string{"a", "b", ".", `\`})
+
+// genPrefixOf generates a prefix for the value v: often v cut at one of
+// its "/" (with or without it), else another path.
+func genPrefixOf(v string, other gopter.Gen) gopter.Gen {
+	return gopter.CombineGens(gen.IntRange(0, 1<<16), other).Map(func(x []any) string {
+		k, o := x[0].(int), x[1].(string)
+		var cuts []int
+		for i := range len(v) {
+			if v[i] == '/' {
+				cuts = append(cuts, i, i+1)
+			}
+		}
+		if k%4 == 0 || len(cuts) == 0 {
+			return o
+		}
+		return v[:cuts[k/4%len(cuts)]]
+	})
+}
+
+// refUnder is under by its definition: path.Clean both, then the prefix's
+// components are the value's first ones (strings.HasPrefix on whole
+// components), the value climbs out no further, and a prefix written with
+// a trailing "/" leaves at least one more component.
+func refUnder(v, prefix string) bool {
+	cv, cp := stdpath.Clean(v), stdpath.Clean(prefix)
+	if strings.HasPrefix(cv, "/") != strings.HasPrefix(cp, "/") {
+		return false
+	}
+	key := func(c string) string {
+		switch c {
+		case ".":
+			return ""
+		case "/":
+			return "/"
+		}
+		return c + "/"
+	}
+	kv, kp := key(cv), key(cp)
+	if !strings.HasPrefix(kv, kp) {
+		return false
+	}
+	rest := kv[len(kp):]
+	return !strings.HasPrefix(rest, "../") && !(strings.HasSuffix(prefix, "/") && rest == "")
+}
+
+// refPOSIXSuspect is suspect for posixPath's alphabet: a backslash, a
+// leading "//", or a name ending with a dot.
+func refPOSIXSuspect(p string) bool {
+	if strings.Contains(p, `\`) || strings.HasPrefix(p, "//") {
+		return true
+	}
+	for c := range strings.SplitSeq(p, "/") {
+		if c != "." && c != ".." && strings.HasSuffix(c, ".") {
+			return true
+		}
+	}
+	return false
+}
+
+// POSIX resolution is path.Clean's, and under is the whole-component
+// prefix of path.Clean's output.
+func TestPropertyPOSIXIsPathClean(t *testing.T) {
+	properties := gopter.NewProperties(testutil.PropertyParameters(5000))
+	properties.Property("String = path.Clean, suspect as defined", prop.ForAll(
+		func(p string) string {
+			v := resolvePath(p, POSIX)
+			if got, want := v.String(), stdpath.Clean(p); got != want {
+				return "String " + got + ", path.Clean " + want
+			}
+			if v.suspect != refPOSIXSuspect(p) {
+				return "suspect wrong"
+			}
+			return ""
+		},
+		posixPath,
+	))
+	properties.Property("under = whole-component prefix of path.Clean", prop.ForAll(
+		func(p []string) string {
+			v, prefix := p[0], p[1]
+			if got, want := resolvePath(v, POSIX).under(resolvePath(prefix, POSIX)), refUnder(v, prefix); got != want {
+				return "under wrong for prefix " + prefix
+			}
+			return ""
+		},
+		posixPath.FlatMap(func(v any) gopter.Gen {
+			return genPrefixOf(v.(string), posixPath).Map(func(pre string) []string { return []string{v.(string), pre} })
+		}, reflect.TypeOf([]string{})),
+	))
+	properties.TestingRun(t)
+}
+
+var windowsPath = genPath(
+	[]string{"", "/", `\`, "C:", `C:\`, "c:/", `\\Srv\Share\`, "//srv/share", `\\?\C:\`, `\\.\`, `\\`},
+	[]string{"", ".", "..", ".."},
+	[]string{"a", "B", "c", "É", "é", ".", " ", ":", "$", "~1", "Nul", "\\", "/", "C:"},
+)
+
+// respell changes p's case (ASCII letters, É and é) and separators at
+// random.
+func respell(p string, seed uint64) string {
+	r := rand.New(rand.NewPCG(seed, 1))
+	var b strings.Builder
+	for _, c := range p {
+		switch {
+		case c == '/' || c == '\\':
+			c = []rune{'/', '\\'}[r.IntN(2)]
+		case c == 'É' || c == 'é':
+			c = []rune{'É', 'é'}[r.IntN(2)]
+		case 'a' <= c|0x20 && c|0x20 <= 'z':
+			c = []rune{c | 0x20, c &^ 0x20}[r.IntN(2)]
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// Windows resolution depends neither on case nor on the separator, and
+// its String resolves to itself.
+func TestPropertyWindowsSpelling(t *testing.T) {
+	properties := gopter.NewProperties(testutil.PropertyParameters(5000))
+	properties.Property("case and separators do not matter", prop.ForAll(
+		func(p string, seed uint64) string {
+			q := respell(p, seed)
+			v, w := resolvePath(p, Windows), resolvePath(q, Windows)
+			if !reflect.DeepEqual(v, w) || v.String() != w.String() {
+				return "respelt " + q + " resolves to " + w.String() + ", not " + v.String()
+			}
+			return ""
+		},
+		windowsPath, gen.UInt64(),
+	))
+	properties.Property("String resolves to itself", prop.ForAll(
+		func(p string) string {
+			s := resolvePath(p, Windows).String()
+			if again := resolvePath(s, Windows).String(); again != s {
+				return s + " resolves to " + again
+			}
+			return ""
+		},
+		windowsPath,
+	))
+	properties.Property("under a respelt prefix", prop.ForAll(
+		func(p []string, seed uint64) string {
+			v, prefix := resolvePath(p[0], Windows), resolvePath(p[1], Windows)
+			if v.under(prefix) != v.under(resolvePath(respell(p[1], seed), Windows)) {
+				return "under differs for a respelt " + p[1]
+			}
+			return ""
+		},
+		windowsPath.FlatMap(func(v any) gopter.Gen {
+			return genPrefixOf(v.(string), windowsPath).Map(func(pre string) []string { return []string{v.(string), pre} })
+		}, reflect.TypeOf([]string{})), gen.UInt64(),
+	))
+	properties.TestingRun(t)
 }
 
 func BenchmarkResolvePath(b *testing.B) {
