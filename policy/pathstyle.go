@@ -33,7 +33,7 @@ import "fmt"
 //     under a prefix with a drive letter, nor the reverse;
 //   - UNC, "\\server\share\x": server and share are part of the root,
 //     written "//server/share/" ("//server//" when the share is missing);
-//     suspect if either is missing;
+//     suspect if either is missing, "." or "..";
 //   - device, "\\?\x" and "\\.\x" (with either separator): written "//?/"
 //     or "//./", followed by "c:/" when a drive follows; always suspect;
 //   - none: a relative path.
@@ -45,14 +45,15 @@ import "fmt"
 // is kept as written. Names compare under Unicode simple case folding (as
 // strings.EqualFold does), and the resolved form is written folded to lower
 // case. A Windows path is suspect when it is a device or drive-relative
-// path, or a UNC path without server or share; or a component, the server
-// or the share contains ":" (a stream), ends with "." or a space, contains
-// a character Windows forbids in names (* ? < > " |), contains "~" and a
-// digit (it may be the 8.3 short name of another file, as ENV~1 may be
-// .env), or is a reserved device name; or the path contains a non-ASCII
-// letter that case mapping or folding turns into an ASCII one (ı, İ, ſ, the
-// Kelvin sign: NTFS compares names with its own upcase table, which may
-// disagree with Unicode folding on them), or bytes that are not UTF-8.
+// path, or a UNC path whose server or share is missing, "." or ".."; when a
+// component, the server or the share contains ":" (a stream), ends with "."
+// or a space, contains a character Windows forbids in names (* ? < > " |),
+// contains "~" and a digit (it may be the 8.3 short name of another file,
+// as ENV~1 may be .env), or is a reserved device name; or when the path
+// contains bytes that are not UTF-8, or a non-ASCII letter that case
+// mapping or folding turns into an ASCII one (ı, İ, ſ, the Kelvin sign:
+// NTFS compares names with its own upcase table, which may disagree with
+// Unicode folding on them).
 //
 // The reserved device names are CON, PRN, AUX, NUL, CONIN$, CONOUT$, COM0
 // to COM9, LPT0 to LPT9, COM¹ COM² COM³ and LPT¹ LPT² LPT³, in any case,
