@@ -35,10 +35,39 @@
 // element, at any depth: "/patterns/paths" visits patterns[*].paths[*], and
 // "/path" on ["a", "b"] visits "a" and "b". So tokens are always object
 // keys: "/patterns/0/paths" looks for a key "0" (New warns about such
-// tokens), and the values a pointer resolves to are never arrays. A
-// condition holds if any value it resolves to matches: existential
-// matching, the secure default for a guard such as "skip if any path is
-// .env". An arg that resolves to nothing does not match.
+// tokens), and the values a pointer resolves to are never arrays.
+//
+// # Quantifiers
+//
+// A rule's quantifier says how many of those values must match. The
+// default follows the mode, so that one unexpected value is always enough
+// to withhold permission:
+//
+//   - unattended (permissive) uses "all": every value matches, and there
+//     is at least one. {"path": ["src/a", "/etc/passwd"]} does not pass a
+//     "src/" prefix, and {"n": [[50], [500]]} does not pass "maximum": 100;
+//   - ask, edit and skip (restrictive) use "any": one matching value is
+//     enough, as a guard such as "skip if any path is .env" needs.
+//
+// A rule may say "quantifier": "all" or "any" (Rule.Quantifier); an
+// unattended rule with "any" loads with a Warning. An arg that resolves to
+// nothing does not match, under either quantifier.
+//
+// # Readings
+//
+// A tool may read a value otherwise than its JSON text says, so a value
+// can have several readings, and a permissive rule holds only if it holds
+// under every reading, a restrictive rule if it holds under any:
+//
+//   - a number is its exact decimal and the float64 nearest to it, which
+//     is what Python, JavaScript and Go's float64 read: 99.99999999999999999
+//     is 100 and 1e-400 is 0, so neither passes "exclusive_maximum": 100 or
+//     "exclusive_minimum": 0 on an unattended rule, and both trigger a skip
+//     rule with those bounds. (Bounds are compared exactly, and as float64
+//     against the bound's own float64.)
+//   - a path, on a parameter declared in "paths", is the text as written,
+//     and the path a POSIX or a Windows tool resolves it to (see "Path
+//     styles").
 //
 // # Matchers
 //
@@ -93,12 +122,16 @@
 //   - Go adds \A, \z, flags such as (?i) and (?s), POSIX classes
 //     ([[:alpha:]]) and (?P<name>...); (?<name>...) works in both.
 //
-// # Path prefixes
+// # Path styles
 //
 // A prefix on a parameter declared in "paths" compares whole path
-// components after lexical normalisation of both the prefix and the value:
-// "." and empty components are dropped, "x/.." is removed, and a backslash
-// counts as a separator (so a Windows path cannot slip past). Then:
+// components after resolving both the prefix and the value lexically, as
+// the tool will: in POSIX style (the default) only "/" separates and a
+// backslash is part of a name, as path.Clean reads it; in Windows style
+// (PathsAs(Windows), "path_style": "windows" in the file) "/" and "\"
+// separate, drives, UNC shares and trailing dots, spaces and stream
+// suffixes are resolved as Win32 does, and names compare case-insensitively.
+// "." and empty components are dropped and "x/.." is removed. Then:
 //
 //   - "src/" matches src/lib.rs, ./src/lib.rs and src/a/../lib.rs, and never
 //     src-old/lib.rs, src (the directory itself) or src/../etc/passwd;
@@ -106,12 +139,29 @@
 //   - a path that climbs out with ".." never matches a prefix it escapes:
 //     src/../../etc never matches "src/" nor "", and ../x never matches
 //     "." (only a prefix that climbs out the same way, such as "../x/",
-//     matches it);
-//   - an absolute path never matches a relative prefix, nor the reverse.
+//     matches it); in POSIX style src/a\b/../../x is x, outside "src/";
+//   - an absolute path never matches a relative prefix, nor the reverse,
+//     and in Windows style a drive, a share or the current drive's root
+//     only matches a prefix with the same root.
 //
-// Normalisation is lexical: nothing is resolved against a working
-// directory, symbolic links or the file system, and the comparison is case
-// sensitive. const, enum and pattern see the value as written.
+// A value whose resolution is uncertain or depends on the platform is
+// suspect and never satisfies an unattended rule (PathStyle has the list):
+// in POSIX style, any backslash, ":", name ending in "." or a space,
+// reserved device name (nul, con.txt) or leading "//"; in Windows style,
+// device and drive-relative paths, streams, trailing dots and spaces,
+// reserved names, wildcards and possible 8.3 short names; in both, control
+// characters.
+//
+// Every matcher on such a parameter sees the path's readings (see
+// "Readings"): const and enum compare resolved paths, a pattern is matched
+// against the value as written and against its resolved form ("src/.env"
+// for SRC\.ENV::$DATA in Windows style, lowercased). An unattended rule
+// needs the value as written and its resolution in the tool's style to
+// match; an ask, edit or skip rule holds if the value as written, its POSIX
+// resolution or its Windows resolution matches, whatever the style, so
+// that no spelling escapes a guard such as "skip any .env". Resolution is
+// lexical: nothing is resolved against a working directory, symbolic links
+// or the file system.
 //
 // # Checks
 //
@@ -137,11 +187,13 @@
 // nothing later may decide before it is settled.
 //
 // Policy.Evaluator is the streaming evaluator, a sink.Sink for one call's
-// fragments. A rule matches the moment a value its arg resolves to is
-// complete and matches, at any depth: the first matching element of an
-// array is enough. It is eliminated when its top-level parameter's Done
-// arrives without a match, or when the whole arguments end without the
-// parameter. Between those, it blocks the rules after it, whether its
+// fragments. A rule with the quantifier "any" matches the moment a value
+// its arg resolves to is complete and matches, at any depth: the first
+// matching element of an array is enough. A rule with "all" is eliminated
+// by the first of its values that completes without matching, and matches
+// when its top-level parameter is complete, every value having matched.
+// A rule is eliminated when its top-level parameter's Done arrives without
+// a match, or when the whole arguments end without the parameter. Between those, it blocks the rules after it, whether its
 // parameter has not started or is still arriving. The decision, the rule
 // and the offset at which it became known (OnDecision, DecidedAt) never
 // change once set. The evaluator keeps only the values some rule's pointer
@@ -154,6 +206,14 @@
 // sink.ErrStop) and the stream stops.
 //
 // A decision is about arguments that end up valid. If the stream fails
-// after deciding (truncated, malformed, stopped), Verdict.Executable is
-// false: the call must not run, whatever was decided.
+// after deciding (truncated, malformed, a duplicate or confusable key
+// later on, stopped), Verdict.Executable is false: the call must not run,
+// whatever was decided. A decision is never permission to execute before
+// Verdict().Executable() is true at the end of the arguments: use an early
+// decision to prompt, to prepare, or to cancel, not to start the call.
+//
+// # Concurrency
+//
+// A Policy is immutable and may be used from several goroutines; an
+// Evaluator belongs to one stream and may not.
 package policy

@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/argstream/argstream/token"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -17,8 +18,9 @@ import (
 // tested against:
 //
 //   - a catch-all decides;
-//   - a rule whose parameter is known decides if any value its arg resolves
-//     to matches, and is eliminated otherwise;
+//   - a rule whose parameter is known decides if the values its arg
+//     resolves to match as its quantifier says (any one of them; or all of
+//     them, and at least one), and is eliminated otherwise;
 //   - a rule whose parameter is not known is eliminated if the arguments
 //     are complete, and otherwise blocks: the result is the zero Decision,
 //     waiting, whatever the later rules say;
@@ -38,7 +40,12 @@ func (p *Policy) Evaluate(known map[string]jsontext.Value, complete bool) Decisi
 			}
 			return Decision{}
 		}
-		if v, err := parseValue(text); err == nil && resolve(&v, r.segs[1:], r.m.match) {
+		v, err := parseValue(text)
+		if err != nil {
+			continue
+		}
+		matched, total := count(&v, r.segs[1:], r.m.match)
+		if r.all && total > 0 && matched == total || !r.all && matched > 0 {
 			return Decision{Mode: r.Mode, Rule: i}
 		}
 	}
@@ -47,8 +54,18 @@ func (p *Policy) Evaluate(known map[string]jsontext.Value, complete bool) Decisi
 
 // EvaluateArgs decides on complete arguments, a JSON object: Evaluate with
 // every member known and complete set. Arguments that are valid JSON but not
-// an object have no parameters.
+// an object have no parameters. The arguments are checked as a Stream
+// checks them, with token.NewJSON's defaults: invalid JSON, a duplicate key
+// or keys a tool would confuse are an error (a *token.SyntaxError), never
+// a decision.
 func (p *Policy) EvaluateArgs(args jsontext.Value) (Decision, error) {
+	check := token.NewJSON(token.HandlerFunc(func(token.Event) error { return nil }))
+	if err := check.Feed(args); err != nil {
+		return Decision{}, err
+	}
+	if err := check.Close(); err != nil {
+		return Decision{}, err
+	}
 	d := jsontext.NewDecoder(bytes.NewReader(args))
 	known := map[string]jsontext.Value{}
 	if d.PeekKind() == '{' {
@@ -82,24 +99,26 @@ func (p *Policy) EvaluateArgs(args jsontext.Value) (Decision, error) {
 	return p.Evaluate(known, true), nil
 }
 
-// resolve reports whether f holds for any value that the pointer tokens
-// segs resolve to within v: an array stands for each of its elements,
-// wherever it is met, and is never itself a resolved value.
-func resolve(v *value, segs []string, f func(*value) bool) bool {
+// count returns how many of the values that the pointer tokens segs
+// resolve to within v satisfy f, and how many there are. An array stands
+// for each of its elements, wherever it is met, and is never itself a
+// resolved value.
+func count(v *value, segs []string, f func(*value) bool) (matched, total int) {
 	switch {
 	case v.kind == '[':
 		for i := range v.items {
-			if resolve(&v.items[i], segs, f) {
-				return true
-			}
+			m, t := count(&v.items[i], segs, f)
+			matched, total = matched+m, total+t
 		}
-		return false
 	case len(segs) == 0:
-		return f(v)
+		if f(v) {
+			return 1, 1
+		}
+		return 0, 1
 	case v.kind == '{':
 		if i := slices.Index(v.keys, segs[0]); i >= 0 {
-			return resolve(&v.items[i], segs[1:], f)
+			return count(&v.items[i], segs[1:], f)
 		}
 	}
-	return false
+	return matched, total
 }

@@ -1,6 +1,7 @@
 package policy_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -49,7 +50,10 @@ func TestEvaluate(t *testing.T) {
 		{"nested through an object", modify, known("patterns", `{"paths": ".env"}`), false, decided(policy.Skip, 0)},
 		{"nested through arrays of arrays", modify, known("patterns", `[[{"paths": [[".env.local"]]}]]`), false, decided(policy.Skip, 0)},
 		{"pointer into a scalar resolves to nothing", modify, known("patterns", `".env"`), false, decided(policy.Unattended, 1)},
-		{"an array parameter means each element", createFile, known("path", `["lib.rs", "src/a.rs"]`), false, decided(policy.Unattended, 0)},
+		{"an array parameter means each element", createFile, known("path", `["src/b.rs", "src/a.rs"]`), false, decided(policy.Unattended, 0)},
+		{"unattended needs every element", createFile, known("path", `["src/a.rs", "lib.rs"]`, "content", `"x"`), false, decided(policy.Ask, 2)},
+		{"unattended needs an element", createFile, known("path", `[[]]`, "content", `"x"`), false, decided(policy.Ask, 2)},
+		{"skip needs one element", createFile, known("path", `"lib.rs"`, "content", `["ls", "rm -rf /"]`), false, decided(policy.Skip, 1)},
 		{"an empty array resolves to nothing", createFile, known("path", `[]`, "content", `""`), false, decided(policy.Ask, 2)},
 		{"invalid JSON matches nothing", createFile, known("path", `"src/a`, "content", `"x"`), false, decided(policy.Ask, 2)},
 	} {
@@ -80,7 +84,10 @@ func TestMatchers(t *testing.T) {
 		{`{"arg": "/v", "const": 1, "mode": "skip"}`, `10e-1`, true},
 		{`{"arg": "/v", "const": 1, "mode": "skip"}`, `"1"`, false},
 		{`{"arg": "/v", "const": 1, "mode": "skip"}`, `true`, false},
-		{`{"arg": "/v", "const": 9007199254740993, "mode": "skip"}`, `9007199254740992`, false},
+		{`{"arg": "/v", "const": 9007199254740993, "mode": "unattended"}`, `9007199254740992`, false},
+		// A restrictive rule also holds when the float64 a tool reads matches.
+		{`{"arg": "/v", "const": 9007199254740993, "mode": "skip"}`, `9007199254740992`, true},
+		{`{"arg": "/v", "const": 0.1, "mode": "unattended"}`, `0.1`, true},
 		{`{"arg": "/v", "const": "a", "mode": "skip"}`, `"a"`, true},
 		{`{"arg": "/v", "const": "a", "mode": "skip"}`, `"\u0061"`, true},
 		{`{"arg": "/v", "const": "é", "mode": "skip"}`, `"e\u0301"`, false},
@@ -106,16 +113,39 @@ func TestMatchers(t *testing.T) {
 		{`{"arg": "/v", "prefix": "1", "mode": "skip"}`, `12`, false},
 		// Bounds: numbers only, exact.
 		{`{"arg": "/v", "minimum": 1, "mode": "skip"}`, `1`, true},
-		{`{"arg": "/v", "minimum": 1, "mode": "skip"}`, `0.999999999999999999999`, false},
+		{`{"arg": "/v", "minimum": 1, "mode": "unattended"}`, `0.999999999999999999999`, false},
+		{`{"arg": "/v", "minimum": 1, "mode": "skip"}`, `0.999999999999999999999`, true},
+		{`{"arg": "/v", "minimum": 1, "mode": "skip"}`, `0.9999999`, false},
 		{`{"arg": "/v", "exclusive_minimum": 1, "mode": "skip"}`, `1.0`, false},
 		{`{"arg": "/v", "exclusive_minimum": 1, "mode": "skip"}`, `1.000000000000000000001`, true},
 		{`{"arg": "/v", "maximum": 10, "mode": "skip"}`, `1e1`, true},
 		{`{"arg": "/v", "maximum": 10, "mode": "skip"}`, `-1e400`, true},
 		{`{"arg": "/v", "exclusive_maximum": 10, "mode": "skip"}`, `10`, false},
 		{`{"arg": "/v", "exclusive_maximum": 9007199254740993, "mode": "skip"}`, `9007199254740992`, true},
-		{`{"arg": "/v", "maximum": 9007199254740992, "mode": "skip"}`, `9007199254740993`, false},
+		{`{"arg": "/v", "maximum": 9007199254740992, "mode": "unattended"}`, `9007199254740993`, false},
+		{`{"arg": "/v", "maximum": 9007199254740992, "mode": "skip"}`, `9007199254740993`, true},
+		// A permissive bound holds for the exact decimal and the float64
+		// alike: Python and Go read 99.99999999999999999 as 100.0 and
+		// 1e-400 as 0.
+		{`{"arg": "/v", "exclusive_maximum": 100, "mode": "unattended"}`, `99.99999999999999999`, false},
+		{`{"arg": "/v", "exclusive_maximum": 100, "mode": "unattended"}`, `99.9999999999`, true},
+		{`{"arg": "/v", "exclusive_minimum": 0, "mode": "unattended"}`, `1e-400`, false},
+		{`{"arg": "/v", "exclusive_minimum": 0, "mode": "unattended"}`, `1e-300`, true},
+		{`{"arg": "/v", "maximum": 1e308, "mode": "unattended"}`, `1e309`, false},
+		{`{"arg": "/v", "maximum": 100, "mode": "unattended"}`, `100.000000000000000001`, false},
+		{`{"arg": "/v", "maximum": 0.1, "mode": "unattended"}`, `0.1`, true},
+		{`{"arg": "/v", "exclusive_minimum": 100, "mode": "skip"}`, `100.00000000000000001`, true},
+		{`{"arg": "/v", "exclusive_maximum": 0, "mode": "skip"}`, `-1e-400`, true},
 		{`{"arg": "/v", "minimum": 0, "mode": "skip"}`, `-0`, true},
 		{`{"arg": "/v", "maximum": 10, "mode": "skip"}`, `[20, 5]`, true},
+		// Quantifiers: unattended needs every value (and one), the others one.
+		{`{"arg": "/v", "maximum": 10, "mode": "unattended"}`, `[20, 5]`, false},
+		{`{"arg": "/v", "maximum": 10, "mode": "unattended"}`, `[[5], [10]]`, true},
+		{`{"arg": "/v", "maximum": 100, "mode": "unattended"}`, `[[50], [500]]`, false},
+		{`{"arg": "/v", "maximum": 10, "mode": "unattended"}`, `[]`, false},
+		{`{"arg": "/v", "maximum": 10, "mode": "unattended", "quantifier": "any"}`, `[20, 5]`, true},
+		{`{"arg": "/v", "maximum": 10, "mode": "skip", "quantifier": "all"}`, `[20, 5]`, false},
+		{`{"arg": "/v", "maximum": 10, "mode": "skip", "quantifier": "all"}`, `[2, 5]`, true},
 		{`{"arg": "/v", "maximum": 10, "mode": "skip"}`, `{"n": 5}`, false},
 	} {
 		if got := match(t, c.rule, c.value); got != c.want {
@@ -142,7 +172,8 @@ func TestNumbersAsStrings(t *testing.T) {
 		{`{"start_line": "1000000"}`, decided(policy.Ask, 1)},
 		{`{"start_line": "-1e999"}`, decided(policy.Ask, 1)},
 		{`{"start_line": ["1", 2000]}`, decided(policy.Ask, 1)},
-		{`{"start_line": ["1", 2]}`, decided(policy.Unattended, 0)},
+		{`{"start_line": ["1", 2]}`, decided(policy.Ask, 1)},
+		{`{"start_line": [1, 2]}`, decided(policy.Unattended, 0)},
 	} {
 		got, err := p.EvaluateArgs(jsontext.Value(c.args))
 		if err != nil || got != c.want {
@@ -196,7 +227,9 @@ func TestPathPrefixSafety(t *testing.T) {
 		{"./src/lib.rs", policy.Unattended},
 		{"src/a/../b/lib.rs", policy.Unattended},
 		{"src//lib.rs", policy.Unattended},
-		{`src\\lib.rs`, policy.Unattended},
+		// On POSIX a backslash is part of a name, and a Windows tool would
+		// read it as a separator: such a path never runs unattended.
+		{`src\\lib.rs`, policy.Ask},
 		{"src-old/lib.rs", policy.Ask},
 		{"src", policy.Ask},
 		{"src/", policy.Ask},
@@ -223,6 +256,57 @@ func TestPathPrefixSafety(t *testing.T) {
 			}
 			if v, err := stream(p, bytewise(args)); err != nil || v.Mode != want {
 				t.Errorf("streaming %s: %v, %v; want %v", args, v.Decision, err, want)
+			}
+		}
+	}
+}
+
+// The bypasses of the security review, with the README's rules: in the
+// default POSIX style a backslash is part of a name (src/a\b/../../x is x),
+// and in either style no spelling of .env escapes the skip rule.
+func TestPathStyleBypasses(t *testing.T) {
+	const create = `{"run": [{"arg": "/path", "prefix": "src/", "mode": "unattended"}, {"mode": "ask"}], "paths": ["/path"]%s}`
+	const modify = `{"run": [
+		{"arg": "/patterns/paths", "pattern": "(^|/)\\.env($|\\.)", "mode": "skip"},
+		{"arg": "/path", "prefix": "src/", "mode": "unattended"},
+		{"mode": "ask"}
+	], "paths": ["/path", "/patterns/paths"]%s}`
+	for _, c := range []struct {
+		rules, style, args string
+		want               policy.Mode
+	}{
+		{create, "posix", `{"path": "src/a\\b/../../x"}`, policy.Ask},
+		{create, "posix", `{"path": "src/a\\b\\c\\d\\e\\f\\g\\h/../../../../../../../../etc/passwd"}`, policy.Ask},
+		// A Windows tool reads every backslash as a separator: src\etc\passwd.
+		{create, "windows", `{"path": "src/a\\b\\c\\d\\e\\f\\g\\h/../../../../../../../../etc/passwd"}`, policy.Unattended},
+		{create, "windows", `{"path": "src/a\\b\\c\\d\\e\\f\\g\\h/../../../../../../../../../etc/passwd"}`, policy.Ask},
+		{create, "posix", `{"path": "src/main.rs"}`, policy.Unattended},
+		{create, "windows", `{"path": "src\\main.rs"}`, policy.Unattended},
+		{create, "windows", `{"path": "SRC\\Main.rs"}`, policy.Unattended},
+		{create, "windows", `{"path": "src\\CON"}`, policy.Ask},
+		{create, "windows", `{"path": "src\\x.rs::$DATA"}`, policy.Ask},
+		{create, "windows", `{"path": "C:\\src\\x.rs"}`, policy.Ask},
+		{create, "windows", `{"path": "src\\..\\..\\x.rs"}`, policy.Ask},
+		{create, "posix", `{"path": ["src/a", "/etc/passwd"]}`, policy.Ask},
+		{modify, "posix", `{"path": "src/a.rs", "patterns": [{"paths": ["src/ok.rs"]}]}`, policy.Unattended},
+	} {
+		p := mustParse(t, fmt.Sprintf(c.rules, `, "path_style": "`+c.style+`"`))
+		if d, err := p.EvaluateArgs(jsontext.Value(c.args)); err != nil || d.Mode != c.want {
+			t.Errorf("%s, %s: %v, %v; want %v", c.style, c.args, d, err, c.want)
+		}
+		if v, err := stream(p, bytewise(c.args)); err != nil || v.Mode != c.want {
+			t.Errorf("streaming %s, %s: %v, %v; want %v", c.style, c.args, v.Decision, err, c.want)
+		}
+	}
+	for _, style := range []string{"posix", "windows"} {
+		p := mustParse(t, fmt.Sprintf(modify, `, "path_style": "`+style+`"`))
+		for _, env := range []string{`src/.env`, `src/.ENV`, `src/.env `, `src\\.env`, `src/.env::$DATA`, `src/.env.`, `src/.env/.`, `SRC\\.Env.local`} {
+			args := `{"path": "src/a.rs", "patterns": [{"paths": ["src/ok.rs", "` + env + `"]}]}`
+			if d, err := p.EvaluateArgs(jsontext.Value(args)); err != nil || d != decided(policy.Skip, 0) {
+				t.Errorf("%s, %s: %v, %v; want skip", style, args, d, err)
+			}
+			if v, err := stream(p, bytewise(args)); err != nil || v.Decision != decided(policy.Skip, 0) {
+				t.Errorf("streaming %s, %s: %v, %v; want skip", style, args, v.Decision, err)
 			}
 		}
 	}

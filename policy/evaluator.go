@@ -19,9 +19,12 @@ var ErrSkip = fmt.Errorf("policy: decided skip: %w", sink.ErrStop)
 // the complete arguments, as soon as the fragments received determine it,
 // and never changes it afterwards:
 //
-//   - a rule matches the moment a value its arg resolves to completes and
-//     matches, at any depth (the first matching element of an array is
-//     enough);
+//   - a rule with the quantifier Any matches the moment a value its arg
+//     resolves to completes and matches, at any depth (the first matching
+//     element of an array is enough);
+//   - a rule with the quantifier All is eliminated the moment a value its
+//     arg resolves to completes and does not match, and matches at the Done
+//     of its top-level parameter if every value matched and there was one;
 //   - a rule is eliminated when the Done of its top-level parameter arrives
 //     without a match, and every rule still open is eliminated at the Done
 //     of the whole arguments (the parameters that never came);
@@ -39,7 +42,8 @@ type Evaluator struct {
 	stopOnSkip bool
 
 	state    []ruleState
-	next     int // the rules before next are eliminated
+	hits     []bool // an All rule had a matching value
+	next     int    // the rules before next are eliminated
 	decision Decision
 	at       int64 // the offset at which decision became known
 	last     int64 // the offset of the last fragment
@@ -88,7 +92,7 @@ func StopOnSkip() EvaluatorOption {
 
 // Evaluator returns a streaming evaluator of p for one tool call.
 func (p *Policy) Evaluator(opts ...EvaluatorOption) *Evaluator {
-	e := &Evaluator{p: p, state: make([]ruleState, len(p.rules))}
+	e := &Evaluator{p: p, state: make([]ruleState, len(p.rules)), hits: make([]bool, len(p.rules))}
 	for _, o := range opts {
 		o(e)
 	}
@@ -100,6 +104,7 @@ func (p *Policy) Evaluator(opts ...EvaluatorOption) *Evaluator {
 // Reset prepares e for another tool call's arguments.
 func (e *Evaluator) Reset() {
 	clear(e.state)
+	clear(e.hits)
 	e.next, e.decision, e.at, e.last = 0, Decision{}, -1, 0
 	e.ended, e.err, e.capturing = false, nil, false
 	e.agg.Reset()
@@ -137,7 +142,7 @@ func (e *Evaluator) Push(p *fragment.Progress) error {
 		case len(p.Path) == 0:
 			e.eliminateAll()
 		case len(p.Path) == 1 && !p.Path[0].IsIndex():
-			e.eliminate(p.Path[0].Key)
+			e.settle(p.Path[0].Key)
 		}
 	}
 	if e.changed {
@@ -232,27 +237,41 @@ func (e *Evaluator) onValue(rel fragment.Path, text jsontext.Value) error {
 			}
 			parsed = true
 		}
-		if r.m.match(&v) {
+		switch ok := r.m.match(&v); {
+		case ok && r.all:
+			e.hits[i] = true
+		case ok:
 			e.state[i] = matched
+			e.changed = true
+		case r.all:
+			e.state[i] = eliminated
 			e.changed = true
 		}
 	}
 	return nil
 }
 
-// eliminate eliminates the open rules on the top-level parameter key, whose
-// value is complete: every value they could resolve to has been matched.
-func (e *Evaluator) eliminate(key []byte) {
+// settle settles the open rules on the top-level parameter key, whose value
+// is complete: every value they could resolve to has been matched. An All
+// rule still open matches if it had a value (every one matched, or it
+// would have been eliminated); the others are eliminated.
+func (e *Evaluator) settle(key []byte) {
 	for i := e.next; i < len(e.p.rules); i++ {
 		r := &e.p.rules[i]
 		if e.state[i] == open && !r.catchAll() && r.segs[0] == string(key) {
 			e.state[i] = eliminated
+			if r.all && e.hits[i] {
+				e.state[i] = matched
+			}
 			e.changed = true
 		}
 	}
 }
 
-// eliminateAll eliminates every open rule: the arguments are complete.
+// eliminateAll eliminates every open rule: the arguments are complete, and
+// a rule still open never had its parameter settled (it never came, or the
+// tokenizer sent no Done for it, in which case its values are not known
+// to be all there).
 func (e *Evaluator) eliminateAll() {
 	for i := e.next; i < len(e.p.rules); i++ {
 		if e.state[i] == open && !e.p.rules[i].catchAll() {

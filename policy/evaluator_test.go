@@ -50,6 +50,14 @@ func TestEvaluatorDecidesAt(t *testing.T) {
 		{"not an object: no parameters", createFile, `["src/a.rs"]|`, decided(policy.Ask, 2)},
 		{"escaped pointer tokens", `{"run": [{"arg": "/a~1b/~0c", "const": 1, "mode": "skip"}, {"mode": "ask"}]}`, `{"a/b": {"~c": 1}|}`, decided(policy.Skip, 0)},
 		{"the empty key", `{"run": [{"arg": "/", "const": "x", "mode": "skip"}, {"mode": "ask"}]}`, `{"": "x"|, "path": "y"}`, decided(policy.Skip, 0)},
+		// Unattended needs every value: ruled out by the first that fails,
+		// matched only when the parameter is complete.
+		{"all: ruled out by the first bad element", createFile, `{"content": "x", "path": ["src/a", "/etc/passwd"|, "src/b"]}`, decided(policy.Ask, 2)},
+		{"all: matched when the array ends", createFile, `{"path": ["src/a", "src/b"]|, "content": "rm -rf"}`, decided(policy.Unattended, 0)},
+		{"all: an empty array never matches", createFile, `{"path": [], "content": "x"|}`, decided(policy.Ask, 2)},
+		{"all: nested arrays", `{"run": [{"arg": "/n", "maximum": 100, "mode": "unattended"}, {"mode": "ask"}]}`, `{"n": [[50], [500]|]}`, decided(policy.Ask, 1)},
+		{"all: through objects in arrays", `{"run": [{"arg": "/p/x", "const": 1, "mode": "unattended"}, {"mode": "ask"}]}`, `{"p": [{"x": 1}, {"y": 2}, {"x": 1.0}]|}`, decided(policy.Unattended, 0)},
+		{"any on unattended, explicitly", `{"run": [{"arg": "/path", "prefix": "src/", "mode": "unattended", "quantifier": "any"}, {"mode": "ask"}], "paths": ["/path"]}`, `{"path": ["src/a"|, "/etc/passwd"]}`, decided(policy.Unattended, 0)},
 		{"escaped key text", `{"run": [{"arg": "/path", "const": "x", "mode": "skip"}, {"mode": "ask"}]}`, `{"p\u0061th": "\u0078"|}`, decided(policy.Skip, 0)},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -12,14 +12,16 @@ import (
 // file is the rules file. Fields stay raw JSON so that a value of the wrong
 // type is reported by the rule and field it belongs to.
 type file struct {
-	Run   jsontext.Value `json:"run"`
-	Paths jsontext.Value `json:"paths"`
+	Run       jsontext.Value `json:"run"`
+	Paths     jsontext.Value `json:"paths"`
+	PathStyle jsontext.Value `json:"path_style"`
 }
 
 // ruleJSON is one rule of the rules file.
 type ruleJSON struct {
 	Arg              jsontext.Value `json:"arg"`
 	Mode             jsontext.Value `json:"mode"`
+	Quantifier       jsontext.Value `json:"quantifier"`
 	Const            jsontext.Value `json:"const"`
 	Enum             jsontext.Value `json:"enum"`
 	Pattern          jsontext.Value `json:"pattern"`
@@ -32,19 +34,23 @@ type ruleJSON struct {
 
 // Parse reads a rules file and checks it as New does:
 //
-//	{"run": [RULE, ...], "paths": ["/path", ...]}
+//	{"run": [RULE, ...], "paths": ["/path", ...], "path_style": "posix"}
 //	{"run": "MODE"}
 //
 // where RULE is {"arg": POINTER, MATCHER: OPERAND, "mode": MODE} with one
 // MATCHER among const, enum, pattern, prefix, minimum, maximum,
-// exclusive_minimum and exclusive_maximum, or {"mode": MODE} for a
-// catch-all; a bare MODE is one catch-all rule. "paths" (optional) declares
-// the parameters whose values are file paths (see Paths). Unknown keys,
-// duplicate keys and invalid JSON are errors.
-func Parse(data []byte) (*Policy, []Warning, error) {
+// exclusive_minimum and exclusive_maximum, and optionally "quantifier":
+// "all" or "any" (see Rule.Quantifier), or {"mode": MODE} for a catch-all;
+// a bare MODE is one catch-all rule. "paths" (optional) declares the
+// parameters whose values are file paths (see Paths), and "path_style"
+// (optional, "posix" or "windows") how the tool resolves them (see
+// PathsAs). Unknown keys, duplicate keys and invalid JSON are errors. opts
+// apply as in New (PatternLimit); the file's "paths" and "path_style" are
+// added to them.
+func Parse(data []byte, opts ...Option) (*Policy, []Warning, error) {
 	var f file
 	if err := json.Unmarshal(data, &f, json.RejectUnknownMembers(true)); err != nil {
-		return nil, nil, &RuleError{Rule: -1, Err: jsonError(err, `"run" and "paths"`)}
+		return nil, nil, &RuleError{Rule: -1, Err: jsonError(err, `"run", "paths" and "path_style"`)}
 	}
 	var rules []Rule
 	var broken []bool
@@ -77,13 +83,25 @@ func Parse(data []byte) (*Policy, []Warning, error) {
 	default:
 		return nil, nil, &RuleError{Rule: -1, Field: "run", Err: fmt.Errorf("must be a list of rules or a mode, got %s", f.Run)}
 	}
-	var paths []string
+	o := newOptions(opts)
 	if f.Paths != nil {
+		var paths []string
 		if err := json.Unmarshal(f.Paths, &paths); err != nil {
 			errs = append(errs, &RuleError{Rule: -1, Field: "paths", Err: errors.New("must be a list of JSON pointers (strings)")})
 		}
+		o.paths = append(o.paths, paths...)
 	}
-	return build(rules, options{paths: paths}, broken, errs)
+	if f.PathStyle != nil {
+		var s string
+		err := json.Unmarshal(f.PathStyle, &s)
+		if err == nil {
+			o.style, err = ParsePathStyle(s)
+		}
+		if err != nil {
+			errs = append(errs, &RuleError{Rule: -1, Field: "path_style", Err: fmt.Errorf(`must be "posix" or "windows", got %s`, f.PathStyle)})
+		}
+	}
+	return build(rules, o, broken, errs)
 }
 
 // parseRule reads one rule of the file into a Rule for New to check.
@@ -96,7 +114,7 @@ func parseRule(i int, text jsontext.Value) (Rule, []error, bool) {
 		return Rule{}, []error{&RuleError{Rule: i, Err: fmt.Errorf(`must be an object such as {"arg": "/path", "prefix": "src/", "mode": "ask"}, got %s`, text)}}, true
 	}
 	if err := json.Unmarshal(text, &rj, json.RejectUnknownMembers(true)); err != nil {
-		return Rule{}, []error{&RuleError{Rule: i, Err: jsonError(err, `"arg", "mode" and one matcher (`+strings.Join(matcherKeys, ", ")+`)`)}}, true
+		return Rule{}, []error{&RuleError{Rule: i, Err: jsonError(err, `"arg", "mode", "quantifier" and one matcher (`+strings.Join(matcherKeys, ", ")+`)`)}}, true
 	}
 	var r Rule
 	var errs []error
@@ -111,6 +129,16 @@ func parseRule(i int, text jsontext.Value) (Rule, []error, bool) {
 		} else if r.Arg == "" {
 			_, err := parsePointer("")
 			fail("arg", err)
+		}
+	}
+	if rj.Quantifier != nil {
+		var s string
+		err := json.Unmarshal(rj.Quantifier, &s)
+		if err == nil {
+			r.Quantifier, err = ParseQuantifier(s)
+		}
+		if err != nil {
+			fail("quantifier", fmt.Errorf(`must be "all" or "any", got %s`, rj.Quantifier))
 		}
 	}
 	var keys []string

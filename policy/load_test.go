@@ -214,7 +214,7 @@ func TestNew(t *testing.T) {
 	}
 
 	_, _, err = policy.New([]policy.Rule{
-		{Arg: "/path", Match: policy.Prefix("src"), Mode: policy.Unattended},
+		{Arg: "/path", Match: policy.Prefix("src"), Mode: policy.Skip},
 		{Arg: "/path", Match: policy.Prefix("src/lib"), Mode: policy.Skip},
 		{Arg: "/n", Match: policy.Minimum("one"), Mode: policy.Skip},
 		{Arg: "/n", Match: policy.Pattern("\xff"), Mode: policy.Skip},

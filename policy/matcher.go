@@ -56,7 +56,7 @@ func Enum(vs ...jsontext.Value) Matcher {
 func Pattern(re string) Matcher { return stringMatcher(keyPattern, re) }
 
 // Prefix matches a string that starts with p, or, on a parameter declared
-// as a path (Paths), a path under p (see "Path prefixes").
+// as a path (Paths), a path under p (see "Path styles").
 func Prefix(p string) Matcher { return stringMatcher(keyPrefix, p) }
 
 // Minimum matches a number >= n, where n is the text of a JSON number.
@@ -100,16 +100,20 @@ func (m Matcher) String() string {
 
 // matcher is a checked Matcher, ready to match.
 type matcher struct {
-	key    string
-	values []value        // const: one value; enum: the alternatives
-	re     *regexp.Regexp // pattern
-	prefix string         // prefix
-	path   bool           // prefix compares file paths
-	dir    filePath       // the prefix as a path, when path is set
-	bound  decimal        // minimum, maximum and their exclusive forms
-	lower  bool           // bound is a minimum
-	strict bool           // bound is exclusive
-	src    Matcher        // for messages
+	key        string
+	values     []value        // const: one value; enum: the alternatives
+	re         *regexp.Regexp // pattern
+	prefix     string         // prefix
+	path       bool           // the values are file paths (see matchPath)
+	permissive bool           // every reading must match, not any (see match)
+	style      PathStyle      // the tool's path style, when path is set
+	dirs       [2]filePath    // the prefix resolved in each style, when path is set
+	canon      [][2]string    // const, enum: each value resolved in each style, when path is set
+	bound      decimal        // minimum, maximum and their exclusive forms
+	boundF     float64        // bound as a float64 tool reads it
+	lower      bool           // bound is a minimum
+	strict     bool           // bound is exclusive
+	src        Matcher        // for messages
 }
 
 // isBound reports whether key is one of the numeric matchers.
@@ -119,11 +123,13 @@ func isBound(key string) bool {
 
 // compile checks m's operand and prepares it. isPath says the rule's arg is
 // declared a path: its values are strings, so only string matchers fit.
-func compile(m Matcher, isPath bool) (matcher, error) {
+// permissive says the rule is permissive (Unattended): it must hold under
+// every reading of a value, not just one.
+func compile(m Matcher, isPath, permissive bool, o *options) (matcher, error) {
 	if m.err != nil {
 		return matcher{}, m.err
 	}
-	c := matcher{key: m.key, src: m}
+	c := matcher{key: m.key, src: m, path: isPath, permissive: permissive, style: o.style}
 	v, err := parseValue(m.operand)
 	switch {
 	case err != nil && isBound(m.key):
@@ -147,16 +153,14 @@ func compile(m Matcher, isPath bool) (matcher, error) {
 			return c, fmt.Errorf("must be a string, got %s", v.describe(m.operand))
 		}
 		if m.key == keyPrefix {
-			c.prefix, c.path = v.str, isPath
+			c.prefix = v.str
 			if isPath {
-				c.dir = splitPath(v.str)
+				c.dirs = [2]filePath{resolvePath(v.str, POSIX), resolvePath(v.str, Windows)}
 			}
 			return c, nil
 		}
-		if c.re, err = regexp.Compile(v.str); err != nil {
-			return c, fmt.Errorf("not a Go (RE2) regular expression: %v", err)
-		}
-		return c, nil
+		c.re, err = compilePattern(v.str, o.patternLimit)
+		return c, err
 	case keyMinimum, keyMaximum, keyExclusiveMinimum, keyExclusiveMaximum:
 		if v.kind != '0' {
 			return c, fmt.Errorf("must be a JSON number, got %s", v.describe(m.operand))
@@ -164,7 +168,7 @@ func compile(m Matcher, isPath bool) (matcher, error) {
 		if isPath {
 			return c, errors.New("a bound never matches a parameter declared in \"paths\": its values are strings")
 		}
-		c.bound = v.num
+		c.bound, c.boundF = v.num, v.flt
 		c.lower = m.key == keyMinimum || m.key == keyExclusiveMinimum
 		c.strict = m.key == keyExclusiveMinimum || m.key == keyExclusiveMaximum
 		return c, nil
@@ -179,6 +183,9 @@ func compile(m Matcher, isPath bool) (matcher, error) {
 			return c, errors.New("an array can never match: an array at the pointer stands for each of its elements")
 		case isPath && c.values[i].kind != '"':
 			return c, errors.New("only strings can match a parameter declared in \"paths\"")
+		case isPath:
+			s := c.values[i].str
+			c.canon = append(c.canon, [2]string{resolvePath(s, POSIX).String(), resolvePath(s, Windows).String()})
 		}
 	}
 	return c, nil
@@ -186,11 +193,21 @@ func compile(m Matcher, isPath bool) (matcher, error) {
 
 // match reports whether v satisfies m. Only JSON numbers satisfy a bound
 // and only JSON strings a pattern or prefix: "1" is not a number here.
+//
+// A value can have more than one reading: a number is an exact decimal and
+// the float64 a tool will likely read it as (99.99999999999999999 is 100.0
+// for Python and Go); a path is what was written and what a POSIX or a
+// Windows tool resolves it to. A permissive matcher holds only if every
+// reading matches; a restrictive one if any does.
 func (m *matcher) match(v *value) bool {
+	if m.path {
+		return m.matchPath(v)
+	}
 	switch m.key {
 	case keyConst, keyEnum:
 		for i := range m.values {
-			if v.equal(&m.values[i]) {
+			w := &m.values[i]
+			if v.equal(w) || !m.permissive && v.kind == '0' && w.kind == '0' && v.flt == w.flt {
 				return true
 			}
 		}
@@ -198,22 +215,79 @@ func (m *matcher) match(v *value) bool {
 	case keyPattern:
 		return v.kind == '"' && m.re.MatchString(v.str)
 	case keyPrefix:
-		if v.kind != '"' {
-			return false
-		}
-		if m.path {
-			return splitPath(v.str).under(m.dir)
-		}
-		return strings.HasPrefix(v.str, m.prefix)
+		return v.kind == '"' && strings.HasPrefix(v.str, m.prefix)
 	}
 	if v.kind != '0' {
 		return false
 	}
-	c := v.num.cmp(m.bound)
+	exact, float := m.holds(v.num.cmp(m.bound)), m.holds(cmpFloat(v.flt, m.boundF))
+	if m.permissive {
+		return exact && float
+	}
+	return exact || float
+}
+
+// holds reports whether a bound holds for a value that compares c (-1, 0,
+// +1) with it.
+func (m *matcher) holds(c int) bool {
 	if !m.lower {
 		c = -c
 	}
 	return c > 0 || c == 0 && !m.strict
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// matchPath is match on a parameter declared in "paths". A permissive
+// matcher sees the value resolved in the tool's style, and the value as
+// written for a pattern; a value whose resolution is in doubt (suspect)
+// never matches. A restrictive matcher holds if the value as written, its
+// POSIX resolution or its Windows resolution matches.
+func (m *matcher) matchPath(v *value) bool {
+	if v.kind != '"' {
+		return false
+	}
+	if m.permissive {
+		r := resolvePath(v.str, m.style)
+		if r.suspect {
+			return false
+		}
+		switch m.key {
+		case keyPrefix:
+			return r.under(m.dirs[m.style])
+		case keyPattern:
+			return m.re.MatchString(v.str) && m.re.MatchString(r.String())
+		}
+		s := r.String()
+		for i := range m.canon {
+			if m.canon[i][m.style] == s {
+				return true
+			}
+		}
+		return false
+	}
+	posix, windows := resolvePath(v.str, POSIX), resolvePath(v.str, Windows)
+	switch m.key {
+	case keyPrefix:
+		return posix.under(m.dirs[POSIX]) || windows.under(m.dirs[Windows])
+	case keyPattern:
+		return m.re.MatchString(v.str) || m.re.MatchString(posix.String()) || m.re.MatchString(windows.String())
+	}
+	ps, ws := posix.String(), windows.String()
+	for i := range m.values {
+		if v.str == m.values[i].str || ps == m.canon[i][POSIX] || ws == m.canon[i][Windows] {
+			return true
+		}
+	}
+	return false
 }
 
 // covers reports whether m matches every value n matches, so that n on the
@@ -232,10 +306,10 @@ func (m *matcher) covers(n *matcher) bool {
 		return m.key == keyPattern && m.re.String() == n.re.String()
 	case keyPrefix:
 		switch {
-		case m.key != keyPrefix:
+		case m.key != keyPrefix || m.path != n.path:
 			return false
 		case m.path:
-			return m.dir.covers(n.dir)
+			return m.dirs[POSIX].covers(n.dirs[POSIX]) && m.dirs[Windows].covers(n.dirs[Windows])
 		}
 		return strings.HasPrefix(n.prefix, m.prefix)
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 // filePath is a file path after lexical resolution in one PathStyle (see
-// PathStyle and the package documentation, "Path prefixes"). After
+// PathStyle and the package documentation, "Path styles"). After
 // resolution ".." can only lead a path that can climb out (relative, or
 // drive-relative in Windows style), so it is kept as a count: a path that
 // climbs out of where a prefix starts has more of them than the prefix.
@@ -23,14 +23,6 @@ type filePath struct {
 	comps   []string // the other components: no "", ".", or ".."; folded in Windows style
 	dir     bool     // written with a trailing separator (used for prefixes)
 	suspect bool     // the resolution is uncertain or platform-dependent (see PathStyle)
-}
-
-// splitPath is the reading the policy used before PathStyle: every
-// backslash is a separator, then POSIX resolution. It is the defect
-// resolvePath fixes (src/a\b/../../x is under "src/" here, but POSIX opens
-// ./x); it stays only until matcher.go calls resolvePath.
-func splitPath(p string) filePath {
-	return resolvePath(strings.ReplaceAll(p, `\`, "/"), POSIX)
 }
 
 // resolvePath resolves p lexically as a tool of the given style would (see

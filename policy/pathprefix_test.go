@@ -350,15 +350,6 @@ func TestPathCovers(t *testing.T) {
 	}
 }
 
-// splitPath is the old reading: a backslash separates. matcher.go uses it
-// until it calls resolvePath.
-func TestSplitPathIsTheOldReading(t *testing.T) {
-	v := splitPath(`src/a\b/../../x`)
-	if !v.under(splitPath("src/")) || v.String() != "src/x" {
-		t.Errorf("splitPath(`src/a\\b/../../x`) = %q", v.String())
-	}
-}
-
 func TestLongPath(t *testing.T) {
 	const n = 100000
 	for _, st := range []PathStyle{POSIX, Windows} {

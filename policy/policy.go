@@ -8,8 +8,10 @@ import (
 )
 
 // Rule is one entry of a policy: a condition and the mode it decides. A
-// rule with an Arg and a Match holds when any value Arg resolves to
-// matches; a rule with neither is a catch-all and always holds.
+// rule with an Arg and a Match holds when the values Arg resolves to match
+// as its Quantifier says (by default: every value, and at least one, for
+// Unattended; any value for the other modes); a rule with neither is a
+// catch-all and always holds.
 type Rule struct {
 	// Arg is an RFC 6901 JSON pointer into the arguments, such as "/path"
 	// or "/patterns/paths"; "" for a catch-all.
@@ -19,7 +21,58 @@ type Rule struct {
 	Match Matcher
 	// Mode is what the rule decides.
 	Mode Mode
+	// Quantifier says how many of the values Arg resolves to must match.
+	// The zero Quantifier is the mode's default: All for Unattended, Any
+	// for Ask, Edit and Skip.
+	Quantifier Quantifier
 }
+
+// Quantifier says how many of the values a rule's arg resolves to must
+// match for the rule to hold. An arg resolves to several values when an
+// array is met along its pointer ("/path" on ["a", "b"]).
+type Quantifier uint8
+
+// Quantifiers. The zero Quantifier is a rule's default (see Rule).
+const (
+	// All holds when every value matches and there is at least one: the
+	// secure reading for a permissive rule (Unattended), which one
+	// unexpected value must be enough to refuse.
+	All Quantifier = iota + 1
+	// Any holds when one value matches: the secure reading for a
+	// restrictive rule (Ask, Edit, Skip), which one bad value must be
+	// enough to trigger.
+	Any
+)
+
+var quantifierNames = [...]string{All: "all", Any: "any"}
+
+// String returns the quantifier's name as the rules file spells it, or
+// "default" for the zero Quantifier.
+func (q Quantifier) String() string {
+	if q == 0 {
+		return "default"
+	}
+	if int(q) < len(quantifierNames) {
+		return quantifierNames[q]
+	}
+	return fmt.Sprintf("Quantifier(%d)", uint8(q))
+}
+
+// ParseQuantifier returns the Quantifier named s: "all" or "any".
+func ParseQuantifier(s string) (Quantifier, error) {
+	switch s {
+	case "all":
+		return All, nil
+	case "any":
+		return Any, nil
+	}
+	return 0, fmt.Errorf("unknown quantifier %q (want all or any)", s)
+}
+
+// permissive reports whether mode lets a call run without a person: such a
+// rule must hold for every value and under every reading of each value
+// (see the package documentation, "Readings").
+func permissive(m Mode) bool { return m == Unattended }
 
 // Policy is a checked, ordered list of rules, closed by an implicit Ask.
 // It is immutable and safe for concurrent use; each tool call gets its own
@@ -33,39 +86,76 @@ type rule struct {
 	Rule
 	segs []string // Arg's tokens; nil for a catch-all
 	m    matcher
+	all  bool // the quantifier is All (after applying the default)
 }
 
 func (r *rule) catchAll() bool { return r.segs == nil }
+
+// quantifier returns r's quantifier, its mode's default applied.
+func (r *Rule) quantifier() Quantifier {
+	switch {
+	case r.Quantifier != 0:
+		return r.Quantifier
+	case permissive(r.Mode):
+		return All
+	}
+	return Any
+}
 
 // Option configures New.
 type Option func(*options)
 
 type options struct {
-	paths []string
+	paths        []string
+	style        PathStyle
+	patternLimit int
 }
 
 // Paths declares parameters, by JSON pointer, whose values are file paths:
 // a prefix on them compares whole path components after lexical
-// normalisation (see the package documentation, "Path prefixes").
+// resolution in the tool's style (see PathsAs and the package documentation,
+// "Path styles").
 func Paths(pointers ...string) Option {
 	return func(o *options) { o.paths = append(o.paths, pointers...) }
+}
+
+// PathsAs sets how the values of the parameters declared in Paths are
+// resolved: POSIX (the default) or Windows (see the package documentation,
+// "Path styles"). Choose the style of the system the tool runs on.
+func PathsAs(style PathStyle) Option {
+	return func(o *options) { o.style = style }
+}
+
+// PatternLimit sets the largest compiled size, in instructions, of a
+// pattern, instead of DefaultMaxPatternSize. Matching costs time
+// proportional to the size for each byte of the value, so a larger limit
+// lets the arguments cost more.
+func PatternLimit(instructions int) Option {
+	return func(o *options) { o.patternLimit = instructions }
 }
 
 // New checks rules and returns them as a Policy. Every problem found is an
 // error (a *RuleError each, joined); warnings, such as a list without a
 // final catch-all, come back separately and do not stop the policy.
 func New(rules []Rule, opts ...Option) (*Policy, []Warning, error) {
-	var o options
+	return build(rules, newOptions(opts), nil, nil)
+}
+
+func newOptions(opts []Option) options {
+	o := options{patternLimit: DefaultMaxPatternSize}
 	for _, opt := range opts {
 		opt(&o)
 	}
-	return build(rules, o, nil, nil)
+	return o
 }
 
 // build is New for rules of which some (broken) already failed to load,
 // with errs their errors: they are not checked again, and the others are.
 func build(rules []Rule, o options, broken []bool, errs []error) (*Policy, []Warning, error) {
 	var warns []Warning
+	if o.style != POSIX && o.style != Windows {
+		errs = append(errs, &RuleError{Rule: -1, Field: "path_style", Err: fmt.Errorf("unknown path style %v (want posix or windows)", o.style)})
+	}
 	isPath := map[string]bool{}
 	for i, p := range o.paths {
 		if _, err := parsePointer(p); err != nil {
@@ -82,11 +172,15 @@ func build(rules []Rule, o options, broken []bool, errs []error) (*Policy, []War
 			continue
 		}
 		var rerrs []error
-		pol.rules[i], rerrs = check(i, r, isPath[r.Arg])
+		pol.rules[i], rerrs = check(i, r, isPath[r.Arg], &o)
 		ok[i] = len(rerrs) == 0
 		errs = append(errs, rerrs...)
 		if ok[i] {
 			warns = append(warns, indexWarnings(i, &pol.rules[i])...)
+			if r.Quantifier == Any && permissive(r.Mode) {
+				warns = append(warns, Warning{Rule: i, Arg: r.Arg, Field: "quantifier",
+					Msg: `"any" on an "unattended" rule runs the call without asking when one value matches, whatever the others are; the default, "all", needs every value to match`})
+			}
 		}
 	}
 	errs = append(errs, unreachable(pol.rules, ok)...)
@@ -111,8 +205,8 @@ func build(rules []Rule, o options, broken []bool, errs []error) (*Policy, []War
 }
 
 // check checks one rule on its own.
-func check(i int, r Rule, isPath bool) (rule, []error) {
-	c := rule{Rule: r}
+func check(i int, r Rule, isPath bool, o *options) (rule, []error) {
+	c := rule{Rule: r, all: r.quantifier() == All}
 	var errs []error
 	fail := func(field string, err error) {
 		errs = append(errs, &RuleError{Rule: i, Arg: r.Arg, Field: field, Err: err})
@@ -123,7 +217,13 @@ func check(i int, r Rule, isPath bool) (rule, []error) {
 	case !r.Mode.valid():
 		fail("mode", fmt.Errorf("unknown mode %v (want ask, unattended, edit or skip)", r.Mode))
 	}
+	if r.Quantifier > Any {
+		fail("quantifier", fmt.Errorf("unknown quantifier %v (want all or any)", r.Quantifier))
+	}
 	switch {
+	case r.Arg == "" && r.Match.key == "" && r.Quantifier != 0:
+		fail("quantifier", errors.New(`a catch-all has no values to quantify: give an "arg" and a matcher, or drop "quantifier"`))
+		return c, errs
 	case r.Arg == "" && r.Match.key == "":
 		return c, errs // a catch-all
 	case r.Arg == "":
@@ -142,7 +242,7 @@ func check(i int, r Rule, isPath bool) (rule, []error) {
 		fail("", fmt.Errorf("no matcher: give one of %s (a rule without \"arg\" is a catch-all)", strings.Join(matcherKeys, ", ")))
 		return c, errs
 	}
-	if c.m, err = compile(r.Match, isPath); err != nil {
+	if c.m, err = compile(r.Match, isPath, permissive(r.Mode), o); err != nil {
 		fail(r.Match.key, err)
 	}
 	return c, errs
@@ -168,7 +268,7 @@ func unreachable(rules []rule, ok []bool) []error {
 					Err: fmt.Errorf("can never match: rule %d is a catch-all and decides every call first", j)})
 				break
 			}
-			if !ri.catchAll() && rj.Arg == ri.Arg && rj.m.covers(&ri.m) {
+			if !ri.catchAll() && rj.Arg == ri.Arg && rj.covers(ri) {
 				errs = append(errs, &RuleError{Rule: i, Arg: ri.Arg, Field: ri.m.key,
 					Err: fmt.Errorf("%s can never match: rule %d (%v) on the same arg comes first and matches every value it matches",
 						ri.m.src.operand, j, rj.m.src)})
@@ -177,6 +277,17 @@ func unreachable(rules []rule, ok []bool) []error {
 		}
 	}
 	return errs
+}
+
+// covers reports whether r holds whenever n holds, so that n after r can
+// never decide. Besides the matchers, the quantifiers and the readings
+// must agree: a rule that needs every value (or every reading) does not
+// cover one that is content with any.
+func (r *rule) covers(n *rule) bool {
+	if r.all && !n.all || r.m.permissive && !n.m.permissive {
+		return false
+	}
+	return r.m.covers(&n.m)
 }
 
 // indexWarnings warns about pointer tokens that look like array indexes:

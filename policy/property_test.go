@@ -196,8 +196,10 @@ func determinations(text []byte) (members []member, root int64, err error) {
 var (
 	stringPool = []string{"src/a.rs", "src/", "src", "src-old/x.rs", "./src/b.rs", "src/../../etc/passwd",
 		"src/../lib.rs", "/etc/passwd", ".env", "config/.env", ".env.local", "rm -rf /", "rm -fr build",
-		"ls -la", "", "1", "10", "-1", "1.0", "héllo", "a", `src\x`}
-	numberPool  = []string{"0", "-0", "1", "1.0", "10", "-1", "2.5", "1e1", "100", "9007199254740993", "0.1", "-1e400"}
+		"ls -la", "", "1", "10", "-1", "1.0", "héllo", "a", `src\x`, `src/a\b/../../x`, `SRC\.ENV`, "src/.env ",
+		"src/.env::$DATA", `C:\src\x`, "src/CON", "//server/share/x"}
+	numberPool = []string{"0", "-0", "1", "1.0", "10", "-1", "2.5", "1e1", "100", "9007199254740993", "0.1", "-1e400",
+		"99.99999999999999999", "1e-400", "1e99999999999999999999"}
 	patternPool = []string{`^src/`, `\.env`, `(^|/)\.env($|\.)`, `rm\s+-[a-z]*r`, `^1$`, `a`, `^$`, `[0-9]`, `é`, `.`}
 	prefixPool  = []string{"src/", "src", "./src/", "/etc", "/etc/", "", ".", "..", "src/../src/", "rm ", "1", "s"}
 	constPool   = []string{`"src/a.rs"`, `".env"`, `"1"`, `"rm -rf /"`, `""`, `1`, `1.0`, `10`, `-0`, `null`, `true`, `false`,
@@ -212,6 +214,7 @@ var (
 type policyCase struct {
 	rules []policy.Rule
 	paths []string
+	style policy.PathStyle
 	p     *policy.Policy
 }
 
@@ -225,10 +228,10 @@ func (pc policyCase) String() string {
 		if r.Arg == "" {
 			fmt.Fprintf(&b, `{"mode": %q}`, r.Mode)
 		} else {
-			fmt.Fprintf(&b, `{"arg": %q, %v, "mode": %q}`, r.Arg, r.Match, r.Mode)
+			fmt.Fprintf(&b, `{"arg": %q, %v, "mode": %q, "quantifier": %q}`, r.Arg, r.Match, r.Mode, r.Quantifier)
 		}
 	}
-	fmt.Fprintf(&b, "] paths %q", pc.paths)
+	fmt.Fprintf(&b, "] paths %q style %v", pc.paths, pc.style)
 	return b.String()
 }
 
@@ -236,10 +239,13 @@ func (pc policyCase) String() string {
 func genRule() gopter.Gen {
 	return gopter.CombineGens(
 		gen.IntRange(0, 16), gen.IntRange(0, len(pointerPool)-1), gen.IntRange(0, len(modes)-1),
-		gen.SliceOfN(3, gen.IntRange(0, 1<<20)), gen.IntRange(1, 3),
+		gen.SliceOfN(3, gen.IntRange(0, 1<<20)), gen.IntRange(1, 3), gen.IntRange(0, 5),
 	).Map(func(v []any) policy.Rule {
 		kind, ptr, mode, pick, n := v[0].(int), v[1].(int), v[2].(int), v[3].([]int), v[4].(int)
 		r := policy.Rule{Arg: pointerPool[ptr], Mode: modes[mode]}
+		if q := v[5].(int); q <= int(policy.Any) {
+			r.Quantifier = policy.Quantifier(q) // mostly the default
+		}
 		at := func(pool []string, i int) string { return pool[pick[i]%len(pool)] }
 		switch kind {
 		case 0:
@@ -275,9 +281,15 @@ func genRule() gopter.Gen {
 func genPolicy() gopter.Gen {
 	return gopter.CombineGens(
 		gen.IntRange(0, 7).FlatMap(func(n any) gopter.Gen { return gen.SliceOfN(n.(int), genRule()) }, nil),
-		gen.Bool(), gen.Bool(), gen.IntRange(0, 39),
+		gen.Bool(), gen.Bool(), gen.IntRange(0, 39), gen.Bool(),
 	).Map(func(v []any) policyCase {
 		var pc policyCase
+		if v[4].(bool) {
+			pc.style = policy.Windows
+		}
+		opts := func() []policy.Option {
+			return []policy.Option{policy.Paths(pc.paths...), policy.PathsAs(pc.style)}
+		}
 		if v[1].(bool) {
 			pc.paths = append(pc.paths, "/path")
 		}
@@ -288,12 +300,12 @@ func genPolicy() gopter.Gen {
 			pc.rules = []policy.Rule{{Mode: modes[bare]}}
 		} else {
 			for _, r := range v[0].([]policy.Rule) {
-				if _, _, err := policy.New(append(slices.Clip(pc.rules), r), policy.Paths(pc.paths...)); err == nil {
+				if _, _, err := policy.New(append(slices.Clip(pc.rules), r), opts()...); err == nil {
 					pc.rules = append(pc.rules, r)
 				}
 			}
 		}
-		p, _, err := policy.New(pc.rules, policy.Paths(pc.paths...))
+		p, _, err := policy.New(pc.rules, opts()...)
 		if err != nil {
 			panic(err) // each rule was checked on the way
 		}

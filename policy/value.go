@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -17,6 +18,7 @@ type value struct {
 	kind  jsontext.Kind // 'n', 'f', 't', '"', '0', '{' or '['
 	str   string        // a string's content
 	num   decimal       // a number's value
+	flt   float64       // a number as a float64 tool reads it: the nearest float64, ±Inf beyond
 	keys  []string      // an object's member names, in order
 	items []value       // an array's elements, or an object's member values
 }
@@ -48,6 +50,9 @@ func readValue(d *jsontext.Decoder) (value, error) {
 		if v.num, ok = parseDecimal(tok.String()); !ok {
 			return value{}, fmt.Errorf("bad number %s", tok.String())
 		}
+		// Out of range, ParseFloat gives ±Inf or ±0 with an error: what a
+		// tool that reads float64 (Python, JavaScript, Go's any) gets.
+		v.flt, _ = strconv.ParseFloat(tok.String(), 64)
 	case '{':
 		for d.PeekKind() != '}' {
 			name, err := d.ReadToken()
