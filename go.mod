@@ -3,7 +3,7 @@ module github.com/argstream/argstream
 go 1.26
 
 require (
-	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3
+	github.com/go-json-experiment/json v1.27.2
 	github.com/google/go-cmp v0.7.0
 	github.com/leanovate/gopter v0.2.11
 )
