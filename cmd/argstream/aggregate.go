@@ -9,6 +9,9 @@ import (
 
 const aggregateUsage = "aggregate " + inputUsage + " [FILE]"
 
+// runAggregate prints the complete arguments at the end of the input. It
+// reads the input as it arrives all the same, so that an invalid input is
+// reported as soon as it is read.
 func runAggregate(e env, args []string) int {
 	var in input
 	fs := newFlags(e, "aggregate", aggregateUsage)
@@ -16,18 +19,21 @@ func runAggregate(e env, args []string) int {
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
-	chunks, err := in.load(e, fs.Args())
+	src, err := in.open(e, fs.Args())
 	if err != nil {
 		return usageError(e, err)
 	}
+	defer src.close()
 	agg := aggregate.New()
-	if err := feed(argstream.New(agg), chunks); err != nil {
+	if err := src.feed(argstream.New(agg), func() error { return nil }); err != nil {
 		return report(e, err)
 	}
 	v, err := agg.Value()
 	if err != nil {
 		return report(e, err)
 	}
-	fmt.Fprintf(e.stdout, "%s\n", v)
+	if _, err := fmt.Fprintf(e.stdout, "%s\n", v); err != nil {
+		return report(e, &ioError{"stdout", err})
+	}
 	return exitOK
 }

@@ -124,15 +124,14 @@ func runBench(e env, args []string) int {
 	return status
 }
 
-// readBenchDoc reads path ("-" for stdin) with the other subcommands' input
-// code, and decompresses it if its name ends in .gz.
+// readBenchDoc reads path ("-" for stdin) whole, bench measures whole
+// documents, and decompresses it if its name ends in .gz.
 func readBenchDoc(e env, path string) (benchDoc, error) {
-	var in input
-	chunks, err := in.load(e, []string{path})
+	data, err := readAll(e, path)
 	if err != nil {
 		return benchDoc{}, err
 	}
-	d := benchDoc{path: path, name: filepath.Base(path), data: chunks[0]}
+	d := benchDoc{path: path, name: filepath.Base(path), data: data}
 	if base, ok := strings.CutSuffix(d.name, ".gz"); ok {
 		zr, err := gzip.NewReader(bytes.NewReader(d.data))
 		if err == nil {
@@ -159,7 +158,7 @@ func measureBench(d benchDoc, chunk int, opts []argstream.Option, runs int, minT
 	}
 	pipeline := func() error {
 		agg := aggregate.New()
-		if err := feed(argstream.New(agg, opts...), chunks); err != nil {
+		if err := feedChunks(argstream.New(agg, opts...), chunks); err != nil {
 			return err
 		}
 		_, err := agg.Value()
@@ -173,7 +172,7 @@ func measureBench(d benchDoc, chunk int, opts []argstream.Option, runs int, minT
 	reused := func() error {
 		agg.Reset()
 		s.Reset(fragment.Call{})
-		if err := feed(s, chunks); err != nil {
+		if err := feedChunks(s, chunks); err != nil {
 			return err
 		}
 		_, err := agg.Value()
@@ -241,6 +240,16 @@ func timeRuns(f func() error, minTime time.Duration) (nsPerCall float64, calls i
 		calls++
 	}
 	return float64(time.Since(start).Nanoseconds()) / float64(calls), calls
+}
+
+// feedChunks feeds every chunk to s and closes it.
+func feedChunks(s *argstream.Stream, chunks [][]byte) error {
+	for _, c := range chunks {
+		if err := s.Feed(c); err != nil {
+			return err
+		}
+	}
+	return s.Close()
 }
 
 // wholeJSONText reads every token of a complete document with jsontext, the

@@ -1,0 +1,305 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/iotest"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// splitWhole is how --split cut the whole input before the input was read
+// as it arrives: the reference for chunker.
+func splitWhole(data []byte, how string) [][]byte {
+	var next func() int
+	if seed, ok := strings.CutPrefix(how, "random:"); ok {
+		s, _ := strconv.ParseUint(seed, 10, 64)
+		rng := rand.New(rand.NewPCG(s, 0))
+		next = func() int { return rng.IntN(65) }
+	} else {
+		n, _ := strconv.Atoi(how)
+		next = func() int { return n }
+	}
+	var chunks [][]byte
+	for len(data) > 0 {
+		n := min(next(), len(data))
+		chunks = append(chunks, data[:n])
+		data = data[n:]
+	}
+	return chunks
+}
+
+// A chunker cuts the same chunks as the whole input cut at once, however
+// the bytes arrive: one by one, in reads of random lengths (empty ones
+// included), or all at once.
+func TestChunkerSameCut(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, how := range []string{"1", "2", "7", "16", "64", "100", "random:0", "random:1", "random:7", "random:99"} {
+		for _, size := range []int{0, 1, 6, 7, 8, 63, 64, 65, 200, 1000} {
+			data := make([]byte, size)
+			for i := range data {
+				data[i] = byte('a' + i%26)
+			}
+			want := splitWhole(data, how)
+			whole, err := split(data, how)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, whole); diff != "" {
+				t.Errorf("split %s, %d bytes (-old +new):\n%s", how, size, diff)
+			}
+			for _, reads := range []string{"one byte", "random", "whole"} {
+				c, err := newChunker(how)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got [][]byte
+				emit := func(b []byte) error {
+					got = append(got, bytes.Clone(b))
+					return nil
+				}
+				rest := data
+				for len(rest) > 0 {
+					n := len(rest)
+					switch reads {
+					case "one byte":
+						n = 1
+					case "random":
+						n = min(rng.IntN(20), len(rest))
+					}
+					c.write(rest[:n], false, emit)
+					rest = rest[n:]
+				}
+				c.write(nil, true, emit)
+				if diff := cmp.Diff(want, got, cmp.Comparer(bytes.Equal)); diff != "" {
+					t.Errorf("--split %s, %d bytes in %s reads (-whole +streamed):\n%s", how, size, reads, diff)
+				}
+			}
+		}
+	}
+}
+
+// Every subcommand prints the same, for every --split, however stdin's
+// bytes arrive.
+func TestStdinReadsSameOutput(t *testing.T) {
+	in := `{"path": "/tmp/foo.rs", "content": "fn main() {\n\tprintln!(\"héllo\");\n}\n", "n": [1, 2.5, true, null]}`
+	file := writeFile(t, "args.json", in)
+	rules := policyData + "fs_create_file.rules.json"
+	readers := map[string]func(io.Reader) io.Reader{
+		"one byte": iotest.OneByteReader,
+		"half":     iotest.HalfReader,
+		"data+err": iotest.DataErrReader,
+	}
+	for _, split := range []string{"--split=1", "--split=5", "--split=16", "--split=random:3", "--split=random:42"} {
+		for _, args := range [][]string{
+			{"fragments", split},
+			{"fragments", "--format=jsonl", split},
+			{"aggregate", split},
+			{"policy", "--rules", rules, split},
+		} {
+			want := invoke("", append(args, file)...)
+			if want.code != exitOK || want.stderr != "" {
+				t.Fatalf("%q FILE: %+v", args, want)
+			}
+			for name, reader := range readers {
+				var out, errOut bytes.Buffer
+				code := run(args, env{reader(strings.NewReader(in)), &out, &errOut})
+				got := out.String()
+				if args[0] == "policy" {
+					// The length of a pipe is not known in advance.
+					got = strings.Replace(got, `}`, fmt.Sprintf(`,"total_bytes":%d}`, len(in)), 1)
+				}
+				if code != exitOK || got != want.stdout || errOut.Len() != 0 {
+					t.Errorf("%q, stdin read %s: exit %d, stderr %q, stdout\n%s\nwant\n%s", args, name, code, errOut.String(), got, want.stdout)
+				}
+			}
+		}
+	}
+}
+
+// piped is a subcommand running with real pipes as stdin and stdout.
+type piped struct {
+	stdin  *os.File    // the writing end of the command's stdin
+	lines  chan string // the lines it prints, closed at the end of stdout
+	code   chan int    // its exit status, once it returns
+	stderr bytes.Buffer
+}
+
+// startPiped starts "argstream args..." with os.Pipe stdin and stdout. At
+// the end of the test, its stdin is closed and it is waited for.
+func startPiped(t *testing.T, args ...string) *piped {
+	t.Helper()
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &piped{stdin: inW, lines: make(chan string, 1000), code: make(chan int, 1)}
+	go func() {
+		code := run(args, env{inR, outW, &p.stderr})
+		outW.Close()
+		p.code <- code
+	}()
+	go func() {
+		sc := bufio.NewScanner(outR)
+		for sc.Scan() {
+			p.lines <- sc.Text()
+		}
+		close(p.lines)
+	}()
+	t.Cleanup(func() {
+		inW.Close()
+		select {
+		case code := <-p.code:
+			p.code <- code
+		case <-time.After(5 * time.Second):
+			t.Errorf("%q still running 5s after its stdin closed", args)
+		}
+		inR.Close()
+		outR.Close()
+	})
+	return p
+}
+
+// write writes s to the command's stdin.
+func (p *piped) write(t *testing.T, s string) {
+	t.Helper()
+	if _, err := io.WriteString(p.stdin, s); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// line returns the next line printed, failing the test if none comes in
+// a few seconds.
+func (p *piped) line(t *testing.T, while string) string {
+	t.Helper()
+	select {
+	case l, ok := <-p.lines:
+		if !ok {
+			t.Fatalf("stdout closed %s", while)
+		}
+		return l
+	case <-time.After(3 * time.Second):
+		t.Fatalf("nothing printed in 3s %s", while)
+	}
+	return ""
+}
+
+// wait returns the exit status, after stdin is closed, and the rest of
+// stdout.
+func (p *piped) wait(t *testing.T) (int, []string) {
+	t.Helper()
+	p.stdin.Close()
+	var code int
+	select {
+	case code = <-p.code:
+		p.code <- code
+	case <-time.After(5 * time.Second):
+		t.Fatal("still running 5s after stdin closed")
+	}
+	var rest []string
+	for l := range p.lines { // closed: the command closed stdout when it returned
+		rest = append(rest, l)
+	}
+	return code, rest
+}
+
+const (
+	pipeHead = `{"path": "src/main.rs", "content": "fn main() {`
+	pipeTail = `}"}`
+)
+
+// The decision line is on stdout while the producer is still writing the
+// arguments, for every way of cutting them.
+func TestPolicyPipeDecidesBeforeEOF(t *testing.T) {
+	for _, split := range []string{"", "--split=1", "--split=7", "--split=random:5"} {
+		t.Run(split, func(t *testing.T) {
+			args := []string{"policy", "--rules", policyData + "fs_create_file.rules.json"}
+			if split != "" {
+				args = append(args, split)
+			}
+			p := startPiped(t, args...)
+			p.write(t, pipeHead)
+			want := `{"mode":"unattended","rule":0,"decided_at_byte":22}`
+			if got := p.line(t, "while the content is still streaming"); got != want {
+				t.Errorf("got %s, want %s", got, want)
+			}
+			p.write(t, pipeTail)
+			code, rest := p.wait(t)
+			if code != exitOK || len(rest) != 0 || p.stderr.Len() != 0 {
+				t.Errorf("exit %d, more stdout %q, stderr %q", code, rest, p.stderr.String())
+			}
+		})
+	}
+}
+
+// The fragments of the bytes received are on stdout before the input ends,
+// and the rest follows.
+func TestFragmentsPipeBeforeEOF(t *testing.T) {
+	for _, split := range []string{"", "--split=7", "--format=jsonl"} {
+		t.Run(split, func(t *testing.T) {
+			args := []string{"fragments"}
+			if split != "" {
+				args = append(args, split)
+			}
+			p := startPiped(t, args...)
+			p.write(t, pipeHead)
+			first := p.line(t, "while the content is still streaming")
+			if !strings.Contains(first, "path") {
+				t.Errorf("first line %s, want the path's", first)
+			}
+			p.write(t, pipeTail)
+			code, rest := p.wait(t)
+			if code != exitOK || len(rest) == 0 || !strings.Contains(rest[len(rest)-1], "Done") && !strings.Contains(rest[len(rest)-1], `"path":[]`) {
+				t.Errorf("exit %d, rest %q, stderr %q", code, rest, p.stderr.String())
+			}
+			if split == "--split=7" {
+				// The same fragments as the bytes cut at once.
+				want := invoke(pipeHead+pipeTail, args...)
+				if got := strings.Join(append([]string{first}, rest...), "\n") + "\n"; got != want.stdout {
+					t.Errorf("piped:\n%s\nat once:\n%s", got, want.stdout)
+				}
+			}
+		})
+	}
+}
+
+// Invalid arguments end the command at once, while the producer may still
+// be writing.
+func TestPipeInvalidEndsAtOnce(t *testing.T) {
+	for _, cmd := range [][]string{{"fragments"}, {"aggregate"}, {"policy", "--rules", policyData + "fs_create_file.rules.json"}} {
+		p := startPiped(t, cmd...)
+		p.write(t, `{"path": "a", "path": `)
+		select {
+		case code := <-p.code:
+			p.code <- code
+			if code != exitInvalid || p.stderr.String() != `argstream: invalid JSON at byte 14 ("/path"): duplicate object key "path"`+"\n" {
+				t.Errorf("%s: exit %d, stderr %q", cmd[0], code, p.stderr.String())
+			}
+		case <-time.After(3 * time.Second):
+			t.Errorf("%s: still running 3s after the invalid bytes", cmd[0])
+		}
+	}
+}
+
+// A read error: exit 2, after what was read.
+func TestReadError(t *testing.T) {
+	var out, errOut bytes.Buffer
+	stdin := io.MultiReader(strings.NewReader(`{"a": 1, `), iotest.ErrReader(errors.New("connection reset")))
+	code := run([]string{"fragments"}, env{stdin, &out, &errOut})
+	if code != exitUsage || errOut.String() != "argstream: stdin: connection reset\n" || out.String() != "ObjectEntry { key: \"a\", value: Scalar(Number(1)) }\nObjectEntry { key: \"a\", value: Done }\n" {
+		t.Errorf("read error: exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+}
