@@ -14,26 +14,27 @@ const aggregateUsage = "aggregate " + inputUsage + " [FILE]"
 // reported as soon as it is read.
 func runAggregate(e env, args []string) int {
 	var in input
-	fs := newFlags(e, "aggregate", aggregateUsage)
+	fs := newFlags("aggregate")
 	in.register(fs)
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	files, code, ok := parseFlags(e, fs, aggregateUsage, args)
+	if !ok {
+		return code
 	}
-	src, err := in.open(e, fs.Args())
+	src, err := in.open(e, files)
 	if err != nil {
 		return usageError(e, err)
 	}
 	defer src.close()
 	agg := aggregate.New()
 	if err := src.feed(argstream.New(agg), func() error { return nil }); err != nil {
-		return report(e, err)
+		return report(e, src.name, err)
 	}
 	v, err := agg.Value()
 	if err != nil {
-		return report(e, err)
+		return report(e, src.name, err)
 	}
 	if _, err := fmt.Fprintf(e.stdout, "%s\n", v); err != nil {
-		return report(e, &ioError{"stdout", err})
+		return report(e, src.name, &ioError{"stdout", err})
 	}
 	return exitOK
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -67,13 +68,14 @@ type benchDoc struct {
 // value, once per document. A FILE ending in .gz is decompressed first; file
 // and bytes then name and count the decompressed document.
 func runBench(e env, args []string) int {
-	fs := newFlags(e, "bench", benchUsage)
+	fs := newFlags("bench")
 	chunk := fs.Int("chunk", 16, "feed `N`-byte chunks; 0 feeds each document whole")
 	impl := fs.String("impl", "jsontext", "the tokenizer: jsontext (token.NewJSON, the default) or handrolled (the baseline, internal/handrolled)")
 	runs := fs.Int("runs", 5, "report the median of `N` runs of each measurement")
 	minTime := fs.Duration("time", 200*time.Millisecond, "repeat the document for at least `D` in each run")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	files, code, ok := parseFlags(e, fs, benchUsage, args)
+	if !ok {
+		return code
 	}
 	switch {
 	case *chunk < 0:
@@ -82,9 +84,8 @@ func runBench(e env, args []string) int {
 		return usageError(e, fmt.Errorf("--runs %d: want at least 1", *runs))
 	case *minTime < 0:
 		return usageError(e, fmt.Errorf("--time %v: want a duration of 0 or more", *minTime))
-	case fs.NArg() == 0:
-		fs.Usage()
-		return exitUsage
+	case len(files) == 0:
+		return usageError(e, errors.New("bench needs at least one FILE"))
 	}
 	newTok, ok := benchImpls[*impl]
 	if !ok {
@@ -97,8 +98,8 @@ func runBench(e env, args []string) int {
 
 	// Read every file before measuring anything: an unreadable one is a
 	// usage error, reported at once.
-	docs := make([]benchDoc, 0, fs.NArg())
-	for _, path := range fs.Args() {
+	docs := make([]benchDoc, 0, len(files))
+	for _, path := range files {
 		d, err := readBenchDoc(e, path)
 		if err != nil {
 			return usageError(e, err)
@@ -110,8 +111,7 @@ func runBench(e env, args []string) int {
 	for _, d := range docs {
 		r, err := measureBench(d, *chunk, opts, *runs, *minTime)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "%s: %v\n", d.path, err)
-			status = exitInvalid
+			status = report(e, d.path, err)
 			continue
 		}
 		r.Impl = *impl
@@ -138,7 +138,7 @@ func readBenchDoc(e env, path string) (benchDoc, error) {
 			d.data, err = io.ReadAll(zr)
 		}
 		if err != nil {
-			return benchDoc{}, fmt.Errorf("%s: %v", path, err)
+			return benchDoc{}, &ioError{path, err}
 		}
 		d.name = base
 	}

@@ -15,16 +15,17 @@ const fragmentsUsage = "fragments " + inputUsage + " [--format rfd|jsonl] [FILE]
 // those of each read are on stdout before the next read waits.
 func runFragments(e env, args []string) int {
 	var in input
-	fs := newFlags(e, "fragments", fragmentsUsage)
+	fs := newFlags("fragments")
 	in.register(fs)
 	format := fs.String("format", "rfd", "rfd (RFD 043 notation) or jsonl (one JSON object per fragment)")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	files, code, ok := parseFlags(e, fs, fragmentsUsage, args)
+	if !ok {
+		return code
 	}
 	if *format != "rfd" && *format != "jsonl" {
 		return usageError(e, fmt.Errorf("--format %s: want rfd or jsonl", *format))
 	}
-	src, err := in.open(e, fs.Args())
+	src, err := in.open(e, files)
 	if err != nil {
 		return usageError(e, err)
 	}
@@ -41,5 +42,5 @@ func runFragments(e env, args []string) int {
 		w.Write(append(line, '\n'))
 		return err
 	})
-	return report(e, src.feed(argstream.New(print), w.Flush))
+	return report(e, src.name, src.feed(argstream.New(print), w.Flush))
 }

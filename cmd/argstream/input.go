@@ -7,7 +7,8 @@ package main
 //   - source.feed, which feeds the input to a stream as it arrives, read by
 //     read, and flushes the output after each read;
 //   - chunker, which re-cuts the bytes as they arrive into the chunks
-//     --split asks for, and split, the same cut of bytes already in memory.
+//     --split asks for, and split, the same cut of bytes already in memory;
+//   - the command line: interspersed flags, --help, and the messages.
 
 import (
 	"errors"
@@ -73,7 +74,7 @@ func (in *input) open(e env, args []string) (*source, error) {
 		return src, nil
 	}
 	if len(args) > 1 {
-		return nil, errors.New("more than one FILE")
+		return nil, fmt.Errorf("more than one FILE: %q", args)
 	}
 	cut, err := newChunker(in.split)
 	if err != nil {
@@ -83,7 +84,7 @@ func (in *input) open(e env, args []string) (*source, error) {
 	if len(args) == 1 && args[0] != "-" {
 		f, err := os.Open(args[0])
 		if err != nil {
-			return nil, err
+			return nil, &ioError{args[0], err}
 		}
 		src.name, src.r, src.file = args[0], f, f
 	}
@@ -97,11 +98,11 @@ func (in *input) open(e env, args []string) (*source, error) {
 func readChunks(name string) ([][]byte, error) {
 	data, err := os.ReadFile(name)
 	if err != nil {
-		return nil, err
+		return nil, &ioError{name, err}
 	}
 	var deltas []string
 	if err := json.Unmarshal(data, &deltas); err != nil {
-		return nil, fmt.Errorf("%s: want a JSON array of strings: %v", name, err)
+		return nil, &ioError{name, fmt.Errorf("want a JSON array of strings: %v", err)}
 	}
 	chunks := make([][]byte, len(deltas))
 	for i, d := range deltas {
@@ -266,25 +267,80 @@ func readAll(e env, name string) ([]byte, error) {
 	var data []byte
 	var err error
 	if name == "-" {
+		name = stdinName
 		data, err = io.ReadAll(e.stdin)
 	} else {
 		data, err = os.ReadFile(name)
 	}
 	if err != nil {
-		return nil, err
+		return nil, &ioError{name, err}
 	}
 	return data, nil
 }
 
-// newFlags returns a flag set for a subcommand that reports to e.stderr.
-func newFlags(e env, name, usage string) *flag.FlagSet {
+// newFlags returns a flag set for a subcommand; parseFlags reports its
+// errors and prints its help.
+func newFlags(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(e.stderr, "usage: argstream %s\n", usage)
-		fs.PrintDefaults()
-	}
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	return fs
+}
+
+// parseFlags parses args, with flags before or after the positional args,
+// up to a "--" after which every arg is positional, and returns the
+// positional args. If it returns false, the caller returns code: after
+// --help, printed with usage to stdout, 0; after a wrong flag, reported,
+// exitUsage.
+func parseFlags(e env, fs *flag.FlagSet, usage string, args []string) (pos []string, code int, ok bool) {
+	for {
+		err := fs.Parse(args)
+		if errors.Is(err, flag.ErrHelp) {
+			printHelp(e.stdout, fs, usage)
+			return nil, exitOK, false
+		}
+		if err != nil {
+			return nil, usageError(e, err), false
+		}
+		rest := fs.Args()
+		if endsWithDashes(fs, args[:len(args)-len(rest)]) {
+			return append(pos, rest...), 0, true
+		}
+		if len(rest) == 0 {
+			return pos, 0, true
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// endsWithDashes says whether fs.Parse stopped at a "--", given the flags
+// and values it read.
+func endsWithDashes(fs *flag.FlagSet, read []string) bool {
+	for i := 0; i < len(read); i++ {
+		a := read[i]
+		if a == "--" {
+			return true
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if f := fs.Lookup(name); f != nil && !hasValue && !isBool(f) {
+			i++ // the value
+		}
+	}
+	return false
+}
+
+func isBool(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+// printHelp prints a subcommand's usage line and flags.
+func printHelp(w io.Writer, fs *flag.FlagSet, usage string) {
+	fmt.Fprintf(w, "usage: argstream %s\n", usage)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
 }
 
 // An ioError is an input that cannot be read or an output that cannot be
@@ -308,14 +364,15 @@ func message(err error) string {
 	return s
 }
 
-// usageError reports a usage error and returns its exit status.
+// usageError reports a usage error, or an *ioError, and returns exitUsage.
 func usageError(e env, err error) int {
 	fmt.Fprintf(e.stderr, "argstream: %v\n", err)
 	return exitUsage
 }
 
-// report prints a stream error, if any, and returns the exit status.
-func report(e env, err error) int {
+// report reports the error that ended the input named name, if any, and
+// returns the exit status.
+func report(e env, name string, err error) int {
 	var ioe *ioError
 	switch {
 	case err == nil:
@@ -323,6 +380,6 @@ func report(e env, err error) int {
 	case errors.As(err, &ioe):
 		return usageError(e, ioe)
 	}
-	fmt.Fprintln(e.stderr, err)
+	fmt.Fprintf(e.stderr, "argstream: %s: %s\n", name, message(err))
 	return exitInvalid
 }

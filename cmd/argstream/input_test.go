@@ -8,8 +8,10 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"testing/iotest"
 	"time"
@@ -285,11 +287,130 @@ func TestPipeInvalidEndsAtOnce(t *testing.T) {
 		select {
 		case code := <-p.code:
 			p.code <- code
-			if code != exitInvalid || p.stderr.String() != `argstream: invalid JSON at byte 14 ("/path"): duplicate object key "path"`+"\n" {
+			if code != exitInvalid || p.stderr.String() != `argstream: stdin: invalid JSON at byte 14 ("/path"): duplicate object key "path"`+"\n" {
 				t.Errorf("%s: exit %d, stderr %q", cmd[0], code, p.stderr.String())
 			}
 		case <-time.After(3 * time.Second):
 			t.Errorf("%s: still running 3s after the invalid bytes", cmd[0])
+		}
+	}
+}
+
+// Flags come before or after FILE; after "--" every arg is FILE.
+func TestFlagsAnywhere(t *testing.T) {
+	file := "../../testdata/examples/fs_create_file.json"
+	rules := policyData + "fs_create_file.rules.json"
+	for _, pair := range [][2][]string{
+		{{"policy", "--rules", rules, file}, {"policy", file, "--rules", rules}},
+		{{"policy", "--rules", rules, "--split", "3", file}, {"policy", "--rules", rules, file, "--split=3"}},
+		{{"fragments", "--split", "10", "--format", "jsonl", file}, {"fragments", file, "--split", "10", "--format", "jsonl"}},
+		{{"aggregate", file}, {"aggregate", "--", file}},
+		{{"aggregate", "-"}, {"aggregate", "--", "-"}},
+	} {
+		want, got := invoke("", pair[0]...), invoke("", pair[1]...)
+		if want.code != got.code || want.stdout != got.stdout || want.stderr != got.stderr {
+			t.Errorf("%q: %+v\n%q: %+v", pair[0], want, pair[1], got)
+		}
+	}
+
+	// A "--" that is a flag's value ends no flags.
+	for _, c := range []struct {
+		args      []string
+		pos       []string
+		s         string
+		wantError bool
+	}{
+		{[]string{"--s", "--", "-x"}, nil, "--", true},
+		{[]string{"--s", "--", "--", "-x"}, []string{"-x"}, "--", false},
+		{[]string{"a", "--s=--", "--", "-x", "--s=y"}, []string{"a", "-x", "--s=y"}, "--", false},
+		{[]string{"a", "--s", "y", "b", "--", "--"}, []string{"a", "b", "--"}, "y", false},
+	} {
+		fs := newFlags("test")
+		sv := fs.String("s", "", "")
+		var errOut bytes.Buffer
+		pos, _, ok := parseFlags(env{nil, io.Discard, &errOut}, fs, "test", c.args)
+		if ok == c.wantError || !c.wantError && (!slices.Equal(pos, c.pos) || *sv != c.s) {
+			t.Errorf("%q: %q, --s %q, ok %v, stderr %q; want %q, --s %q", c.args, pos, *sv, ok, errOut.String(), c.pos, c.s)
+		}
+	}
+
+	// A FILE that looks like a flag, after "--".
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("-x.json", []byte(`{"a": 1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := invoke("", "aggregate", "--", "-x.json"); got.code != exitOK || got.stdout != `{"a":1}`+"\n" {
+		t.Errorf(`aggregate -- -x.json: %+v`, got)
+	}
+	if got := invoke("", "aggregate", "-x.json"); got.code != exitUsage || got.stderr != "argstream: flag provided but not defined: -x.json\n" {
+		t.Errorf(`aggregate -x.json: %+v`, got)
+	}
+	if got := invoke("", "aggregate", "a.json", "--split=2", "b.json"); got.code != exitUsage || got.stderr != `argstream: more than one FILE: ["a.json" "b.json"]`+"\n" {
+		t.Errorf(`aggregate a.json --split=2 b.json: %+v`, got)
+	}
+}
+
+// --help prints the usage on stdout and exits 0.
+func TestHelp(t *testing.T) {
+	for _, c := range commands {
+		for _, args := range [][]string{{c.name, "-h"}, {c.name, "--help"}, {c.name, "-help"}, {"help", c.name}, {c.name, "x.json", "--help"}} {
+			got := invoke("", args...)
+			if got.code != exitOK || got.stderr != "" || !strings.HasPrefix(got.stdout, "usage: argstream "+c.usage+"\n") {
+				t.Errorf("%q: %+v", args, got)
+			}
+		}
+	}
+	for _, h := range []string{"help", "-h", "--help"} {
+		got := invoke("", h)
+		if got.code != exitOK || got.stderr != "" || !strings.Contains(got.stdout, "argstream fragments") {
+			t.Errorf("%s: %+v", h, got)
+		}
+	}
+}
+
+// Every message is one line: "argstream: FILE: what" about an input,
+// "argstream: what" about the command line.
+func TestMessages(t *testing.T) {
+	dir := t.TempDir()
+	file := writeFile(t, "dup.json", `{"path": "a", "path": "b"}`)
+	missing := dir + "/missing.json"
+	notJSON := writeFile(t, "chunks.json", `[1]`)
+	for _, c := range []struct {
+		stdin string
+		args  []string
+		code  int
+		want  string
+	}{
+		{`{"path": "a", "path": "b"}`, []string{"fragments"}, exitInvalid,
+			`argstream: stdin: invalid JSON at byte 14 ("/path"): duplicate object key "path"`},
+		{``, []string{"aggregate", file, "--split=3"}, exitInvalid,
+			`argstream: ` + file + `: invalid JSON at byte 14 ("/path"): duplicate object key "path"`},
+		{`{"a": `, []string{"aggregate", "-"}, exitInvalid,
+			`argstream: stdin: invalid JSON at byte 6 ("/a"): unexpected end of input`},
+		{``, []string{"aggregate", missing}, exitUsage,
+			`argstream: ` + missing + `: ` + syscall.ENOENT.Error()},
+		{``, []string{"aggregate", dir}, exitUsage,
+			`argstream: ` + dir + `: ` + syscall.EISDIR.Error()},
+		{``, []string{"fragments", "--chunks", notJSON}, exitUsage,
+			`argstream: ` + notJSON + `: want a JSON array of strings: `},
+		{``, []string{"policy", "--rules", missing, file}, exitUsage,
+			`argstream: ` + missing + `: ` + syscall.ENOENT.Error()},
+		{``, []string{"fragments", "--format", "xml"}, exitUsage,
+			`argstream: --format xml: want rfd or jsonl`},
+		{``, []string{"fragments", "--split", "0"}, exitUsage,
+			`argstream: --split 0: want a positive size or random:SEED`},
+		{``, []string{"fragments", "--nope"}, exitUsage,
+			`argstream: flag provided but not defined: -nope`},
+		{``, []string{"policy", file}, exitUsage,
+			`argstream: --rules RULES.json is required`},
+		{``, []string{"nonsense"}, exitUsage,
+			`argstream: unknown command "nonsense" (commands: fragments, aggregate, policy, bench)`},
+		{``, []string{"bench"}, exitUsage,
+			`argstream: bench needs at least one FILE`},
+	} {
+		got := invoke(c.stdin, c.args...)
+		if got.code != c.code || !strings.HasPrefix(got.stderr, c.want) || strings.Count(got.stderr, "\n") != 1 {
+			t.Errorf("%q: exit %d, stderr %q\nwant exit %d, stderr %q", c.args, got.code, got.stderr, c.code, c.want)
 		}
 	}
 }

@@ -4,13 +4,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 // Exit statuses.
 const (
 	exitOK      = 0
 	exitInvalid = 1 // the input is not valid arguments
-	exitUsage   = 2 // the command line is wrong or the input unreadable
+	exitUsage   = 2 // the command line is wrong, or a file unreadable or unwritable
 )
 
 // env is what a subcommand reads and writes.
@@ -48,13 +49,21 @@ func run(args []string, e env) int {
 			return c.run(e, args[1:])
 		}
 	}
-	if args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		if len(args) > 1 && args[0] == "help" {
+			// "argstream help CMD" is "argstream CMD --help".
+			for _, c := range commands {
+				if c.name == args[1] {
+					return c.run(e, []string{"--help"})
+				}
+			}
+			return usageError(e, fmt.Errorf("unknown command %q (commands: %s)", args[1], commandNames()))
+		}
 		usage(e.stdout)
 		return exitOK
 	}
-	fmt.Fprintf(e.stderr, "argstream: unknown command %q\n", args[0])
-	usage(e.stderr)
-	return exitUsage
+	return usageError(e, fmt.Errorf("unknown command %q (commands: %s)", args[0], commandNames()))
 }
 
 func usage(w io.Writer) {
@@ -62,4 +71,13 @@ func usage(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "  argstream %s\n", c.usage)
 	}
+	fmt.Fprintln(w, "Run argstream COMMAND --help for a command's flags.")
+}
+
+func commandNames() string {
+	names := make([]string, len(commands))
+	for i, c := range commands {
+		names[i] = c.name
+	}
+	return strings.Join(names, ", ")
 }

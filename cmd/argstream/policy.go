@@ -32,11 +32,12 @@ type decisionLine struct {
 // arguments end up valid.
 func runPolicy(e env, args []string) int {
 	var in input
-	fs := newFlags(e, "policy", policyUsage)
+	fs := newFlags("policy")
 	in.register(fs)
-	rulesFile := fs.String("rules", "", "the rules file: {\"run\": [RULE, ...] or \"MODE\", \"paths\": [POINTER, ...]}")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	rulesFile := fs.String("rules", "", "the rules, `RULES.json`: {\"run\": [RULE, ...] or \"MODE\", \"paths\": [POINTER, ...]}")
+	files, code, ok := parseFlags(e, fs, policyUsage, args)
+	if !ok {
+		return code
 	}
 	if *rulesFile == "" {
 		return usageError(e, errors.New("--rules RULES.json is required"))
@@ -45,7 +46,7 @@ func runPolicy(e env, args []string) int {
 	if !ok {
 		return exitUsage
 	}
-	src, err := in.open(e, fs.Args())
+	src, err := in.open(e, files)
 	if err != nil {
 		return usageError(e, err)
 	}
@@ -60,7 +61,7 @@ func runPolicy(e env, args []string) int {
 		line, _ := json.Marshal(decisionLine{Mode: d.Mode.String(), Rule: d.Rule, DecidedAtByte: at, TotalBytes: total})
 		fmt.Fprintf(w, "%s\n", line)
 	}))
-	return report(e, src.feed(argstream.New(ev), w.Flush))
+	return report(e, src.name, src.feed(argstream.New(ev), w.Flush))
 }
 
 // loadRules reads, checks and returns the policy, printing its warnings,
@@ -68,7 +69,7 @@ func runPolicy(e env, args []string) int {
 func loadRules(e env, name string) (*policy.Policy, bool) {
 	data, err := os.ReadFile(name)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "argstream: %v\n", err)
+		usageError(e, &ioError{name, err})
 		return nil, false
 	}
 	p, warns, err := policy.Parse(data)
