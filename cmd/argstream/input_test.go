@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -362,9 +363,22 @@ func TestHelp(t *testing.T) {
 	}
 	for _, h := range []string{"help", "-h", "--help"} {
 		got := invoke("", h)
-		if got.code != exitOK || got.stderr != "" || !strings.Contains(got.stdout, "argstream fragments") {
+		if got.code != exitOK || got.stderr != "" || !strings.Contains(got.stdout, "argstream version") {
 			t.Errorf("%s: %+v", h, got)
 		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	line := regexp.MustCompile(`^argstream (\(devel\)|v\S+) go\S+\n$`)
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		got := invoke("", args...)
+		if got.code != exitOK || got.stderr != "" || !line.MatchString(got.stdout) {
+			t.Errorf("%q: %+v", args, got)
+		}
+	}
+	if got := invoke("", "version", "x"); got.code != exitUsage || got.stderr != "argstream: version takes no arguments, got x\n" {
+		t.Errorf("version x: %+v", got)
 	}
 }
 
@@ -404,7 +418,7 @@ func TestMessages(t *testing.T) {
 		{``, []string{"policy", file}, exitUsage,
 			`argstream: --rules RULES.json is required`},
 		{``, []string{"nonsense"}, exitUsage,
-			`argstream: unknown command "nonsense" (commands: fragments, aggregate, policy, bench)`},
+			`argstream: unknown command "nonsense" (commands: fragments, aggregate, policy, bench, version)`},
 		{``, []string{"bench"}, exitUsage,
 			`argstream: bench needs at least one FILE`},
 	} {

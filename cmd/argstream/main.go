@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"runtime/debug"
 	"strings"
 )
 
@@ -33,6 +35,7 @@ var commands = []command{
 	{"aggregate", aggregateUsage, runAggregate},
 	{"policy", policyUsage, runPolicy},
 	{"bench", benchUsage, runBench},
+	{"version", versionUsage, runVersion},
 }
 
 func main() {
@@ -62,6 +65,8 @@ func run(args []string, e env) int {
 		}
 		usage(e.stdout)
 		return exitOK
+	case "-version", "--version":
+		return runVersion(e, args[1:])
 	}
 	return usageError(e, fmt.Errorf("unknown command %q (commands: %s)", args[0], commandNames()))
 }
@@ -80,4 +85,30 @@ func commandNames() string {
 		names[i] = c.name
 	}
 	return strings.Join(names, ", ")
+}
+
+const versionUsage = "version"
+
+// runVersion prints the module version argstream was built from, "(devel)"
+// for a build in a checkout of its own module, and the Go version.
+func runVersion(e env, args []string) int {
+	fs := newFlags("version")
+	rest, code, ok := parseFlags(e, fs, versionUsage, args)
+	if !ok {
+		return code
+	}
+	if len(rest) > 0 {
+		return usageError(e, fmt.Errorf("version takes no arguments, got %s", strings.Join(rest, " ")))
+	}
+	version, goVersion := "(devel)", runtime.Version()
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" {
+			version = bi.Main.Version
+		}
+		if bi.GoVersion != "" {
+			goVersion = bi.GoVersion
+		}
+	}
+	fmt.Fprintf(e.stdout, "argstream %s %s\n", version, goVersion)
+	return exitOK
 }
