@@ -9,25 +9,32 @@ import (
 
 const aggregateUsage = "aggregate " + inputUsage + " [FILE]"
 
+// runAggregate prints the complete arguments at the end of the input. It
+// reads the input as it arrives all the same, so that an invalid input is
+// reported as soon as it is read.
 func runAggregate(e env, args []string) int {
 	var in input
-	fs := newFlags(e, "aggregate", aggregateUsage)
+	fs := newFlags("aggregate")
 	in.register(fs)
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	files, code, ok := parseFlags(e, fs, aggregateUsage, args)
+	if !ok {
+		return code
 	}
-	chunks, err := in.load(e, fs.Args())
+	src, err := in.open(e, files)
 	if err != nil {
 		return usageError(e, err)
 	}
+	defer src.close()
 	agg := aggregate.New()
-	if err := feed(argstream.New(agg), chunks); err != nil {
-		return report(e, err)
+	if err := src.feed(argstream.New(agg), func() error { return nil }); err != nil {
+		return report(e, src.name, err)
 	}
 	v, err := agg.Value()
 	if err != nil {
-		return report(e, err)
+		return report(e, src.name, err)
 	}
-	fmt.Fprintf(e.stdout, "%s\n", v)
+	if _, err := fmt.Fprintf(e.stdout, "%s\n", v); err != nil {
+		return report(e, src.name, &ioError{"stdout", err})
+	}
 	return exitOK
 }

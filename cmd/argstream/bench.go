@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -67,13 +68,14 @@ type benchDoc struct {
 // value, once per document. A FILE ending in .gz is decompressed first; file
 // and bytes then name and count the decompressed document.
 func runBench(e env, args []string) int {
-	fs := newFlags(e, "bench", benchUsage)
+	fs := newFlags("bench")
 	chunk := fs.Int("chunk", 16, "feed `N`-byte chunks; 0 feeds each document whole")
 	impl := fs.String("impl", "jsontext", "the tokenizer: jsontext (token.NewJSON, the default) or handrolled (the baseline, internal/handrolled)")
 	runs := fs.Int("runs", 5, "report the median of `N` runs of each measurement")
 	minTime := fs.Duration("time", 200*time.Millisecond, "repeat the document for at least `D` in each run")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	files, code, ok := parseFlags(e, fs, benchUsage, args)
+	if !ok {
+		return code
 	}
 	switch {
 	case *chunk < 0:
@@ -82,9 +84,8 @@ func runBench(e env, args []string) int {
 		return usageError(e, fmt.Errorf("--runs %d: want at least 1", *runs))
 	case *minTime < 0:
 		return usageError(e, fmt.Errorf("--time %v: want a duration of 0 or more", *minTime))
-	case fs.NArg() == 0:
-		fs.Usage()
-		return exitUsage
+	case len(files) == 0:
+		return usageError(e, errors.New("bench needs at least one FILE"))
 	}
 	newTok, ok := benchImpls[*impl]
 	if !ok {
@@ -97,8 +98,8 @@ func runBench(e env, args []string) int {
 
 	// Read every file before measuring anything: an unreadable one is a
 	// usage error, reported at once.
-	docs := make([]benchDoc, 0, fs.NArg())
-	for _, path := range fs.Args() {
+	docs := make([]benchDoc, 0, len(files))
+	for _, path := range files {
 		d, err := readBenchDoc(e, path)
 		if err != nil {
 			return usageError(e, err)
@@ -110,8 +111,7 @@ func runBench(e env, args []string) int {
 	for _, d := range docs {
 		r, err := measureBench(d, *chunk, opts, *runs, *minTime)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "%s: %v\n", d.path, err)
-			status = exitInvalid
+			status = report(e, d.path, err)
 			continue
 		}
 		r.Impl = *impl
@@ -124,22 +124,21 @@ func runBench(e env, args []string) int {
 	return status
 }
 
-// readBenchDoc reads path ("-" for stdin) with the other subcommands' input
-// code, and decompresses it if its name ends in .gz.
+// readBenchDoc reads path ("-" for stdin) whole, bench measures whole
+// documents, and decompresses it if its name ends in .gz.
 func readBenchDoc(e env, path string) (benchDoc, error) {
-	var in input
-	chunks, err := in.load(e, []string{path})
+	data, err := readAll(e, path)
 	if err != nil {
 		return benchDoc{}, err
 	}
-	d := benchDoc{path: path, name: filepath.Base(path), data: chunks[0]}
+	d := benchDoc{path: path, name: filepath.Base(path), data: data}
 	if base, ok := strings.CutSuffix(d.name, ".gz"); ok {
 		zr, err := gzip.NewReader(bytes.NewReader(d.data))
 		if err == nil {
 			d.data, err = io.ReadAll(zr)
 		}
 		if err != nil {
-			return benchDoc{}, fmt.Errorf("%s: %v", path, err)
+			return benchDoc{}, &ioError{path, err}
 		}
 		d.name = base
 	}
@@ -159,7 +158,7 @@ func measureBench(d benchDoc, chunk int, opts []argstream.Option, runs int, minT
 	}
 	pipeline := func() error {
 		agg := aggregate.New()
-		if err := feed(argstream.New(agg, opts...), chunks); err != nil {
+		if err := feedChunks(argstream.New(agg, opts...), chunks); err != nil {
 			return err
 		}
 		_, err := agg.Value()
@@ -173,7 +172,7 @@ func measureBench(d benchDoc, chunk int, opts []argstream.Option, runs int, minT
 	reused := func() error {
 		agg.Reset()
 		s.Reset(fragment.Call{})
-		if err := feed(s, chunks); err != nil {
+		if err := feedChunks(s, chunks); err != nil {
 			return err
 		}
 		_, err := agg.Value()
@@ -241,6 +240,16 @@ func timeRuns(f func() error, minTime time.Duration) (nsPerCall float64, calls i
 		calls++
 	}
 	return float64(time.Since(start).Nanoseconds()) / float64(calls), calls
+}
+
+// feedChunks feeds every chunk to s and closes it.
+func feedChunks(s *argstream.Stream, chunks [][]byte) error {
+	for _, c := range chunks {
+		if err := s.Feed(c); err != nil {
+			return err
+		}
+	}
+	return s.Close()
 }
 
 // wholeJSONText reads every token of a complete document with jsontext, the

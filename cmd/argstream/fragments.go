@@ -11,21 +11,25 @@ import (
 
 const fragmentsUsage = "fragments " + inputUsage + " [--format rfd|jsonl] [FILE]"
 
+// runFragments prints the fragments of the input as they are produced:
+// those of each read are on stdout before the next read waits.
 func runFragments(e env, args []string) int {
 	var in input
-	fs := newFlags(e, "fragments", fragmentsUsage)
+	fs := newFlags("fragments")
 	in.register(fs)
 	format := fs.String("format", "rfd", "rfd (RFD 043 notation) or jsonl (one JSON object per fragment)")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	files, code, ok := parseFlags(e, fs, fragmentsUsage, args)
+	if !ok {
+		return code
 	}
 	if *format != "rfd" && *format != "jsonl" {
 		return usageError(e, fmt.Errorf("--format %s: want rfd or jsonl", *format))
 	}
-	chunks, err := in.load(e, fs.Args())
+	src, err := in.open(e, files)
 	if err != nil {
 		return usageError(e, err)
 	}
+	defer src.close()
 	w := bufio.NewWriter(e.stdout)
 	var line []byte
 	print := sink.PushFunc(func(p *fragment.Progress) error {
@@ -38,26 +42,5 @@ func runFragments(e env, args []string) int {
 		w.Write(append(line, '\n'))
 		return err
 	})
-	err = feed(argstream.New(print), chunks)
-	w.Flush()
-	return report(e, err)
-}
-
-// feed feeds every chunk to s and closes it.
-func feed(s *argstream.Stream, chunks [][]byte) error {
-	for _, c := range chunks {
-		if err := s.Feed(c); err != nil {
-			return err
-		}
-	}
-	return s.Close()
-}
-
-// report prints a stream error, if any, and returns the exit status.
-func report(e env, err error) int {
-	if err == nil {
-		return exitOK
-	}
-	fmt.Fprintln(e.stderr, err)
-	return exitInvalid
+	return report(e, src.name, src.feed(argstream.New(print), w.Flush))
 }

@@ -1,19 +1,38 @@
 package main
 
+// This file is structured in the following way:
+//
+//   - input, the flags every subcommand shares, and source, the input they
+//     name (FILE, stdin or --chunks), opened;
+//   - source.feed, which feeds the input to a stream as it arrives, read by
+//     read, and flushes the output after each read;
+//   - chunker, which re-cuts the bytes as they arrive into the chunks
+//     --split asks for, and split, the same cut of bytes already in memory;
+//   - the command line: interspersed flags, --help, and the messages.
+
 import (
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
 
+	"github.com/argstream/argstream"
 	"github.com/go-json-experiment/json"
 )
 
 const inputUsage = "[--split N | --split random:SEED | --chunks CHUNKS.json]"
+
+// stdinName names standard input in messages.
+const stdinName = "stdin"
+
+// readSize is the size of a read from a pipe or a terminal: what a read
+// returns is fed at once, however little.
+const readSize = 64 << 10
 
 // input is the input flags every subcommand shares.
 type input struct {
@@ -22,50 +41,154 @@ type input struct {
 }
 
 func (in *input) register(fs *flag.FlagSet) {
-	fs.StringVar(&in.split, "split", "", "feed N-byte chunks, or random:SEED for random lengths 0..64 (default: whole input)")
-	fs.StringVar(&in.chunks, "chunks", "", "feed the strings of this JSON array in order")
+	fs.StringVar(&in.split, "split", "", "feed `N`-byte chunks, or random:SEED for random lengths 0..64 (default: each read as it arrives)")
+	fs.StringVar(&in.chunks, "chunks", "", "feed the strings of the JSON array in `CHUNKS.json`, in order")
 }
 
-// load returns the chunks to feed, from the flags and the positional args.
-func (in *input) load(e env, args []string) ([][]byte, error) {
+// source is a subcommand's input, opened.
+type source struct {
+	name   string    // for messages: the file name, or stdinName
+	r      io.Reader // nil for --chunks
+	file   *os.File  // to close, if FILE was opened
+	chunks [][]byte  // --chunks
+	size   int64     // the input's length, or -1 if unknown before reading it all
+	cut    *chunker  // nil for --chunks
+}
+
+// open checks the input flags and opens the input that they and the
+// positional args name. Its errors are usage errors, except an *ioError for
+// a file that cannot be read.
+func (in *input) open(e env, args []string) (*source, error) {
 	if in.chunks != "" {
 		if in.split != "" || len(args) > 0 {
 			return nil, errors.New("--chunks takes no --split and no FILE")
 		}
-		data, err := os.ReadFile(in.chunks)
+		chunks, err := readChunks(in.chunks)
 		if err != nil {
 			return nil, err
 		}
-		var deltas []string
-		if err := json.Unmarshal(data, &deltas); err != nil {
-			return nil, fmt.Errorf("%s: want a JSON array of strings: %v", in.chunks, err)
+		src := &source{name: in.chunks, chunks: chunks}
+		for _, c := range chunks {
+			src.size += int64(len(c))
 		}
-		chunks := make([][]byte, len(deltas))
-		for i, d := range deltas {
-			chunks[i] = []byte(d)
-		}
-		return chunks, nil
+		return src, nil
 	}
 	if len(args) > 1 {
-		return nil, errors.New("more than one FILE")
+		return nil, fmt.Errorf("more than one FILE: %q", args)
 	}
-	var data []byte
-	var err error
-	if len(args) == 0 || args[0] == "-" {
-		data, err = io.ReadAll(e.stdin)
-	} else {
-		data, err = os.ReadFile(args[0])
-	}
+	cut, err := newChunker(in.split)
 	if err != nil {
 		return nil, err
 	}
-	return split(data, in.split)
+	src := &source{name: stdinName, r: e.stdin, size: -1, cut: cut}
+	if len(args) == 1 && args[0] != "-" {
+		f, err := os.Open(args[0])
+		if err != nil {
+			return nil, &ioError{args[0], err}
+		}
+		src.name, src.r, src.file = args[0], f, f
+	}
+	if f, ok := src.r.(*os.File); ok {
+		src.size = regularSize(f)
+	}
+	return src, nil
 }
 
-// split cuts data as --split says.
-func split(data []byte, how string) ([][]byte, error) {
+// readChunks reads a --chunks file.
+func readChunks(name string) ([][]byte, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, &ioError{name, err}
+	}
+	var deltas []string
+	if err := json.Unmarshal(data, &deltas); err != nil {
+		return nil, &ioError{name, fmt.Errorf("want a JSON array of strings: %v", err)}
+	}
+	chunks := make([][]byte, len(deltas))
+	for i, d := range deltas {
+		chunks[i] = []byte(d)
+	}
+	return chunks, nil
+}
+
+// regularSize returns the number of bytes left to read in f if it is a
+// regular file, and -1 for anything else: a pipe, a terminal, a socket.
+func regularSize(f *os.File) int64 {
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return -1
+	}
+	at, err := f.Seek(0, io.SeekCurrent)
+	if err != nil || at > fi.Size() {
+		return -1
+	}
+	return fi.Size() - at
+}
+
+// close closes the file that open opened, if any.
+func (src *source) close() {
+	if src.file != nil {
+		src.file.Close()
+	}
+}
+
+// feed feeds the input to s as it arrives and closes s. Each read is cut
+// into chunks at once, as --split says, and every complete chunk fed; then
+// flush is called, before the next read waits for more input. A regular
+// file is read in one read (its size, if it is larger than readSize), so
+// that without --split it is one chunk.
+//
+// The error is s's, or an *ioError if the input could not be read or flush
+// failed.
+func (src *source) feed(s *argstream.Stream, flush func() error) error {
+	fed := func(err error) error {
+		if ferr := flush(); ferr != nil && err == nil {
+			return &ioError{"stdout", ferr}
+		}
+		return err
+	}
+	if src.r == nil {
+		for _, c := range src.chunks {
+			if err := s.Feed(c); err != nil {
+				return fed(err)
+			}
+			if err := fed(nil); err != nil {
+				return err
+			}
+		}
+		return fed(s.Close())
+	}
+	buf := make([]byte, max(readSize, min(src.size, 1<<30)))
+	for {
+		n, rerr := src.r.Read(buf)
+		eof := rerr == io.EOF
+		if err := fed(src.cut.write(buf[:n], eof, s.Feed)); err != nil {
+			return err
+		}
+		if eof {
+			return fed(s.Close())
+		}
+		if rerr != nil {
+			return &ioError{src.name, rerr}
+		}
+	}
+}
+
+// A chunker re-cuts bytes, as they arrive, into the chunks --split asks
+// for: the chunk boundaries are those of the whole input cut at once,
+// however the bytes arrive. A chunk that is not complete waits for more
+// bytes, or for the end of the input.
+type chunker struct {
+	next func() int // the length of the next chunk; nil: each write is a chunk
+	want int        // the length of the chunk in progress, drawn; -1 if none
+	buf  []byte     // the bytes written and not yet cut
+}
+
+// newChunker returns the chunker for --split how.
+func newChunker(how string) (*chunker, error) {
+	c := &chunker{want: -1}
 	if how == "" {
-		return [][]byte{data}, nil
+		return c, nil
 	}
 	if seed, ok := strings.CutPrefix(how, "random:"); ok {
 		s, err := strconv.ParseUint(seed, 10, 64)
@@ -73,40 +196,190 @@ func split(data []byte, how string) ([][]byte, error) {
 			return nil, fmt.Errorf("--split %s: SEED must be an unsigned integer", how)
 		}
 		rng := rand.New(rand.NewPCG(s, 0))
-		var chunks [][]byte
-		for len(data) > 0 {
-			n := min(rng.IntN(65), len(data))
-			chunks = append(chunks, data[:n])
-			data = data[n:]
-		}
-		return chunks, nil
+		c.next = func() int { return rng.IntN(65) }
+		return c, nil
 	}
 	n, err := strconv.Atoi(how)
 	if err != nil || n < 1 {
 		return nil, fmt.Errorf("--split %s: want a positive size or random:SEED", how)
 	}
-	var chunks [][]byte
-	for len(data) > 0 {
-		k := min(n, len(data))
-		chunks = append(chunks, data[:k])
-		data = data[k:]
+	c.next = func() int { return n }
+	return c, nil
+}
+
+// write cuts p, after the bytes written before, and calls emit with each
+// chunk it completes, in order, until emit fails. eof says that no bytes
+// follow p: the last chunk is then cut short. A chunk is valid only during
+// the call to emit.
+func (c *chunker) write(p []byte, eof bool, emit func([]byte) error) error {
+	if c.next == nil {
+		if len(p) == 0 {
+			return nil
+		}
+		return emit(p)
 	}
+	data := p
+	if len(c.buf) > 0 {
+		c.buf = append(c.buf, p...)
+		data = c.buf
+	}
+	// A chunk length is drawn only when a byte is there to start the
+	// chunk, so that the lengths drawn are the same as for the whole input.
+	for len(data) > 0 {
+		if c.want < 0 {
+			c.want = c.next()
+		}
+		if c.want > len(data) && !eof {
+			break
+		}
+		n := min(c.want, len(data))
+		c.want = -1
+		if err := emit(data[:n]); err != nil {
+			return err
+		}
+		data = data[n:]
+	}
+	c.buf = append(c.buf[:0], data...)
+	return nil
+}
+
+// split cuts data, the whole input, as --split how says: into the chunks
+// a chunker cuts however the bytes arrive. Without how, the chunk is data.
+func split(data []byte, how string) ([][]byte, error) {
+	c, err := newChunker(how)
+	if err != nil {
+		return nil, err
+	}
+	if how == "" {
+		return [][]byte{data}, nil
+	}
+	var chunks [][]byte
+	c.write(data, true, func(chunk []byte) error {
+		chunks = append(chunks, chunk)
+		return nil
+	})
 	return chunks, nil
 }
 
-// newFlags returns a flag set for a subcommand that reports to e.stderr.
-func newFlags(e env, name, usage string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(e.stderr, "usage: argstream %s\n", usage)
-		fs.PrintDefaults()
+// readAll reads the whole input named by a positional arg: a file, or
+// stdin for "-".
+func readAll(e env, name string) ([]byte, error) {
+	var data []byte
+	var err error
+	if name == "-" {
+		name = stdinName
+		data, err = io.ReadAll(e.stdin)
+	} else {
+		data, err = os.ReadFile(name)
 	}
+	if err != nil {
+		return nil, &ioError{name, err}
+	}
+	return data, nil
+}
+
+// newFlags returns a flag set for a subcommand; parseFlags reports its
+// errors and prints its help.
+func newFlags(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	return fs
 }
 
-// usageError reports a usage error and returns its exit status.
+// parseFlags parses args, with flags before or after the positional args,
+// up to a "--" after which every arg is positional, and returns the
+// positional args. If it returns false, the caller returns code: after
+// --help, printed with usage to stdout, 0; after a wrong flag, reported,
+// exitUsage.
+func parseFlags(e env, fs *flag.FlagSet, usage string, args []string) (pos []string, code int, ok bool) {
+	for {
+		err := fs.Parse(args)
+		if errors.Is(err, flag.ErrHelp) {
+			printHelp(e.stdout, fs, usage)
+			return nil, exitOK, false
+		}
+		if err != nil {
+			return nil, usageError(e, err), false
+		}
+		rest := fs.Args()
+		if endsWithDashes(fs, args[:len(args)-len(rest)]) {
+			return append(pos, rest...), 0, true
+		}
+		if len(rest) == 0 {
+			return pos, 0, true
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// endsWithDashes says whether fs.Parse stopped at a "--", given the flags
+// and values it read.
+func endsWithDashes(fs *flag.FlagSet, read []string) bool {
+	for i := 0; i < len(read); i++ {
+		a := read[i]
+		if a == "--" {
+			return true
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if f := fs.Lookup(name); f != nil && !hasValue && !isBool(f) {
+			i++ // the value
+		}
+	}
+	return false
+}
+
+func isBool(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+// printHelp prints a subcommand's usage line and flags.
+func printHelp(w io.Writer, fs *flag.FlagSet, usage string) {
+	fmt.Fprintf(w, "usage: argstream %s\n", usage)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+}
+
+// An ioError is an input that cannot be read or an output that cannot be
+// written: exitUsage, where an invalid input is exitInvalid.
+type ioError struct {
+	name string
+	err  error
+}
+
+func (e *ioError) Error() string { return e.name + ": " + message(e.err) }
+
+// message returns err's text for a message that names its file already:
+// without a *fs.PathError's operation and path, and without the package
+// prefix "argstream: " of the library's errors.
+func message(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	s, _ := strings.CutPrefix(err.Error(), "argstream: ")
+	return s
+}
+
+// usageError reports a usage error, or an *ioError, and returns exitUsage.
 func usageError(e env, err error) int {
 	fmt.Fprintf(e.stderr, "argstream: %v\n", err)
 	return exitUsage
+}
+
+// report reports the error that ended the input named name, if any, and
+// returns the exit status.
+func report(e env, name string, err error) int {
+	var ioe *ioError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ioe):
+		return usageError(e, ioe)
+	}
+	fmt.Fprintf(e.stderr, "argstream: %s: %s\n", name, message(err))
+	return exitInvalid
 }

@@ -4,13 +4,16 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"runtime/debug"
+	"strings"
 )
 
 // Exit statuses.
 const (
 	exitOK      = 0
 	exitInvalid = 1 // the input is not valid arguments
-	exitUsage   = 2 // the command line is wrong or the input unreadable
+	exitUsage   = 2 // the command line is wrong, or a file unreadable or unwritable
 )
 
 // env is what a subcommand reads and writes.
@@ -32,6 +35,7 @@ var commands = []command{
 	{"aggregate", aggregateUsage, runAggregate},
 	{"policy", policyUsage, runPolicy},
 	{"bench", benchUsage, runBench},
+	{"version", versionUsage, runVersion},
 }
 
 func main() {
@@ -48,13 +52,23 @@ func run(args []string, e env) int {
 			return c.run(e, args[1:])
 		}
 	}
-	if args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		if len(args) > 1 && args[0] == "help" {
+			// "argstream help CMD" is "argstream CMD --help".
+			for _, c := range commands {
+				if c.name == args[1] {
+					return c.run(e, []string{"--help"})
+				}
+			}
+			return usageError(e, fmt.Errorf("unknown command %q (commands: %s)", args[1], commandNames()))
+		}
 		usage(e.stdout)
 		return exitOK
+	case "-version", "--version":
+		return runVersion(e, args[1:])
 	}
-	fmt.Fprintf(e.stderr, "argstream: unknown command %q\n", args[0])
-	usage(e.stderr)
-	return exitUsage
+	return usageError(e, fmt.Errorf("unknown command %q (commands: %s)", args[0], commandNames()))
 }
 
 func usage(w io.Writer) {
@@ -62,4 +76,39 @@ func usage(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "  argstream %s\n", c.usage)
 	}
+	fmt.Fprintln(w, "Run argstream COMMAND --help for a command's flags.")
+}
+
+func commandNames() string {
+	names := make([]string, len(commands))
+	for i, c := range commands {
+		names[i] = c.name
+	}
+	return strings.Join(names, ", ")
+}
+
+const versionUsage = "version"
+
+// runVersion prints the module version argstream was built from, "(devel)"
+// for a build in a checkout of its own module, and the Go version.
+func runVersion(e env, args []string) int {
+	fs := newFlags("version")
+	rest, code, ok := parseFlags(e, fs, versionUsage, args)
+	if !ok {
+		return code
+	}
+	if len(rest) > 0 {
+		return usageError(e, fmt.Errorf("version takes no arguments, got %s", strings.Join(rest, " ")))
+	}
+	version, goVersion := "(devel)", runtime.Version()
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" {
+			version = bi.Main.Version
+		}
+		if bi.GoVersion != "" {
+			goVersion = bi.GoVersion
+		}
+	}
+	fmt.Fprintf(e.stdout, "argstream %s %s\n", version, goVersion)
+	return exitOK
 }

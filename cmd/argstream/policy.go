@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"os"
@@ -17,21 +18,26 @@ type decisionLine struct {
 	Mode          string `json:"mode"`
 	Rule          int    `json:"rule"`
 	DecidedAtByte int64  `json:"decided_at_byte"`
-	TotalBytes    int64  `json:"total_bytes"`
+	// TotalBytes is the input's length when it is known before the input
+	// is read: a regular file (FILE, or stdin redirected from one) and
+	// --chunks. It is left out for a pipe.
+	TotalBytes *int64 `json:"total_bytes,omitzero"`
 }
 
 // runPolicy decides a policy on the arguments while they stream. The
-// decision line is printed the moment the decision is known; parsing goes
-// on to the end even then (a skip included), because the exit status says
+// decision line is printed, and flushed, the moment the decision is known,
+// while the rest of a pipe's input is still to come; parsing goes on to
+// the end even then (a skip included), because the exit status says
 // whether the arguments are valid: a decision is only about a call whose
 // arguments end up valid.
 func runPolicy(e env, args []string) int {
 	var in input
-	fs := newFlags(e, "policy", policyUsage)
+	fs := newFlags("policy")
 	in.register(fs)
-	rulesFile := fs.String("rules", "", "the rules file: {\"run\": [RULE, ...] or \"MODE\", \"paths\": [POINTER, ...]}")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	rulesFile := fs.String("rules", "", "the rules, `RULES.json`: {\"run\": [RULE, ...] or \"MODE\", \"paths\": [POINTER, ...]}")
+	files, code, ok := parseFlags(e, fs, policyUsage, args)
+	if !ok {
+		return code
 	}
 	if *rulesFile == "" {
 		return usageError(e, errors.New("--rules RULES.json is required"))
@@ -40,23 +46,22 @@ func runPolicy(e env, args []string) int {
 	if !ok {
 		return exitUsage
 	}
-	chunks, err := in.load(e, fs.Args())
+	src, err := in.open(e, files)
 	if err != nil {
 		return usageError(e, err)
 	}
-	var total int64
-	for _, c := range chunks {
-		total += int64(len(c))
+	defer src.close()
+	var total *int64
+	if src.size >= 0 {
+		total = &src.size
 	}
 
+	w := bufio.NewWriter(e.stdout)
 	ev := p.Evaluator(policy.OnDecision(func(d policy.Decision, at int64) {
 		line, _ := json.Marshal(decisionLine{Mode: d.Mode.String(), Rule: d.Rule, DecidedAtByte: at, TotalBytes: total})
-		fmt.Fprintf(e.stdout, "%s\n", line)
+		fmt.Fprintf(w, "%s\n", line)
 	}))
-	if err := feed(argstream.New(ev), chunks); err != nil {
-		return report(e, err)
-	}
-	return exitOK
+	return report(e, src.name, src.feed(argstream.New(ev), w.Flush))
 }
 
 // loadRules reads, checks and returns the policy, printing its warnings,
@@ -64,7 +69,7 @@ func runPolicy(e env, args []string) int {
 func loadRules(e env, name string) (*policy.Policy, bool) {
 	data, err := os.ReadFile(name)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "argstream: %v\n", err)
+		usageError(e, &ioError{name, err})
 		return nil, false
 	}
 	p, warns, err := policy.Parse(data)
