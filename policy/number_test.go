@@ -96,6 +96,29 @@ func TestDecimalCompare(t *testing.T) {
 	checkOrder(t, order, parseDecimal)
 }
 
+// TestDecimalInfinity: ±∞, a float64 reading, is beyond every finite value
+// and equal to itself.
+func TestDecimalInfinity(t *testing.T) {
+	inf := func(s string) (decimal, bool) {
+		switch s {
+		case "+Inf":
+			return exactFloat(math.Inf(1)), true
+		case "-Inf":
+			return exactFloat(math.Inf(-1)), true
+		}
+		return parseDecimal(s)
+	}
+	checkOrder(t, [][]string{
+		{"-Inf", "-Inf"},
+		{"-1e" + strings.Repeat("9", 30)},
+		{"-1"},
+		{"0"},
+		{"1e400"},
+		{"1e" + strings.Repeat("9", 30)},
+		{"+Inf", "+Inf"},
+	}, inf)
+}
+
 func TestParseDecimalRejects(t *testing.T) {
 	for _, s := range []string{"", "-", "+1", "01", "-01", "00", "1.", ".5", "1e", "1e+", "1e-", "1e+-1", "0x10", "Inf", "NaN", " 1", "1 ", "1.5.2", "--1", "1_000", "1e1.5", "-.5", "1E5x"} {
 		if _, ok := parseDecimal(s); ok {
@@ -156,6 +179,93 @@ func TestExponentAdd(t *testing.T) {
 		x, _ := new(big.Int).SetString(c.e, 10)
 		if r := x.Add(x, big.NewInt(c.p)).String(); r != got.String() {
 			t.Errorf("%s + %d = %v, math/big says %s", c.e, c.p, got, r)
+		}
+	}
+}
+
+// TestFloatReading: the value a float64 tool reads.
+func TestFloatReading(t *testing.T) {
+	pow2 := func(e int) string { return new(big.Rat).SetFloat64(math.Ldexp(1, e)).FloatString(1100) }
+	maxFloat := new(big.Rat).SetFloat64(math.MaxFloat64).FloatString(0)
+	for _, c := range []struct{ in, want string }{
+		{"99.99999999999999999", "100"},
+		{"1e-400", "0"},
+		{"-1e-400", "0"},
+		{"1e400", "+Inf"},
+		{"-1e400", "-Inf"},
+		{"1e99999999999999999999", "+Inf"},
+		{"-1e99999999999999999999", "-Inf"},
+		{"1e-99999999999999999999", "0"},
+		{"0", "0"},
+		{"-0.0", "0"},
+		{"1", "1"},
+		{"0.5", "0.5"},
+		{"123.456e3", "123456"},
+		{"0.1", "0.1000000000000000055511151231257827021181583404541015625"},
+		{"9007199254740993", "9007199254740992"}, // a tie: to even
+		{"9007199254740995", "9007199254740996"},
+		{"9007199254740993.0000000000000000000000001", "9007199254740994"},
+		{"1.7976931348623157e308", maxFloat},
+		{"1.7976931348623158e308", maxFloat},
+		{"1.7976931348623159e308", "+Inf"},
+		{"4.9e-324", pow2(-1074)},
+		{"2.4703282292062328e-324", pow2(-1074)},
+		{"2.4703282292062327e-324", "0"},
+		{"2.2250738585072014e-308", pow2(-1022)},
+		// strconv.ParseFloat misreads these texts; the reading does not.
+		{"1" + strings.Repeat("0", 800) + "e-800", "1"},
+		{"9007199254740993" + strings.Repeat("0", 1000) + "e-1000", "9007199254740992"},
+		{"0." + strings.Repeat("0", 100000) + "5e100000", "0.5"},
+		{"0." + strings.Repeat("0", 100000) + "1e100001", "1"},
+		{"1" + strings.Repeat("0", 100000) + "e-100001", "0.1000000000000000055511151231257827021181583404541015625"},
+	} {
+		want, ok := parseDecimal(c.want)
+		switch c.want {
+		case "+Inf":
+			want, ok = exactFloat(math.Inf(1)), true
+		case "-Inf":
+			want, ok = exactFloat(math.Inf(-1)), true
+		}
+		if !ok {
+			t.Fatalf("bad want %q", c.want)
+		}
+		name := c.in
+		if len(name) > 40 {
+			name = name[:20] + "…" + name[len(name)-15:]
+		}
+		if got := nearestFloat(c.in); got.cmp(want) != 0 || got.inf != want.inf {
+			t.Errorf("nearestFloat(%s) = %v, want %s", name, got, c.want)
+		}
+		d, _ := parseDecimal(c.in)
+		if got := d.floatReading(); got.cmp(want) != 0 {
+			t.Errorf("floatReading(%s) = %v, want %s", name, got, c.want)
+		}
+		// The reference for the texts strconv misreads: big.Rat's nearest.
+		if len(c.in) < 200000 && !strings.Contains(c.in, "e99999") && !strings.Contains(c.in, "e-99999") {
+			if r, ok := new(big.Rat).SetString(c.in); ok {
+				f, _ := r.Float64()
+				if g := d.float(); g != f {
+					t.Errorf("float(%s) = %v, big.Rat says %v", name, g, f)
+				}
+			}
+		}
+	}
+}
+
+// TestStrconvMisreads records the strconv.ParseFloat defects that float
+// works around, so that a fixed Go shows up here: then float could hand
+// ParseFloat the JSON text itself.
+func TestStrconvMisreads(t *testing.T) {
+	for _, s := range []string{
+		"1" + strings.Repeat("0", 800) + "e-800",
+		"0." + strings.Repeat("0", 100000) + "5e100000",
+	} {
+		f, _ := strconv.ParseFloat(s, 64)
+		d, _ := parseDecimal(s)
+		if g := d.float(); f != g {
+			t.Logf("strconv.ParseFloat(%s…) = %v; the nearest float64 is %v", s[:10], f, g)
+		} else {
+			t.Logf("strconv.ParseFloat(%s…) is now right: float can use it directly", s[:10])
 		}
 	}
 }
@@ -355,6 +465,125 @@ func TestPropertyCompareHuge(t *testing.T) {
 	properties.TestingRun(t)
 }
 
+// TestPropertyFloatReading: nearestFloat is strconv.ParseFloat's float64,
+// exactly expanded by big.Rat.SetFloat64; cmpFloat is cmp with that
+// expansion.
+func TestPropertyFloatReading(t *testing.T) {
+	properties := gopter.NewProperties(testutil.PropertyParameters(5000))
+	gText := gen.OneGenOf(
+		gen.RegexMatch(`^-?(0|[1-9][0-9]{0,30})(\.[0-9]{1,30})?([eE][+-]?[0-9]{1,3})?$`),
+		genNumText("0123456789", 20, 340, "").Map(func(n numText) string { return n.Text }),
+		// Near ties and the ends of the range.
+		gen.RegexMatch(`^-?(9007199254740(99[0-9]|00[0-9])(\.5|\.50*1|\.49+)?|1\.797693134862315[0-9]{1,5}e308|[24]\.[0-9]{1,20}e-324|2\.22507385850720[0-9]{1,10}e-308)$`),
+	)
+	properties.Property("nearestFloat = exact value of strconv.ParseFloat", prop.ForAll(
+		func(s string) string {
+			f, err := strconv.ParseFloat(s, 64)
+			got := nearestFloat(s)
+			if math.IsInf(f, 0) {
+				if !got.inf || float64(got.sign) != math.Copysign(1, f) {
+					return fmt.Sprintf("nearestFloat(%s) = %v, want %v (%v)", s, got, f, err)
+				}
+				return ""
+			}
+			if got.inf {
+				return fmt.Sprintf("nearestFloat(%s) = %v, want %v", s, got, f)
+			}
+			want := new(big.Rat).SetFloat64(f)
+			if ratOf(got.String()).Cmp(want) != 0 {
+				return fmt.Sprintf("nearestFloat(%s) = %v, want %v", s, got, want.FloatString(60))
+			}
+			return ""
+		},
+		gText,
+	))
+	properties.Property("cmpReading = floatReading().cmp(bound)", prop.ForAll(
+		func(a, b string) string {
+			v, _ := parseDecimal(a)
+			bound, _ := parseDecimal(b)
+			r := newReadingBound(bound)
+			for _, v := range []decimal{v, bound, r.lo, r.hi, justAbove(r.lo), justBelow(r.lo), justAbove(r.hi), justBelow(r.hi)} {
+				if got, want := r.cmpReading(v), v.floatReading().cmp(bound); got != want {
+					return fmt.Sprintf("cmpReading(%v) against %s = %d, want %d (reads as %v)", v, b, got, want, v.floatReading())
+				}
+			}
+			return ""
+		},
+		gText, gText,
+	))
+	properties.TestingRun(t)
+}
+
+// justAbove and justBelow return a value a little above or below d, whose
+// digits they lengthen: what sits right next to a rounding midpoint.
+func justAbove(d decimal) decimal {
+	if d.inf || d.sign == 0 {
+		return d
+	}
+	if d.sign < 0 {
+		return justBelow(d.neg()).neg()
+	}
+	d.digits += "000001"
+	return d
+}
+
+func justBelow(d decimal) decimal {
+	if d.inf || d.sign == 0 {
+		return d
+	}
+	if d.sign < 0 {
+		return justAbove(d.neg()).neg()
+	}
+	// The last digit is not 0: lower it and append nines.
+	last := d.digits[len(d.digits)-1]
+	d.digits = d.digits[:len(d.digits)-1] + string(last-1) + "999999"
+	if strings.HasPrefix(d.digits, "0") {
+		d.digits = d.digits[1:]
+		d.exp = d.exp.add(-1)
+	}
+	return d
+}
+
+// TestReadingBound: at the ends of the float64 range, at ties and at
+// bounds that are float64 values or not, cmpReading is the comparison of
+// the reading.
+func TestReadingBound(t *testing.T) {
+	max := new(big.Rat).SetFloat64(math.MaxFloat64).FloatString(0)
+	tiny := new(big.Rat).SetFloat64(math.SmallestNonzeroFloat64).FloatString(1100)
+	bounds := []string{
+		"0", "-0", "100", "99.99999999999999999", "0.1", "1e-400", "-1e-400", "1e400", "-1e400",
+		"1e99999999999999999999", "-1e-99999999999999999999",
+		max, "-" + max, "1.7976931348623158e308", "1.7976931348623159e308",
+		tiny, "-" + tiny, "2.4703282292062328e-324", "2.4703282292062327e-324",
+		"9007199254740992", "9007199254740993", "9007199254740994", "9007199254740995",
+		"2.2250738585072014e-308", "4503599627370496.5", "4503599627370497.5",
+	}
+	var values []decimal
+	for _, s := range bounds {
+		d, ok := parseDecimal(s)
+		if !ok {
+			t.Fatalf("bad bound %q", s)
+		}
+		r := newReadingBound(d)
+		values = append(values, d, r.lo, r.hi, justAbove(r.lo), justBelow(r.lo), justAbove(r.hi), justBelow(r.hi))
+	}
+	values = append(values, exactFloat(math.Inf(1)), exactFloat(math.Inf(-1)))
+	for _, s := range bounds {
+		b, _ := parseDecimal(s)
+		r := newReadingBound(b)
+		for _, v := range values {
+			if got, want := r.cmpReading(v), v.floatReading().cmp(b); got != want {
+				t.Errorf("bound %.30s: cmpReading(%.40v) = %d, want %d (reads as %.40v)", s, v, got, want, v.floatReading())
+			}
+		}
+	}
+	// The midpoints themselves: a tie goes to the even neighbour.
+	b, _ := parseDecimal("9007199254740993")
+	if r := newReadingBound(b); r.lo.String() != "0.90071992547409915e16" || r.hi.String() != "0.9007199254740993e16" || !r.loIn || !r.hiIn {
+		t.Errorf("9007199254740993 reads as 2^53 from %v to %v (%v, %v)", r.lo, r.hi, r.loIn, r.hiIn)
+	}
+}
+
 // minDuration runs f reps times and returns its fastest run: the one the
 // machine disturbed least.
 func minDuration(reps int, f func()) time.Duration {
@@ -396,7 +625,7 @@ func checkLinear(t *testing.T, name string, n, reps int, maxRatio float64, work 
 	}
 }
 
-// TestDecimalLinear: parsing and comparing take
+// TestDecimalLinear: parsing, comparing and reading as a float64 take
 // time linear in the text, whatever its shape: a long exponent (which the
 // old math/big exponent made superlinear: 7.9 s for 1.6M nines), a long
 // integer part, a long run of zeros after the point.
@@ -417,12 +646,39 @@ func TestDecimalLinear(t *testing.T) {
 		checkLinear(t, sh.name, n, 9, 6, func(n int) func() {
 			a := sh.text(n)
 			b := strings.Clone(a) // a different pointer: compared byte by byte
+			bound, _ := parseDecimal(sh.text(n / 2))
+			r := newReadingBound(bound)
 			return func() {
 				x, _ := parseDecimal(a)
 				y, _ := parseDecimal(b)
 				if x.cmp(y) != 0 {
 					panic("unequal")
 				}
+				nearestFloat(a)
+				r.cmpReading(x)
+			}
+		})
+	}
+}
+
+// BenchmarkFloatReading: the cost of a float64 reading per number, from the
+// cheapest (an integer) to the dearest (a subnormal: strconv's slow path,
+// and 751 digits to expand), and of cmpReading, which reads nothing.
+//
+//	go test -run '^$' -bench FloatReading ./policy/
+func BenchmarkFloatReading(b *testing.B) {
+	b100, _ := parseDecimal("100")
+	bound := newReadingBound(b100)
+	for _, s := range []string{"100", "99.99999999999999999", "0.1", "1e300", "2.2250738585072014e-308", "4.9e-324"} {
+		b.Run("nearestFloat/"+s, func(b *testing.B) {
+			for range b.N {
+				nearestFloat(s)
+			}
+		})
+		d, _ := parseDecimal(s)
+		b.Run("cmpReading/"+s, func(b *testing.B) {
+			for range b.N {
+				bound.cmpReading(d)
 			}
 		})
 	}
