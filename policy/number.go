@@ -335,6 +335,26 @@ func nearestFloat(s string) decimal {
 	return d.floatReading()
 }
 
+// strconvReading returns the exact value of strconv.ParseFloat(s, 64) on
+// the JSON number text s, what a Go tool that decodes s with encoding/json
+// reads, misreadings included (see float): 1<800 zeros>e-800 reads as
+// 0.1, and 1<100000 zeros>e-100000 as 0. For a text of at most
+// strconvExact bytes it is nearestFloat(s), so a caller need only call
+// it for longer texts; it costs what nearestFloat costs.
+func strconvReading(s string) decimal {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil && !math.IsInf(f, 0) {
+		return decimal{}
+	}
+	return exactFloat(f)
+}
+
+// strconvExact is the length up to which strconv.ParseFloat reads every
+// JSON number text as its nearest float64: a mantissa of at most 800
+// digits is not cut short, and an exponent it caps (at 5 digits) is then
+// far beyond the range whatever the mantissa.
+const strconvExact = 800
+
 // float returns the float64 nearest to d, as strconv.ParseFloat(s, 64)
 // documents it for a text s of d: ±Inf when it overflows, ±0 when it
 // underflows. It takes time linear in len(d.digits).
