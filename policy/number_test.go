@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/big"
 	"reflect"
+	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -640,26 +642,34 @@ func minDuration(reps int, f func()) time.Duration {
 // and fails if the second takes more than maxRatio times the first (4 if
 // linear; the margin absorbs caches and noise, not a superlinear cost: a
 // cost of n^1.5 gives 8, n² 16). The runs alternate, so that a load on the
-// machine slows both; a ratio over the limit is measured again, twice, and
-// fails only if it stays over: noise comes and goes, a superlinear cost
-// does not.
+// machine slows both, and each starts after a collection, with the
+// collector off: its pauses are no part of the work. A ratio over the
+// limit is measured again, up to 5 times, and fails only if it stays
+// over: noise comes and goes, a superlinear cost does not.
 func checkLinear(t *testing.T, name string, n, reps int, maxRatio float64, work func(n int) func()) {
 	t.Helper()
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	timed := func(f func()) time.Duration {
+		runtime.GC()
+		start := time.Now()
+		f()
+		return time.Since(start)
+	}
 	small, large := work(n), work(4*n)
 	large() // warm up: allocate, page in
-	var ratio float64
-	for attempt := range 3 {
+	const attempts = 5
+	for attempt := range attempts {
 		ts, tl := time.Duration(math.MaxInt64), time.Duration(math.MaxInt64)
 		for range reps {
-			ts = min(ts, minDuration(1, small))
-			tl = min(tl, minDuration(1, large))
+			ts = min(ts, timed(small))
+			tl = min(tl, timed(large))
 		}
-		ratio = float64(tl) / float64(ts)
+		ratio := float64(tl) / float64(ts)
 		t.Logf("%s: n=%d %v, 4n %v, ratio %.2f", name, n, ts, tl, ratio)
 		if ratio <= maxRatio {
 			return
 		}
-		if attempt == 2 {
+		if attempt == attempts-1 {
 			t.Errorf("%s: %v at n=%d but %v at 4n: ratio %.2f, more than %v", name, ts, n, tl, ratio, maxRatio)
 		}
 	}
