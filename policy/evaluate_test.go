@@ -73,6 +73,9 @@ func match(t *testing.T, rule, value string) bool {
 	return p.Evaluate(known("v", value), true).Rule == 0
 }
 
+// longOne is exactly 1, in a text that strconv.ParseFloat misreads as 0.1.
+var longOne = "1" + strings.Repeat("0", 800) + "e-800"
+
 func TestMatchers(t *testing.T) {
 	for _, c := range []struct {
 		rule, value string
@@ -136,6 +139,15 @@ func TestMatchers(t *testing.T) {
 		{`{"arg": "/v", "maximum": 0.1, "mode": "unattended"}`, `0.1`, true},
 		{`{"arg": "/v", "exclusive_minimum": 100, "mode": "skip"}`, `100.00000000000000001`, true},
 		{`{"arg": "/v", "exclusive_maximum": 0, "mode": "skip"}`, `-1e-400`, true},
+		// Go's strconv.ParseFloat reads 1<800 zeros>e-800 (exactly 1) as 0.1:
+		// a number text that long never passes a permissive rule, and Go's
+		// reading of it counts for a restrictive one.
+		{`{"arg": "/v", "minimum": 1, "mode": "unattended"}`, longOne, false},
+		{`{"arg": "/v", "const": 1, "mode": "unattended"}`, longOne, false},
+		{`{"arg": "/v", "exclusive_maximum": 0.5, "mode": "skip"}`, longOne, true},
+		{`{"arg": "/v", "const": 0.1, "mode": "skip"}`, longOne, true},
+		{`{"arg": "/v", "minimum": 1, "mode": "skip"}`, longOne, true},
+		{`{"arg": "/v", "exclusive_maximum": 0.5, "mode": "skip"}`, "1" + strings.Repeat("0", 700) + "e-700", false},
 		{`{"arg": "/v", "minimum": 0, "mode": "skip"}`, `-0`, true},
 		{`{"arg": "/v", "maximum": 10, "mode": "skip"}`, `[20, 5]`, true},
 		// Quantifiers: unattended needs every value (and one), the others one.

@@ -109,8 +109,10 @@ type matcher struct {
 	style      PathStyle      // the tool's path style, when path is set
 	dirs       [2]filePath    // the prefix resolved in each style, when path is set
 	canon      [][2]string    // const, enum: each value resolved in each style, when path is set
+	readings   []readingBound // const, enum: each number's float64 reading
 	bound      decimal        // minimum, maximum and their exclusive forms
-	boundF     float64        // bound as a float64 tool reads it
+	boundF     decimal        // the bound's float64 reading
+	reading    readingBound   // compares a value's float64 reading with boundF
 	lower      bool           // bound is a minimum
 	strict     bool           // bound is exclusive
 	src        Matcher        // for messages
@@ -168,7 +170,8 @@ func compile(m Matcher, isPath, permissive bool, o *options) (matcher, error) {
 		if isPath {
 			return c, errors.New("a bound never matches a parameter declared in \"paths\": its values are strings")
 		}
-		c.bound, c.boundF = v.num, v.flt
+		c.bound, c.boundF = v.num, v.num.floatReading()
+		c.reading = newReadingBound(c.boundF)
 		c.lower = m.key == keyMinimum || m.key == keyExclusiveMinimum
 		c.strict = m.key == keyExclusiveMinimum || m.key == keyExclusiveMaximum
 		return c, nil
@@ -187,6 +190,11 @@ func compile(m Matcher, isPath, permissive bool, o *options) (matcher, error) {
 			s := c.values[i].str
 			c.canon = append(c.canon, [2]string{resolvePath(s, POSIX).String(), resolvePath(s, Windows).String()})
 		}
+		var r readingBound
+		if c.values[i].kind == '0' {
+			r = newReadingBound(c.values[i].num.floatReading())
+		}
+		c.readings = append(c.readings, r)
 	}
 	return c, nil
 }
@@ -196,9 +204,12 @@ func compile(m Matcher, isPath, permissive bool, o *options) (matcher, error) {
 //
 // A value can have more than one reading: a number is an exact decimal and
 // the float64 a tool will likely read it as (99.99999999999999999 is 100.0
-// for Python and Go); a path is what was written and what a POSIX or a
-// Windows tool resolves it to. A permissive matcher holds only if every
-// reading matches; a restrictive one if any does.
+// for Python and Go), compared with the float64 of the operand; a path is
+// what was written and what a POSIX or a Windows tool resolves it to. A
+// permissive matcher holds only if every reading matches; a restrictive one
+// if any does. A number text longer than strconvExact bytes, which Go's
+// strconv.ParseFloat may misread (see strconvReading), never satisfies a
+// permissive matcher, and Go's reading of it counts for a restrictive one.
 func (m *matcher) match(v *value) bool {
 	if m.path {
 		return m.matchPath(v)
@@ -207,7 +218,17 @@ func (m *matcher) match(v *value) bool {
 	case keyConst, keyEnum:
 		for i := range m.values {
 			w := &m.values[i]
-			if v.equal(w) || !m.permissive && v.kind == '0' && w.kind == '0' && v.flt == w.flt {
+			switch {
+			case v.kind != '0' || w.kind != '0':
+				if v.equal(w) {
+					return true
+				}
+			case m.permissive:
+				if v.long == "" && v.num.cmp(w.num) == 0 {
+					return true
+				}
+			case v.num.cmp(w.num) == 0 || m.readings[i].cmpReading(v.num) == 0,
+				v.long != "" && strconvReading(v.long).cmp(w.num.floatReading()) == 0:
 				return true
 			}
 		}
@@ -220,11 +241,11 @@ func (m *matcher) match(v *value) bool {
 	if v.kind != '0' {
 		return false
 	}
-	exact, float := m.holds(v.num.cmp(m.bound)), m.holds(cmpFloat(v.flt, m.boundF))
+	exact, float := m.holds(v.num.cmp(m.bound)), m.holds(m.reading.cmpReading(v.num))
 	if m.permissive {
-		return exact && float
+		return exact && float && v.long == ""
 	}
-	return exact || float
+	return exact || float || v.long != "" && m.holds(strconvReading(v.long).cmp(m.boundF))
 }
 
 // holds reports whether a bound holds for a value that compares c (-1, 0,
@@ -234,16 +255,6 @@ func (m *matcher) holds(c int) bool {
 		c = -c
 	}
 	return c > 0 || c == 0 && !m.strict
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // matchPath is match on a parameter declared in "paths". A permissive

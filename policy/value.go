@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -18,7 +17,7 @@ type value struct {
 	kind  jsontext.Kind // 'n', 'f', 't', '"', '0', '{' or '['
 	str   string        // a string's content
 	num   decimal       // a number's value
-	flt   float64       // a number as a float64 tool reads it: the nearest float64, ±Inf beyond
+	long  string        // a number's text, when longer than strconvExact: Go may misread it
 	keys  []string      // an object's member names, in order
 	items []value       // an array's elements, or an object's member values
 }
@@ -50,9 +49,9 @@ func readValue(d *jsontext.Decoder) (value, error) {
 		if v.num, ok = parseDecimal(tok.String()); !ok {
 			return value{}, fmt.Errorf("bad number %s", tok.String())
 		}
-		// Out of range, ParseFloat gives ±Inf or ±0 with an error: what a
-		// tool that reads float64 (Python, JavaScript, Go's any) gets.
-		v.flt, _ = strconv.ParseFloat(tok.String(), 64)
+		if len(tok.String()) > strconvExact {
+			v.long = tok.String()
+		}
 	case '{':
 		for d.PeekKind() != '}' {
 			name, err := d.ReadToken()
