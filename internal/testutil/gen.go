@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"unicode/utf16"
 
@@ -83,13 +84,12 @@ func GenValue(depth int) gopter.Gen {
 	return gen.OneGenOf(scalar, scalar, array, object)
 }
 
-// object builds an object node, dropping repeated keys.
+// object builds an object node, dropping the keys argstream rejects (see
+// Valid): repeated keys, also under case folding, and keys holding U+0000.
 func object(keys []string, values []Node) Node {
 	o := Node{Kind: '{'}
-	seen := map[string]bool{}
 	for i, k := range keys {
-		if !seen[k] {
-			seen[k] = true
+		if !strings.ContainsRune(k, 0) && !slices.ContainsFunc(o.Keys, func(e string) bool { return strings.EqualFold(e, k) }) {
 			o.Keys = append(o.Keys, k)
 			o.Items = append(o.Items, values[i])
 		}
