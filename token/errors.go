@@ -45,7 +45,8 @@ var (
 // ErrClosed is returned by Feed after Close.
 var ErrClosed = errors.New("token: Feed after Close")
 
-// SyntaxError describes bad input: what is wrong and where.
+// SyntaxError describes bad input: what is wrong and where. A SyntaxError is
+// immutable once returned, so several goroutines may read it.
 type SyntaxError struct {
 	// Offset is the byte offset in the whole stream (all chunks together) of
 	// the first byte that is wrong, or the input length for ErrTruncated.

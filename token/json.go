@@ -36,6 +36,9 @@ const (
 // grammar and the nesting; its error offsets are mapped back to the input.
 // Keys that jsontext accepts are then checked for case-folded repeats and
 // NUL (internal/keyfold), unless Config.AllowConfusableKeys.
+//
+// A JSON may not be used from several goroutines at once; separate JSONs may
+// run in parallel.
 type JSON struct {
 	h     Handler
 	cfg   Config

@@ -8,11 +8,13 @@ const DefaultMaxDepth = 512
 // HardMaxDepth is the largest limit MaxDepth accepts (jsontext's own).
 const HardMaxDepth = 10000
 
-// Option configures a tokenizer.
+// Option configures a tokenizer. An Option only sets fields of the Config it
+// is given, so one Option may be applied from several goroutines at once.
 type Option func(*Config)
 
 // Config is the configuration that options build. Tokenizer implementations
-// read it through NewConfig.
+// read it through NewConfig. A Config is a plain value: several goroutines
+// may read one at once, as long as none writes it.
 type Config struct {
 	MaxDepth int   // at least 1, at most HardMaxDepth
 	MaxSize  int64 // 0 for no limit

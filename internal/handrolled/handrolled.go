@@ -37,7 +37,8 @@ type frame struct {
 type span struct{ start, end int }
 
 // Tokenizer is the hand-written JSON tokenizer. Its zero value is not ready
-// for use: make one with New.
+// for use: make one with New. A Tokenizer may not be used from several
+// goroutines at once; separate Tokenizers may run in parallel.
 type Tokenizer struct {
 	h     token.Handler
 	cfg   token.Config
