@@ -121,9 +121,8 @@ func (s *Set) Add(k []byte) (earlier []byte, ok bool) {
 	if s.seed == (maphash.Seed{}) {
 		s.seed = maphash.MakeSeed()
 	}
-	s.folded = appendFold(s.folded[:0], k)
 	s.work += int64(len(k))
-	h := maphash.Bytes(s.seed, s.folded)
+	h := maphash.Bytes(s.seed, s.fold(k))
 	o := &s.objs[len(s.objs)-1]
 	if o.table == 0 {
 		for _, e := range s.keys[o.first:] {
@@ -201,16 +200,28 @@ func (s *Set) insert(o *object, t *table, k []byte, h uint64, i uint32, check bo
 	}
 }
 
-// appendFold appends k with every rune replaced by the smallest rune of its
-// unicode.SimpleFold orbit: two keys are equal under bytes.EqualFold exactly
-// when their folds are equal. (Bytes that are not UTF-8 fold to U+FFFD, as
-// bytes.EqualFold decodes them.)
+// fold returns appendFold(nil, k), in s.folded, or k itself if it is its own
+// fold: lower case ASCII, as most keys are.
+func (s *Set) fold(k []byte) []byte {
+	for i, c := range k {
+		if 'A' <= c && c <= 'Z' || c >= utf8.RuneSelf {
+			s.folded = appendFold(append(s.folded[:0], k[:i]...), k[i:])
+			return s.folded
+		}
+	}
+	return k
+}
+
+// appendFold appends k with every rune replaced by the rune that stands for
+// its unicode.SimpleFold orbit (see foldRune): two keys are equal under
+// bytes.EqualFold exactly when their folds are equal. (Bytes that are not
+// UTF-8 fold to U+FFFD, as bytes.EqualFold decodes them.)
 func appendFold(dst, k []byte) []byte {
 	for i := 0; i < len(k); {
 		c := k[i]
 		if c < utf8.RuneSelf {
-			if 'a' <= c && c <= 'z' {
-				c -= 'a' - 'A'
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
 			}
 			dst = append(dst, c)
 			i++
@@ -223,14 +234,18 @@ func appendFold(dst, k []byte) []byte {
 	return dst
 }
 
-// foldRune returns the smallest rune of r's unicode.SimpleFold orbit: the rune
-// that stands for every rune equal to r under simple case folding. An ASCII
-// letter stands for itself in upper case ('K' for 'k' and for the Kelvin
-// sign U+212A).
+// foldRune returns the rune that stands for every rune equal to r under
+// simple case folding, one rune of r's unicode.SimpleFold orbit: the
+// smallest, but for an orbit with ASCII letters its lower case letter ('k'
+// for 'K' and for the Kelvin sign U+212A), so that lower case ASCII is its
+// own fold.
 func foldRune(r rune) rune {
 	m := r
 	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
 		m = min(m, f)
+	}
+	if 'A' <= m && m <= 'Z' {
+		m += 'a' - 'A'
 	}
 	return m
 }

@@ -29,6 +29,12 @@ func TestFoldRune(t *testing.T) {
 }
 
 func TestAppendFold(t *testing.T) {
+	var s Set
+	for _, k := range []string{"path", "old_string", "PATH", "pAth", "a~1/{}", "é", "path\u212a", "", "\xff"} {
+		if got, want := s.fold([]byte(k)), appendFold(nil, []byte(k)); !bytes.Equal(got, want) {
+			t.Errorf("Set.fold(%q) = %q, appendFold %q", k, got, want)
+		}
+	}
 	for _, tt := range []struct{ a, b string }{
 		{"path", "PATH"}, {"k", "\u212a"}, {"ǅ", "ǆ"}, {"Ǆ", "ǆ"}, {"ſ", "S"}, {"ß", "ẞ"},
 		{"Σίσυφος", "ΣΊΣΥΦΟΣ"}, {"σ", "ς"}, {"\xff", "\xfe"}, {"", ""},
