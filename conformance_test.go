@@ -11,17 +11,30 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/argstream/argstream"
 	"github.com/argstream/argstream/internal/testutil"
+	"github.com/argstream/argstream/token"
 	"github.com/google/go-cmp/cmp"
 )
 
 // rejectedByDesign lists the documents that are valid JSON but that
 // argstream rejects on purpose: duplicate keys make a tool call ambiguous
-// (which "path" does the tool read?).
+// (which "path" does the tool read?), and so do keys that a tool runtime
+// would confuse, equal under case folding or holding NUL (rejected unless
+// token.AllowConfusableKeys; see confusableByDesign).
 var rejectedByDesign = map[string]bool{
 	"y_object_duplicated_key.json":           true,
 	"y_object_duplicated_key_and_value.json": true,
 	"fail39_EXCLUDE.json":                    true, // simdjson's duplicate names
+	"y_object_escaped_null_in_key.json":      true, // {"foo\u0000bar": 42}
+	"pass01.json":                            true, // json.org's, with the keys "e" and "E"
+}
+
+// confusableByDesign are the files of rejectedByDesign that
+// token.AllowConfusableKeys lets through.
+var confusableByDesign = []string{
+	"testdata/JSONTestSuite/test_parsing/y_object_escaped_null_in_key.json",
+	"testdata/json.org-JSON_checker/pass01.json",
 }
 
 // chunkings returns the ways every conformance document is fed: whole, one
@@ -167,6 +180,32 @@ func readLabels(t *testing.T, file string) map[string]string {
 		t.Fatal(err)
 	}
 	return labels
+}
+
+// TestConfusableKeysAllowed: with token.AllowConfusableKeys, the documents
+// rejected by design for their keys are accepted, in every chunking, and
+// aggregate to what jsontext makes of them.
+func TestConfusableKeysAllowed(t *testing.T) {
+	allow := argstream.WithLimits(token.AllowConfusableKeys(true))
+	for _, file := range confusableByDesign {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rejectedByDesign[filepath.Base(file)] {
+			t.Errorf("%s is not rejected by design", file)
+		}
+		want, err := testutil.Canonical(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for how, chunks := range chunkings(file, data) {
+			got, err := testutil.Observe(chunks, allow)
+			if err != nil || got.Err != "" || got.Value != string(want) {
+				t.Errorf("%s fed %s: %v, %s, value %s", file, how, err, got.Err, got.Value)
+			}
+		}
+	}
 }
 
 // TestRoundtripCorpus checks that nativejson-benchmark's minimal documents

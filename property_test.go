@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/argstream/argstream"
 	"github.com/argstream/argstream/internal/testutil"
+	"github.com/argstream/argstream/token"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/go-cmp/cmp"
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
@@ -86,5 +89,46 @@ func TestPropertyCutShort(t *testing.T) {
 			return ""
 		},
 		testutil.GenDoc(testutil.GenValue(3)), gen.Float64Range(0, 1), testutil.GenCuts()))
+	properties.TestingRun(t)
+}
+
+// TestPropertyConfusableKeys: objects whose keys a tool runtime may confuse
+// (equal under case folding, holding NUL), cut anywhere, get the verdict of
+// testutil.ConfusableKey, an independent reference: the same category,
+// offset and pointer. With token.AllowConfusableKeys, jsontext's verdict
+// and value.
+func TestPropertyConfusableKeys(t *testing.T) {
+	properties := gopter.NewProperties(testutil.PropertyParameters(400))
+	allow := argstream.WithLimits(token.AllowConfusableKeys(true))
+	properties.Property("keys a tool would confuse", prop.ForAll(
+		func(doc testutil.Doc, cuts []int) string {
+			data := doc.Text
+			whole, err := testutil.Observe([][]byte{data})
+			if err == nil {
+				err = testutil.CheckWhole(data, whole)
+			}
+			if err != nil {
+				return "whole: " + err.Error()
+			}
+			for _, chunks := range [][][]byte{testutil.SplitAt(data, testutil.Cuts(data, cuts)), testutil.SplitEvery(data, 1)} {
+				got, err := testutil.Observe(chunks)
+				if err != nil {
+					return fmt.Sprintf("%q in %d chunks: %v", data, len(chunks), err)
+				}
+				if diff := cmp.Diff(whole, got); diff != "" {
+					return fmt.Sprintf("%q in %d chunks differs from whole (-whole +chunked):\n%s", data, len(chunks), diff)
+				}
+				allowed, err := testutil.Observe(chunks, allow)
+				if err != nil {
+					return fmt.Sprintf("%q in %d chunks, allowed: %v", data, len(chunks), err)
+				}
+				want, _ := testutil.Canonical(data)
+				if valid := jsontext.Value(data).IsValid(); valid != (allowed.Err == "") || valid && allowed.Value != string(want) {
+					return fmt.Sprintf("%q in %d chunks, allowed: %s %s, jsontext says valid = %v", data, len(chunks), allowed.Err, allowed.Value, valid)
+				}
+			}
+			return ""
+		},
+		testutil.GenDoc(testutil.GenConfusableKeys(3)), testutil.GenCuts()))
 	properties.TestingRun(t)
 }

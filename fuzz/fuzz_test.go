@@ -3,15 +3,20 @@ package fuzz
 import (
 	"testing"
 
+	"github.com/argstream/argstream"
 	"github.com/argstream/argstream/internal/testutil"
+	"github.com/argstream/argstream/token"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/go-cmp/cmp"
 )
 
 // FuzzChunking feeds any input in the chunks the fuzzer chooses and checks
 // that argstream never panics or hangs, gives the same outcome (fragments,
 // value or error with its offset and pointer) as the whole input fed at once
-// and as one byte at a time, and agrees with a whole-document jsontext parse;
-// and that a valid input cut short invents nothing (testutil.CheckPrefix).
+// and as one byte at a time, and agrees with a whole-document jsontext parse
+// (and testutil.ConfusableKey); that a valid input cut short invents nothing
+// (testutil.CheckPrefix); and that token.AllowConfusableKeys lets through
+// exactly what jsontext accepts.
 func FuzzChunking(f *testing.F) {
 	for _, s := range seeds(f) {
 		f.Add(s.data, s.cuts)
@@ -35,6 +40,12 @@ func FuzzChunking(f *testing.F) {
 		}
 		if diff := cmp.Diff(whole, got); diff != "" {
 			t.Fatalf("%q in %d chunks differs from whole (-whole +chunked):\n%s", data, len(chunks), diff)
+		}
+		if testutil.ConfusableKey(data) != nil {
+			allowed, err := testutil.Observe(chunks, argstream.WithLimits(token.AllowConfusableKeys(true)))
+			if valid := jsontext.Value(data).IsValid(); err != nil || valid != (allowed.Err == "") {
+				t.Fatalf("%q in %d chunks, confusable keys allowed: %v, %s; jsontext says valid = %v", data, len(chunks), err, allowed.Err, valid)
+			}
 		}
 		if whole.Err == "" && len(data) > 0 {
 			// Cut short where the first cut byte says.

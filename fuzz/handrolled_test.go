@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/argstream/argstream/internal/handrolled/handrolledtest"
@@ -11,7 +12,9 @@ import (
 // chooses, to the hand-written tokenizer and to token.JSON, and checks that
 // neither panics and that both report the same events (kind, data, offset)
 // and end the same way (the same error: category, offset, pointer and
-// message; the same answers to Feed and Close after the end).
+// message; the same answers to Feed and Close after the end). An input
+// rejected for a key a tool runtime would confuse is compared again with
+// token.AllowConfusableKeys.
 //
 // The seeds are every file under ../testdata, whole, byte by byte and in
 // small chunks, and each recorded provider stream cut where its deltas were.
@@ -36,6 +39,11 @@ func FuzzHandrolled(f *testing.F) {
 		chunks := chunksOf(data, cuts)
 		if d := handrolledtest.Diff(chunks, opts...); d != "" {
 			t.Fatalf("%q in %d chunks (limits %#x):\n%s", data, len(chunks), limits, d)
+		}
+		if err := handrolledtest.Reference(chunks, opts...).Err; errors.Is(err, token.ErrCaseFoldedKey) || errors.Is(err, token.ErrNULInKey) {
+			if d := handrolledtest.Diff(chunks, append(opts, token.AllowConfusableKeys(true))...); d != "" {
+				t.Fatalf("%q in %d chunks (limits %#x), confusable keys allowed:\n%s", data, len(chunks), limits, d)
+			}
 		}
 	})
 }

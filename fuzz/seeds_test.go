@@ -16,8 +16,8 @@ type seed struct {
 
 // seeds returns the inputs the fuzz targets start from: every file under
 // ../testdata (the conformance corpora, the examples, the recorded streams'
-// index), and the arguments of each recorded provider stream cut where its
-// deltas were.
+// index), the arguments of each recorded provider stream cut where its
+// deltas were, and keySeeds.
 func seeds(t testing.TB) []seed {
 	var out []seed
 	err := filepath.WalkDir("../testdata", func(path string, d fs.DirEntry, err error) error {
@@ -58,10 +58,33 @@ func seeds(t testing.TB) []seed {
 			out = append(out, s)
 		}
 	}
+	for _, s := range keySeeds {
+		out = append(out, seed{data: []byte(s.data), cuts: []byte(s.cuts)})
+	}
 	if len(out) < 400 {
 		t.Fatalf("only %d seeds: is ../testdata complete?", len(out))
 	}
 	return out
+}
+
+// keySeeds are objects with keys that a tool runtime would confuse (equal
+// under case folding, holding NUL) and keys that only look so, some cut
+// inside a key or an escape in it.
+var keySeeds = []struct{ data, cuts string }{
+	{`{"path":"src/a","PATH":"/etc/passwd"}`, ""},
+	{`{"path":"src/a","PATH":"/etc/passwd"}`, "\x05\x0c\x03"},
+	{`{"path\u0000":"x","path":"y"}`, ""},
+	{`{"path\u0000":"x"}`, "\x08\x02"},
+	{`{"p\u0061th":1,"PATH":2}`, "\x04\x01"},
+	{`{"k":1,"\u212a":2}`, ""},
+	{"{\"k\":1,\"\u212a\":2}", "\x09\x01"}, // the Kelvin sign cut in its UTF-8
+	{`{"ǅ":1,"ǆ":2,"Ǆ":3}`, ""},
+	{`{"straße":1,"STRASSE":2,"i":3,"İ":4,"ı":5}`, ""},
+	{`{"straße":1,"STRAẞE":2}`, ""},
+	{`{"σ":1,"ς":2}`, ""},
+	{`{"a":{"p":1},"P":2,"b":[{"q":1},{"Q":2}]}`, ""},
+	{`{"k00":0,"k01":0,"k02":0,"k03":0,"k04":0,"k05":0,"k06":0,"k07":0,"k08":0,"k09":0,"k10":0,"k11":0,"k12":0,"k13":0,"k14":0,"k15":0,"k16":0,"k17":0,"K03":0}`, ""},
+	{`{"":0,"\u0000":1}`, ""},
 }
 
 // chunksOf cuts data where the bytes of cuts say: each byte of cuts is the

@@ -20,6 +20,17 @@ var (
 	// decoding escapes). argstream rejects duplicates so that a decision taken
 	// on the first "path" can never be bypassed by a second one.
 	ErrDuplicateKey = lex.ErrDuplicateKey
+	// ErrCaseFoldedKey: an object has two keys that differ but are equal
+	// under Unicode simple case folding (as strings.EqualFold compares them),
+	// such as "path" and "PATH", or "k" and "\u212a" (the Kelvin sign).
+	// Go's encoding/json v1 matches keys to struct fields so, and would read
+	// the second where a policy approved the first. AllowConfusableKeys
+	// turns the check off.
+	ErrCaseFoldedKey = lex.ErrCaseFoldedKey
+	// ErrNULInKey: an object key holds U+0000 (written "\u0000"), which a
+	// tool written in C would read as the end of the key: "path\u0000x" is
+	// "path" there. AllowConfusableKeys turns the check off.
+	ErrNULInKey = lex.ErrNULInKey
 	// ErrInvalidUTF8: a string holds bytes that are not valid UTF-8.
 	ErrInvalidUTF8 = lex.ErrInvalidUTF8
 	// ErrInvalidEscape: a string holds an invalid escape sequence, including a
@@ -34,7 +45,8 @@ var (
 // ErrClosed is returned by Feed after Close.
 var ErrClosed = errors.New("token: Feed after Close")
 
-// SyntaxError describes bad input: what is wrong and where.
+// SyntaxError describes bad input: what is wrong and where. A SyntaxError is
+// immutable once returned, so several goroutines may read it.
 type SyntaxError struct {
 	// Offset is the byte offset in the whole stream (all chunks together) of
 	// the first byte that is wrong, or the input length for ErrTruncated.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/argstream/argstream/internal/keyfold"
 	"github.com/argstream/argstream/internal/lex"
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -33,6 +34,11 @@ const (
 // scanned exactly once however the input is split; object keys reach jsontext
 // whole, for the duplicate check. jsontext validates every token against the
 // grammar and the nesting; its error offsets are mapped back to the input.
+// Keys that jsontext accepts are then checked for case-folded repeats and
+// NUL (internal/keyfold), unless Config.AllowConfusableKeys.
+//
+// A JSON may not be used from several goroutines at once; separate JSONs may
+// run in parallel.
 type JSON struct {
 	h     Handler
 	cfg   Config
@@ -49,12 +55,13 @@ type JSON struct {
 	delimOff int64 // its offset
 	tokOff   int64 // offset of the first byte of the token being read
 
-	num  lex.Num    // number grammar state (stNumber)
-	lit  string     // the literal being read (stLiteral)
-	litN int        // bytes of lit matched
-	raw  []byte     // number text, or an object key's raw bytes with quotes
-	key  []byte     // an object key's decoded text
-	str  lex.String // string decoder (stKey, stString)
+	num  lex.Num     // number grammar state (stNumber)
+	lit  string      // the literal being read (stLiteral)
+	litN int         // bytes of lit matched
+	raw  []byte      // number text, or an object key's raw bytes with quotes
+	key  []byte      // an object key's decoded text
+	str  lex.String  // string decoder (stKey, stString)
+	keys keyfold.Set // keys of the open objects (unless AllowConfusableKeys)
 
 	err error // sticky: the error that stopped the tokenizer
 }
@@ -79,7 +86,8 @@ var decoderOptions = []jsontext.Options{
 func (t *JSON) Reset(h Handler) {
 	t.dec.Reset(&t.in, decoderOptions...)
 	t.str.Reset()
-	*t = JSON{h: h, cfg: t.cfg, dec: t.dec, str: t.str,
+	t.keys.Reset()
+	*t = JSON{h: h, cfg: t.cfg, dec: t.dec, str: t.str, keys: t.keys,
 		raw: t.raw[:0], key: t.key[:0], in: unitReader{b: t.in.b[:0]}}
 }
 
@@ -201,6 +209,9 @@ func (t *JSON) between(b []byte, i int, base int64) (int, error) {
 		kind := EndArray
 		if c == '}' {
 			kind = EndObject
+			if !t.cfg.AllowConfusableKeys {
+				t.keys.Close()
+			}
 		}
 		return i + 1, t.emit(kind, nil, pos+1)
 	}
@@ -222,6 +233,9 @@ func (t *JSON) between(b []byte, i int, base int64) (int, error) {
 		kind := BeginArray
 		if c == '{' {
 			kind = BeginObject
+			if !t.cfg.AllowConfusableKeys {
+				t.keys.Open()
+			}
 		}
 		return i + 1, t.emit(kind, nil, pos+1)
 	case c == '"':
@@ -285,7 +299,8 @@ func (t *JSON) stringValue(b []byte, i int, base int64) (int, error) {
 	return end, t.emit(EndString, nil, base+int64(end))
 }
 
-// keyName reads an object key; jsontext checks it once it is complete.
+// keyName reads an object key; jsontext checks it once it is complete, and
+// so does t.keys.
 func (t *JSON) keyName(b []byte, i int, base int64) (int, error) {
 	text, n, closed, lerr := t.str.Next(b[i:], base+int64(i))
 	t.key = append(t.key, text...)
@@ -298,6 +313,12 @@ func (t *JSON) keyName(b []byte, i int, base int64) (int, error) {
 	}
 	if _, err := t.read(t.tokOff, t.raw, false); err != nil {
 		return i + n, err
+	}
+	if !t.cfg.AllowConfusableKeys {
+		// Where jsontext puts a duplicate: at the key, in the member it names.
+		if e := t.keys.Check(t.key, t.tokOff); e != nil {
+			return i + n, t.lexError(e, t.dec.StackPointer())
+		}
 	}
 	t.state = stBetween
 	return i + n, t.emit(Key, t.key, base+int64(i+n))

@@ -8,14 +8,19 @@ const DefaultMaxDepth = 512
 // HardMaxDepth is the largest limit MaxDepth accepts (jsontext's own).
 const HardMaxDepth = 10000
 
-// Option configures a tokenizer.
+// Option configures a tokenizer. An Option only sets fields of the Config it
+// is given, so one Option may be applied from several goroutines at once.
 type Option func(*Config)
 
 // Config is the configuration that options build. Tokenizer implementations
-// read it through NewConfig.
+// read it through NewConfig. A Config is a plain value: several goroutines
+// may read one at once, as long as none writes it.
 type Config struct {
 	MaxDepth int   // at least 1, at most HardMaxDepth
 	MaxSize  int64 // 0 for no limit
+	// AllowConfusableKeys turns off the checks of ErrCaseFoldedKey and
+	// ErrNULInKey: only exact duplicates are rejected.
+	AllowConfusableKeys bool
 }
 
 // MaxDepth limits how deeply arrays and objects may nest: [[1]] has depth 2.
@@ -37,6 +42,15 @@ func MaxDepth(n int) Option {
 // the limit ends in ErrTooLarge at offset n.
 func MaxSize(n int64) Option {
 	return func(c *Config) { c.MaxSize = max(n, 0) }
+}
+
+// AllowConfusableKeys(true) accepts the object keys that a tool runtime
+// would confuse, for users who need exactly RFC 8259: keys equal under case
+// folding but not exactly ("path" and "PATH", ErrCaseFoldedKey), and keys
+// holding U+0000 (ErrNULInKey). Exact duplicates stay rejected
+// (ErrDuplicateKey). By default both checks are on.
+func AllowConfusableKeys(allow bool) Option {
+	return func(c *Config) { c.AllowConfusableKeys = allow }
 }
 
 // NewConfig applies opts to the defaults.

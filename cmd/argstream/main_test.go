@@ -97,19 +97,27 @@ func TestFragmentsSplits(t *testing.T) {
 }
 
 func TestInvalidInput(t *testing.T) {
-	for _, cmd := range []string{"fragments", "aggregate"} {
-		got := invoke(`{"path": "a", "path": "b"}`, cmd, "--split", "3")
-		if got.code != exitInvalid {
-			t.Errorf("%s: exit %d, want %d", cmd, got.code, exitInvalid)
-		}
-		if !strings.Contains(got.stderr, "byte 14") || !strings.Contains(got.stderr, `"/path"`) || !strings.Contains(got.stderr, "duplicate") {
-			t.Errorf("%s: stderr %q does not say what and where", cmd, got.stderr)
-		}
-		if cmd == "fragments" && !strings.Contains(got.stdout, `ObjectEntry { key: "path", value: Done }`) {
-			t.Errorf("fragments before the error not printed: %q", got.stdout)
-		}
-		if cmd == "aggregate" && got.stdout != "" {
-			t.Errorf("aggregate printed %q for invalid input", got.stdout)
+	for _, c := range []struct {
+		in, where, what, before string
+	}{
+		{`{"path": "a", "path": "b"}`, `byte 14 ("/path")`, "duplicate", `ObjectEntry { key: "path", value: Done }`},
+		{`{"path": "a", "PATH": "b"}`, `byte 14 ("/PATH")`, `"PATH" equals "path" under case folding`, `ObjectEntry { key: "path", value: Done }`},
+		{`{"path\u0000.txt": "a"}`, `byte 1 ("/path\x00.txt")`, "NUL", ""},
+	} {
+		for _, cmd := range []string{"fragments", "aggregate"} {
+			got := invoke(c.in, cmd, "--split", "3")
+			if got.code != exitInvalid {
+				t.Errorf("%s %s: exit %d, want %d", cmd, c.in, got.code, exitInvalid)
+			}
+			if !strings.Contains(got.stderr, c.where) || !strings.Contains(got.stderr, c.what) {
+				t.Errorf("%s %s: stderr %q does not say what (%s) and where (%s)", cmd, c.in, got.stderr, c.what, c.where)
+			}
+			if cmd == "fragments" && !strings.Contains(got.stdout, c.before) {
+				t.Errorf("%s: fragments before the error not printed: %q", c.in, got.stdout)
+			}
+			if cmd == "aggregate" && got.stdout != "" {
+				t.Errorf("aggregate printed %q for invalid input %s", got.stdout, c.in)
+			}
 		}
 	}
 	// Truncated input is found at the end.

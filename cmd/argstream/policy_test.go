@@ -118,6 +118,8 @@ func TestPolicyInvalidArguments(t *testing.T) {
 			`{"mode":"unattended","rule":0,"decided_at_byte":19}`, "unexpected end of input"},
 		{"a second path after the decision", `{"path": "src/a.rs", "path": "/etc/passwd"}`,
 			`{"mode":"unattended","rule":0,"decided_at_byte":19}`, "duplicate"},
+		{"a PATH after the decision", `{"path": "src/a.rs", "PATH": "/etc/passwd"}`,
+			`{"mode":"unattended","rule":0,"decided_at_byte":19}`, `"PATH" equals "path" under case folding`},
 		{"invalid before any decision", `{"content": "x", "path" "src/a.rs"}`, "", "invalid"},
 		{"empty input", ``, "", "unexpected end of input"},
 	} {

@@ -15,7 +15,9 @@
 // grammar, the nesting, the limits and the duplicate-key check are its own:
 // an explicit stack of open objects and arrays, and per object a key set
 // that compares keys (after decoding escapes) linearly while the object is
-// small and through a seeded hash table once it is not.
+// small and through a seeded hash table once it is not. The check of the keys
+// a tool runtime would confuse (equal under case folding, holding NUL) is
+// token.JSON's own, internal/keyfold.
 //
 // A Tokenizer is a token.Tokenizer. To run the whole argstream pipeline on
 // it, pass NewFunc to argstream.WithTokenizer:

@@ -3,6 +3,7 @@ package handrolled
 import (
 	"hash/maphash"
 
+	"github.com/argstream/argstream/internal/keyfold"
 	"github.com/argstream/argstream/internal/lex"
 	"github.com/argstream/argstream/token"
 )
@@ -36,7 +37,8 @@ type frame struct {
 type span struct{ start, end int }
 
 // Tokenizer is the hand-written JSON tokenizer. Its zero value is not ready
-// for use: make one with New.
+// for use: make one with New. A Tokenizer may not be used from several
+// goroutines at once; separate Tokenizers may run in parallel.
 type Tokenizer struct {
 	h     token.Handler
 	cfg   token.Config
@@ -59,6 +61,7 @@ type Tokenizer struct {
 	sets   []keySet // hash sets of the open objects that have many keys, innermost last
 	nsets  int      // sets in use
 	seed   maphash.Seed
+	fold   keyfold.Set // the keys again, for keys a tool would confuse (unless AllowConfusableKeys)
 
 	err  error // sticky: the error that stopped the tokenizer
 	work int64 // units of work done, for the linearity test
@@ -67,7 +70,8 @@ type Tokenizer struct {
 var _ token.Tokenizer = (*Tokenizer)(nil)
 
 // New returns a Tokenizer that reports events to h. It takes the options
-// token.JSON takes (token.MaxDepth, token.MaxSize), with the same defaults.
+// token.JSON takes (token.MaxDepth, token.MaxSize, token.AllowConfusableKeys),
+// with the same defaults.
 func New(h token.Handler, opts ...token.Option) *Tokenizer {
 	return &Tokenizer{h: h, cfg: token.NewConfig(opts...), seed: maphash.MakeSeed()}
 }
@@ -84,7 +88,8 @@ func (t *Tokenizer) Reset(h token.Handler) {
 		clear(t.sets[i].slots)
 	}
 	t.str.Reset()
-	*t = Tokenizer{h: h, cfg: t.cfg, seed: t.seed, str: t.str,
+	t.fold.Reset()
+	*t = Tokenizer{h: h, cfg: t.cfg, seed: t.seed, str: t.str, fold: t.fold,
 		frames: t.frames[:0], raw: t.raw[:0], keyBuf: t.keyBuf[:0], keys: t.keys[:0], sets: t.sets}
 }
 
@@ -477,6 +482,9 @@ func (t *Tokenizer) push(obj bool) {
 		t.frames[len(t.frames)-1].n++
 	}
 	t.frames = append(t.frames, frame{obj: obj, keyStart: len(t.keys), lastKey: -1})
+	if obj && !t.cfg.AllowConfusableKeys {
+		t.fold.Open()
+	}
 }
 
 // closeContainer reads '}' or ']' at pos.
@@ -497,6 +505,9 @@ func (t *Tokenizer) closeContainer(c byte, pos int64) error {
 	}
 	if f.obj {
 		t.popKeys(f)
+		if !t.cfg.AllowConfusableKeys {
+			t.fold.Close()
+		}
 	}
 	t.frames = t.frames[:depth-1]
 	t.valueEnded()
@@ -515,6 +526,13 @@ func (t *Tokenizer) endKey(determinedAt int64) error {
 		err := t.duplicate(key)
 		t.keyBuf = t.keyBuf[:t.keyAt]
 		return err
+	}
+	if !t.cfg.AllowConfusableKeys {
+		// After the exact check, as token.JSON checks after jsontext.
+		key := t.keyBuf[t.keyAt:]
+		if e := t.fold.Check(key, t.tokOff); e != nil {
+			return lexError(e, t.pointer(+1).AppendToken(string(key)))
+		}
 	}
 	f.lastKey = len(t.keys) - 1
 	f.n++

@@ -22,7 +22,8 @@ var mutations = testutil.GenMutation(testutil.MutationBytes + "\xf0\x9fxDd")
 // genKeyHeavy generates objects with up to 60 keys drawn from a small set,
 // spelled in several ways, so that duplicates (after decoding escapes) are
 // frequent and objects outgrow the linear key check; values are sometimes
-// objects of their own, where the same keys are no duplicates.
+// objects of their own, where the same keys are no duplicates. Some keys
+// are equal to others under case folding, some hold NUL.
 func genKeyHeavy() gopter.Gen {
 	spellings := func(i int) []string {
 		name := fmt.Sprintf("k%d", i)
@@ -32,7 +33,8 @@ func genKeyHeavy() gopter.Gen {
 	for i := range 40 {
 		keys = append(keys, spellings(i)...)
 	}
-	keys = append(keys, "", "~", "/", "~1", "a/b", "é", `\u00e9`, `\ud83d\ude00`, "😀", `\/`)
+	keys = append(keys, "", "~", "/", "~1", "a/b", "é", `\u00e9`, `\ud83d\ude00`, "😀", `\/`,
+		"K1", `\u004b2`, "\u212a3", `\u212A4`, "É", `\u00c9`, "ǅ", "ǆ", `\u01c4`, `k5\u0000`, `\u0000`)
 	return gopter.CombineGens(gen.SliceOfN(60, gen.IntRange(0, len(keys)-1)), gen.SliceOfN(60, gen.IntRange(0, 4)), gen.IntRange(0, 60)).
 		Map(func(v []any) string {
 			names, kinds, n := v[0].([]int), v[1].([]int), v[2].(int)
@@ -94,6 +96,9 @@ func TestPropertyAgree(t *testing.T) {
 	}, testutil.GenDoc(testutil.GenDeep(12)), gen.SliceOfN(1, mutations), testutil.GenCuts(), gen.IntRange(1, 14), gen.IntRange(1, 1<<20)))
 	properties.Property("keys", prop.ForAll(func(doc string, ms []testutil.Mutation, cuts []int) string {
 		return agree(testutil.Mutate([]byte(doc), ms), cuts)
+	}, genKeyHeavy(), gen.SliceOfN(1, mutations), testutil.GenCuts()))
+	properties.Property("keys, confusable allowed", prop.ForAll(func(doc string, ms []testutil.Mutation, cuts []int) string {
+		return agree(testutil.Mutate([]byte(doc), ms), cuts, token.AllowConfusableKeys(true))
 	}, genKeyHeavy(), gen.SliceOfN(1, mutations), testutil.GenCuts()))
 	properties.TestingRun(t)
 }

@@ -9,6 +9,8 @@ var (
 	ErrTruncated     = errors.New("unexpected end of input")
 	ErrTrailingData  = errors.New("data after the top-level value")
 	ErrDuplicateKey  = errors.New("duplicate object key")
+	ErrCaseFoldedKey = errors.New("object keys equal under case folding")
+	ErrNULInKey      = errors.New("NUL in object key")
 	ErrInvalidUTF8   = errors.New("invalid UTF-8")
 	ErrInvalidEscape = errors.New("invalid escape sequence")
 	ErrTooDeep       = errors.New("nesting too deep")

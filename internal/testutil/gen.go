@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"unicode/utf16"
 
@@ -83,18 +84,62 @@ func GenValue(depth int) gopter.Gen {
 	return gen.OneGenOf(scalar, scalar, array, object)
 }
 
-// object builds an object node, dropping repeated keys.
+// object builds an object node, dropping the keys argstream rejects (see
+// Valid): repeated keys, also under case folding, and keys holding U+0000.
 func object(keys []string, values []Node) Node {
 	o := Node{Kind: '{'}
-	seen := map[string]bool{}
 	for i, k := range keys {
-		if !seen[k] {
-			seen[k] = true
+		if !strings.ContainsRune(k, 0) && !slices.ContainsFunc(o.Keys, func(e string) bool { return strings.EqualFold(e, k) }) {
 			o.Keys = append(o.Keys, k)
 			o.Items = append(o.Items, values[i])
 		}
 	}
 	return o
+}
+
+// confusableKeys are object keys that a tool runtime would confuse with
+// another of them (equal under case folding, or holding U+0000), and some
+// that only look as if it would.
+var confusableKeys = []string{
+	"path", "PATH", "Path", "k", "K", "\u212a", "ǅ", "ǆ", "Ǆ", "σ", "ς", "Σ",
+	"straße", "STRASSE", "STRAẞE", "i", "İ", "ı", "path\x00", "", "é", "É",
+}
+
+// GenConfusableKeys generates objects, nested at most depth levels deep, of
+// keys drawn from confusableKeys and from 100 distinct ones, with small
+// values: objects that argstream often rejects for a key, and often
+// accepts. The outermost object has up to 30 keys, so that it may outgrow a
+// linear key check, the others up to 6. Exact repeats are dropped, keys
+// that a tool would confuse are not.
+func GenConfusableKeys(depth int) gopter.Gen {
+	return genConfusableKeys(depth, 30)
+}
+
+func genConfusableKeys(depth, keys int) gopter.Gen {
+	nodeType := reflect.TypeOf(Node{})
+	value := gen.OneGenOf(GenNumber().Map(func(s string) Node { return Node{Kind: '0', Text: s} }),
+		gen.OneConstOf(Node{Kind: 'n'}, Node{Kind: '"', Text: "x"}, Node{Kind: '['}, Node{Kind: '{'}))
+	if depth > 1 {
+		value = gen.OneGenOf(value, genConfusableKeys(depth-1, 6))
+	}
+	pool := len(confusableKeys) + 100
+	return gen.IntRange(0, keys).FlatMap(func(n any) gopter.Gen {
+		return gopter.CombineGens(gen.SliceOfN(n.(int), gen.IntRange(0, pool-1)), gen.SliceOfN(n.(int), value, nodeType)).
+			Map(func(v []any) Node {
+				o := Node{Kind: '{'}
+				for j, i := range v[0].([]int) {
+					k := fmt.Sprintf("key%03d", i)
+					if i < len(confusableKeys) {
+						k = confusableKeys[i]
+					}
+					if !slices.Contains(o.Keys, k) {
+						o.Keys = append(o.Keys, k)
+						o.Items = append(o.Items, v[1].([]Node)[j])
+					}
+				}
+				return o
+			})
+	}, nodeType)
 }
 
 // GenDeep generates values nested up to maxDepth arrays and objects deep.

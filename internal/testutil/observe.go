@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/argstream/argstream"
 	"github.com/argstream/argstream/aggregate"
@@ -20,6 +21,8 @@ type Outcome struct {
 	Value     string   // the aggregate, if accepted
 	Values    []string // every OnValue completion: "pointer=value"
 	Err       string   // category and message (with offset and pointer), if rejected
+	ErrOffset int64    // the error's offset, if rejected
+	ErrPtr    string   // the error's JSON pointer, if rejected
 }
 
 // Observe feeds chunks through the full pipeline (fragments to a Recorder
@@ -71,6 +74,7 @@ func Observe(chunks [][]byte, opts ...argstream.Option) (Outcome, error) {
 		// The whole message, not only the category and the place: it too
 		// must not depend on the chunking.
 		out.Err = fmt.Sprintf("[%v] %v", se.Err, se)
+		out.ErrOffset, out.ErrPtr = se.Offset, string(se.Pointer)
 		return out, nil
 	}
 	v, verr := agg.Value()
@@ -83,13 +87,18 @@ func Observe(chunks [][]byte, opts ...argstream.Option) (Outcome, error) {
 
 // CheckWhole compares an accepted Outcome of data with a whole-document
 // jsontext parse: the value is Canonical(data) and the fragments are
-// ReferenceFragments(data). A rejected Outcome must be of input that jsontext
-// rejects too.
+// ReferenceFragments(data). A rejected Outcome must be of input that Valid
+// rejects too; if jsontext alone accepts it, for the key (category, offset
+// and pointer) that ConfusableKey finds.
 func CheckWhole(data []byte, o Outcome) error {
 	if accepted, valid := o.Err == "", Valid(data); accepted != valid {
-		return fmt.Errorf("%q: accepted = %v (%s), jsontext says %v", data, accepted, o.Err, valid)
+		return fmt.Errorf("%q: accepted = %v (%s), the reference says %v", data, accepted, o.Err, valid)
 	}
 	if o.Err != "" {
+		if k := ConfusableKey(data); k != nil && jsontext.Value(data).IsValid() &&
+			(!strings.HasPrefix(o.Err, "["+k.Cat.Error()+"]") || o.ErrOffset != k.Offset || o.ErrPtr != string(k.Pointer)) {
+			return fmt.Errorf("%q: %s at %d (%q), the reference says %v at %d (%q)", data, o.Err, o.ErrOffset, o.ErrPtr, k.Cat, k.Offset, k.Pointer)
+		}
 		return nil
 	}
 	want, err := Canonical(data)

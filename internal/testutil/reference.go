@@ -4,15 +4,77 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"strings"
 
 	"github.com/argstream/argstream/fragment"
+	"github.com/argstream/argstream/token"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// Valid reports whether data is one JSON value as argstream accepts it,
-// according to jsontext alone: RFC 8259, valid UTF-8, no duplicate keys, no
-// lone surrogate escapes, nothing after the value.
-func Valid(data []byte) bool { return jsontext.Value(data).IsValid() }
+// Valid reports whether data is one JSON value as argstream accepts it by
+// default: according to jsontext, RFC 8259, valid UTF-8, no duplicate keys,
+// no lone surrogate escapes, nothing after the value; and no key that a tool
+// runtime would confuse (see ConfusableKey).
+func Valid(data []byte) bool {
+	return jsontext.Value(data).IsValid() && ConfusableKey(data) == nil
+}
+
+// KeyError is where ConfusableKey finds a key that argstream rejects.
+type KeyError struct {
+	Cat     error            // token.ErrCaseFoldedKey or token.ErrNULInKey
+	Offset  int64            // of the key's opening quote
+	Pointer jsontext.Pointer // of the member the key names
+}
+
+// ConfusableKey returns the first object key of data, in the order of the
+// text, that holds U+0000 or that is equal under strings.EqualFold (but not
+// exactly) to an earlier key of its object; or nil if there is none, or if
+// jsontext cannot read data that far. It is the reference for the checks of
+// token.ErrNULInKey and token.ErrCaseFoldedKey, written apart from them:
+// jsontext reads the document, and each key is compared with every earlier
+// key of its object.
+func ConfusableKey(data []byte) *KeyError {
+	dec := jsontext.NewDecoder(bytes.NewReader(data))
+	var open [][]string // the keys of every open array (none) and object
+	for {
+		kind, n := dec.StackIndex(dec.StackDepth())
+		if kind == '{' && n%2 == 0 && dec.PeekKind() == '"' {
+			raw, err := dec.ReadValue()
+			if err != nil {
+				return nil
+			}
+			name, err := jsontext.AppendUnquote(nil, raw)
+			if err != nil {
+				return nil
+			}
+			key := string(name)
+			at := &KeyError{Offset: dec.InputOffset() - int64(len(raw)), Pointer: dec.StackPointer()}
+			if strings.Contains(key, "\x00") {
+				at.Cat = token.ErrNULInKey
+				return at
+			}
+			keys := &open[len(open)-1]
+			for _, k := range *keys {
+				if k != key && strings.EqualFold(k, key) {
+					at.Cat = token.ErrCaseFoldedKey
+					return at
+				}
+			}
+			*keys = append(*keys, key)
+			continue
+		}
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return nil
+		}
+		switch tok.Kind() {
+		case '{', '[':
+			open = append(open, nil)
+		case '}', ']':
+			open = open[:len(open)-1]
+		}
+	}
+}
 
 // Canonical returns data written compactly with strings quoted as jsontext
 // quotes them and numbers unchanged: what the aggregator must produce.

@@ -177,7 +177,8 @@ func check(r Result) string {
 
 // Categories are the error categories of package token.
 var Categories = []error{token.ErrSyntax, token.ErrTruncated, token.ErrTrailingData, token.ErrDuplicateKey,
-	token.ErrInvalidUTF8, token.ErrInvalidEscape, token.ErrTooDeep, token.ErrTooLarge}
+	token.ErrCaseFoldedKey, token.ErrNULInKey, token.ErrInvalidUTF8, token.ErrInvalidEscape, token.ErrTooDeep,
+	token.ErrTooLarge}
 
 // DiffError compares two errors: the same *token.SyntaxError fields
 // (offset, pointer, category, message), or the same error otherwise.

@@ -35,6 +35,7 @@ func (s Suite) Run(t *testing.T) {
 	t.Run("Values", s.Values)
 	t.Run("Errors", s.Errors)
 	t.Run("Limits", s.Limits)
+	t.Run("ConfusableKeysAllowed", s.ConfusableKeysAllowed)
 	t.Run("NumberWaits", s.NumberWaits)
 	t.Run("Eager", s.Eager)
 	t.Run("HandlerErrorStops", s.HandlerErrorStops)
@@ -135,6 +136,41 @@ func (s Suite) Limits(t *testing.T) {
 		}
 		if want := []string{"{", `K"a"`}; !cmp.Equal(got, want) {
 			t.Errorf("MaxSize(10): events %v, want %v", got, want)
+		}
+	}
+}
+
+// ConfusableKeysAllowed checks token.AllowConfusableKeys: every input of
+// Errors rejected for a key a tool runtime would confuse is accepted with
+// it, in every chunking, with the events before the key as they were and
+// the key's own; exact duplicates stay rejected.
+func (s Suite) ConfusableKeysAllowed(t *testing.T) {
+	allow := token.AllowConfusableKeys(true)
+	n := 0
+	for _, tt := range Errors {
+		if tt.Cat != token.ErrCaseFoldedKey && tt.Cat != token.ErrNULInKey {
+			continue
+		}
+		n++
+		for _, chunks := range Chunkings(tt.In) {
+			got, err := Events(s.New, chunks, allow)
+			if err != nil || len(got) <= len(tt.Before) || !cmp.Equal(got[:len(tt.Before)], tt.Before) || got[len(tt.Before)][0] != 'K' {
+				t.Errorf("%q in %d chunks, confusable keys allowed: %v, events %v", tt.In, len(chunks), err, got)
+				break
+			}
+			if _, err := Events(s.New, chunks, allow, token.AllowConfusableKeys(false)); !errors.Is(err, tt.Cat) {
+				t.Errorf("%q in %d chunks, allowed and then not: %v", tt.In, len(chunks), err)
+				break
+			}
+		}
+	}
+	if n < 2 {
+		t.Fatalf("only %d inputs with confusable keys in Errors", n)
+	}
+	for _, in := range []string{`{"a":1,"a":2}`, `{"A":1,"\u0000":2,"a":3,"A":4}`} {
+		_, err := Events(s.New, [][]byte{[]byte(in)}, allow)
+		if !errors.Is(err, token.ErrDuplicateKey) {
+			t.Errorf("%q, confusable keys allowed: %v, want a duplicate key", in, err)
 		}
 	}
 }

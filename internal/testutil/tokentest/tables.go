@@ -12,6 +12,7 @@ package tokentest
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/argstream/argstream/internal/testutil"
 	"github.com/argstream/argstream/token"
@@ -131,6 +132,43 @@ var Values = []Value{
 	{"{\"\u00e9\\u00e9\":\n\t1}", []string{"{", `K"éé"`, "N1", "}"}},
 	{`{"":0,"a\/b":1}`, []string{"{", `K""`, "N0", `K"a/b"`, "N1", "}"}},
 	{`[true,false,null,"x",-1]`, []string{"[", "true", "false", "null", `S"x"`, "N-1", "]"}},
+	// Keys equal under full case folding only (ß is SS there, not under
+	// simple folding), in different objects, or alike but not under
+	// simple folding (İ and ı fold to neither i nor I).
+	{`{"straße":1,"STRASSE":2}`, []string{"{", `K"straße"`, "N1", `K"STRASSE"`, "N2", "}"}},
+	{`{"a":{"p":1},"P":2}`, []string{"{", `K"a"`, "{", `K"p"`, "N1", "}", `K"P"`, "N2", "}"}},
+	{`[{"a":1},{"A":2}]`, []string{"[", "{", `K"a"`, "N1", "}", "{", `K"A"`, "N2", "}", "]"}},
+	{`{"i":1,"İ":2,"ı":3}`, []string{"{", `K"i"`, "N1", `K"İ"`, "N2", `K"ı"`, "N3", "}"}},
+	{manyKeys(20, ""), manyKeysEvents(20)},
+}
+
+// manyKeys returns an object of n keys k00, k01 ... that are distinct
+// under case folding, each with the value 0, followed by more, a member
+// written whole (`"K03":0` repeats k03 under folding): an object large
+// enough for the hand-rolled key set's hash table.
+func manyKeys(n int, more string) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"k%02d":0`, i)
+	}
+	if more != "" {
+		b.WriteString("," + more)
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+// manyKeysEvents returns the events of manyKeys(n, "").
+func manyKeysEvents(n int) []string {
+	out := []string{"{"}
+	for i := range n {
+		out = append(out, fmt.Sprintf(`K"k%02d"`, i), "N0")
+	}
+	return append(out, "}")
 }
 
 // An Error is an input that ends in a *token.SyntaxError of category Cat,
@@ -168,6 +206,22 @@ var Errors = []Error{
 	{`{"a":1,"a":2}`, token.ErrDuplicateKey, 7, "/a", []string{"{", `K"a"`, "N1"}},
 	{`{"a":1,"\u0061":2}`, token.ErrDuplicateKey, 7, "/a", []string{"{", `K"a"`, "N1"}},
 	{`{"x":{"a":[],"b":1,"a":2}}`, token.ErrDuplicateKey, 19, "/x/a", []string{"{", `K"x"`, "{", `K"a"`, "[", "]", `K"b"`, "N1"}},
+	// Keys a tool runtime would confuse: at the key, in the member it
+	// names, as a duplicate.
+	{`{"path":"src/a","PATH":"/etc/passwd"}`, token.ErrCaseFoldedKey, 16, "/PATH", []string{"{", `K"path"`, `S"src/a"`}},
+	{`{"p\u0061th":1,"PATH":2}`, token.ErrCaseFoldedKey, 15, "/PATH", []string{"{", `K"path"`, "N1"}},
+	{`{"PATH":1,"p\u0061th":2}`, token.ErrCaseFoldedKey, 10, "/path", []string{"{", `K"PATH"`, "N1"}},
+	{`{"k":1,"\u212a":2}`, token.ErrCaseFoldedKey, 7, "/\u212a", []string{"{", `K"k"`, "N1"}},
+	{"{\"\u212a\":1,\"K\":2}", token.ErrCaseFoldedKey, 9, "/K", []string{"{", "K\"\u212a\"", "N1"}},
+	{`{"ǅ":1,"ǆ":2}`, token.ErrCaseFoldedKey, 8, "/ǆ", []string{"{", `K"ǅ"`, "N1"}},
+	{`{"straße":1,"STRAẞE":2}`, token.ErrCaseFoldedKey, 13, "/STRAẞE", []string{"{", `K"straße"`, "N1"}},
+	{`{"σ":[],"\u03a3":0}`, token.ErrCaseFoldedKey, 9, "/Σ", []string{"{", `K"σ"`, "[", "]"}},
+	{`{"x":[{"a":1,"A":2}]}`, token.ErrCaseFoldedKey, 13, "/x/0/A", []string{"{", `K"x"`, "[", "{", `K"a"`, "N1"}},
+	{`{"a":{"p":1},"b":{"q":2,"Q":3}}`, token.ErrCaseFoldedKey, 24, "/b/Q", []string{"{", `K"a"`, "{", `K"p"`, "N1", "}", `K"b"`, "{", `K"q"`, "N2"}},
+	{manyKeys(20, `"K03":0`), token.ErrCaseFoldedKey, int64(len(manyKeys(20, ""))), "/K03", manyKeysEvents(20)[:41]},
+	{`{"path\u0000":1}`, token.ErrNULInKey, 1, "/path\x00", []string{"{"}},
+	{`{"":1,"\u0000":2}`, token.ErrNULInKey, 6, "/\x00", []string{"{", `K""`, "N1"}},
+	{`[0,{"a":{"\u0000b":{}}}]`, token.ErrNULInKey, 9, "/1/a/\x00b", []string{"[", "N0", "{", `K"a"`, "{"}},
 	{"\"ab\xff\"", token.ErrInvalidUTF8, 3, "", nil},
 	{"{\"k\xc3(\":1}", token.ErrInvalidUTF8, 3, "", []string{"{"}},
 	{`"ab\x"`, token.ErrInvalidEscape, 3, "", nil},
