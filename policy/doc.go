@@ -64,7 +64,10 @@
 //     is 100 and 1e-400 is 0, so neither passes "exclusive_maximum": 100 or
 //     "exclusive_minimum": 0 on an unattended rule, and both trigger a skip
 //     rule with those bounds. (Bounds are compared exactly, and as float64
-//     against the bound's own float64.)
+//     against the bound's own float64.) A number text longer than 800
+//     bytes, which Go's strconv.ParseFloat can misread (1<800 zeros>e-800,
+//     exactly 1, reads as 0.1), never satisfies an unattended rule, and
+//     Go's reading of it counts for the others.
 //   - a path, on a parameter declared in "paths", is the text as written,
 //     and the path a POSIX or a Windows tool resolves it to (see "Path
 //     styles").

@@ -323,3 +323,24 @@ func TestPathStyleBypasses(t *testing.T) {
 		}
 	}
 }
+
+// Keys a tool runtime would confuse fail the call whatever was decided: a
+// Go tool matches "PATH" to the field it reads as "path".
+func TestConfusableKeysAreNotExecutable(t *testing.T) {
+	p := mustParse(t, `{"run": [{"arg": "/path", "prefix": "src/", "mode": "unattended"}, {"mode": "ask"}], "paths": ["/path"]}`)
+	for _, args := range []string{
+		`{"path": "src/a", "PATH": "/etc/passwd"}`,
+		`{"path": "src/a", "path\u0000": "/etc/passwd"}`,
+		`{"path": "src/a", "path": "/etc/passwd"}`,
+	} {
+		if d, err := p.EvaluateArgs(jsontext.Value(args)); err == nil {
+			t.Errorf("EvaluateArgs(%s) = %v, want an error", args, d)
+		}
+		for _, chunks := range [][][]byte{{[]byte(args)}, bytewise(args)} {
+			v, err := stream(p, chunks)
+			if err == nil || v.Valid() || v.Executable() {
+				t.Errorf("streaming %s in %d chunks: %+v, %v; want a failed, not executable call", args, len(chunks), v, err)
+			}
+		}
+	}
+}
