@@ -57,6 +57,11 @@ func (e Empty) JSON() string {
 }
 
 // Segment is one step of a Path: an object key, or an array index.
+//
+// In a fragment, Key is borrowed (see Path), and its bytes do not change
+// while the member it names is open. A Segment is a plain value: copies may
+// be read from several goroutines, its Key's bytes as long as nobody writes
+// them.
 type Segment struct {
 	Key   []byte // the decoded object key when Index < 0
 	Index int    // the array index, or -1 for an object key
@@ -73,6 +78,14 @@ func (s Segment) IsIndex() bool { return s.Index >= 0 }
 
 // Path locates a value from the root of the arguments: the empty path is the
 // root.
+//
+// A fragment's Path, its segments and their keys are borrowed from whoever
+// made the fragment (the Translator) until the call that delivered it
+// returns; Clone makes a copy that owns its memory. Between those calls, the
+// producer may rewrite the path and its keys, with one exception that sinks
+// may rely on: the bytes of a key slice stay unchanged while its member is
+// open, until the Done of the member's value. A Path is a plain slice: it may
+// be read from several goroutines while nobody writes it.
 type Path []Segment
 
 // Equal reports whether p and q are the same path.
