@@ -46,7 +46,8 @@ type level struct {
 	seen *byte
 }
 
-// Option configures an Aggregator.
+// Option configures an Aggregator. An Option is not changed by use: one may
+// configure several Aggregators, from several goroutines.
 type Option func(*Aggregator)
 
 // OnValue calls fn with every value that completes, at any depth, the root

@@ -7,7 +7,8 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// Kind is the kind of a fragment's leaf.
+// Kind is the kind of a fragment's leaf. It is a plain value, safe to use
+// from several goroutines.
 type Kind uint8
 
 // Fragment kinds. Null, False, True and Number are the RFD's Scalar.
@@ -32,7 +33,8 @@ func (k Kind) String() string {
 // IsScalar reports whether k is Null, False, True or Number.
 func (k Kind) IsScalar() bool { return k >= Null && k <= Number }
 
-// Empty says, on a Done, which empty value it completes.
+// Empty says, on a Done, which empty value it completes. It is a plain
+// value, safe to use from several goroutines.
 type Empty uint8
 
 // Values of Empty.
@@ -145,6 +147,11 @@ func (p Path) Clone() Path {
 }
 
 // Fragment is one fragment: a leaf at a path.
+//
+// A Fragment may be read from several goroutines while nobody writes it or
+// the memory it borrows; a fragment received in Push borrows memory that its
+// producer rewrites after Push returns, so only a Clone may be handed to
+// another goroutine.
 type Fragment struct {
 	// Path is where the leaf's value is. Borrowed.
 	Path Path
@@ -171,7 +178,8 @@ func (f *Fragment) Clone() Fragment {
 		Escaped: bytes.Clone(f.Escaped), Empty: f.Empty}
 }
 
-// Call identifies a tool call.
+// Call identifies a tool call. It is a plain value: a Call that nobody
+// writes may be read from several goroutines.
 type Call struct {
 	ID    string // the provider's tool call id
 	Name  string // the tool's name
@@ -180,6 +188,10 @@ type Call struct {
 
 // Progress is a fragment with the identity of its tool call and the place in
 // the stream where it was determined: RFD 043's ToolCallArgumentProgress.
+//
+// A Progress received in Push is borrowed, and its producer rewrites it
+// after Push returns: it may not be handed to another goroutine (a Clone of
+// its Fragment and a copy of its Call may).
 type Progress struct {
 	// Call is the tool call's identity; it is shared, not to be modified.
 	Call *Call

@@ -8,7 +8,8 @@ import (
 
 // Receiver receives the fragments a Translator produces. The Progress and
 // everything it points to are borrowed until Push returns. sink.Sink is a
-// Receiver.
+// Receiver. A Translator calls Push from the goroutine that calls Handle,
+// one call at a time.
 type Receiver interface {
 	Push(p *Progress) error
 }
