@@ -147,11 +147,14 @@ func (a *Aggregator) Add(f *fragment.Fragment) (jsontext.Value, error) {
 		a.levels = append(a.levels, level{})
 	}
 	// Along f.Path, the members already open must be its segments (checked
-	// here inline, the common case); past them, enter starts new ones.
+	// here inline, the common case, or by enter, which compares a key in a
+	// new slice or says what is wrong); past them, enter starts new ones.
 	d := 0
 	for ; d < len(f.Path) && d+1 < len(a.levels); d++ {
 		if !a.isMember(d, f.Path[d]) {
-			return nil, a.enter(d, f.Path[d], f) // says what is wrong
+			if err := a.enter(d, f.Path[d], f); err != nil {
+				return nil, err
+			}
 		}
 	}
 	for ; d < len(f.Path); d++ {
@@ -212,13 +215,15 @@ func (a *Aggregator) isOpen(path fragment.Path) bool {
 }
 
 // isMember reports whether seg is the open member of a.levels[d], which
-// must not be the top level.
+// must not be the top level, at constant cost: false for a key in another
+// slice than the one last found equal (see isKey), which enter checks.
 func (a *Aggregator) isMember(d int, seg fragment.Segment) bool {
 	lv := &a.levels[d]
 	if seg.Index >= 0 {
 		return lv.kind == '[' && seg.Index == lv.n-1
 	}
-	return lv.kind == '{' && a.isKey(d, seg.Key)
+	return lv.kind == '{' && len(seg.Key) == a.levels[d+1].keyAt-lv.keyAt &&
+		(len(seg.Key) == 0 || &seg.Key[0] == lv.seen)
 }
 
 // isKey reports whether k is the key of the open member of the object
