@@ -29,8 +29,8 @@ const MaxGrowth = 6
 // costs more and the time grows faster than the size though the work does
 // not. Quadratic work still stands out at that size, by far. The work runs
 // at least 5 and at most 9 times at each size (more only while the ratio is
-// too high, to tell a busy machine from slow code): about 0.1 s for a check
-// when the work for n takes 2 ms.
+// too high, to tell a busy machine from slow code; 3 when it is more than
+// twice too high): about 0.1 s for a check when the work for n takes 2 ms.
 func CheckLinear(t testing.TB, n int, prepare func(n int) (work func())) float64 {
 	t.Helper()
 	small, large := prepare(n), prepare(4*n)
@@ -44,8 +44,8 @@ func CheckLinear(t testing.TB, n int, prepare func(n int) (work func())) float64
 		bestSmall = min(bestSmall, timeLoops(small, loops))
 		bestLarge = min(bestLarge, timeLoops(large, loops))
 		ratio = float64(bestLarge) / float64(max(bestSmall, 1))
-		if rep >= 5 && ratio <= MaxGrowth {
-			break
+		if rep >= 5 && ratio <= MaxGrowth || rep >= 3 && ratio > 2*MaxGrowth {
+			break // clearly linear, or clearly not
 		}
 	}
 	t.Logf("n=%d: %v, 4n: %v (%d runs each time), ratio %.2f", n, bestSmall, bestLarge, loops, ratio)
