@@ -23,6 +23,8 @@
 //	args, _ := agg.Value()
 //
 // The work is linear in the input, whatever its chunking, and allocates
-// nothing per fragment. Bad input ends in an error that says what and where
+// nothing per fragment. A Stream and its sinks serve one goroutine at a time;
+// separate Streams run in parallel. A sink that panics fails its Stream: see
+// Stream. Bad input ends in an error that says what and where
 // (byte offset, JSON pointer), after the fragments that preceded it.
 package argstream

@@ -2,6 +2,7 @@ package argstream
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/argstream/argstream/fragment"
 	"github.com/argstream/argstream/sink"
@@ -11,8 +12,27 @@ import (
 // ErrClosed is returned by Feed after Close.
 var ErrClosed = errors.New("argstream: Feed after Close")
 
+// ErrPanicked is what every call to a Stream returns, wrapped, once a call
+// into its sink or tokenizer has panicked: see Stream.
+var ErrPanicked = errors.New("argstream: the stream failed: an earlier call panicked")
+
 // Stream parses the arguments of one tool call and sends their fragments to
 // a sink.
+//
+// If the sink (or the tokenizer) panics during Feed or Close, the panic goes
+// on to the caller unchanged, and the Stream is failed: the rest of that
+// chunk was not parsed, so every later Feed and Close returns an error
+// wrapping ErrPanicked, until Reset. After a panic the Stream calls nothing
+// more on its sink, End included: a sink that panicked may be in any state.
+// A sink that never gets its End never reports the arguments as complete
+// and valid (an Aggregator's Value, a policy Evaluator's Verdict), which is
+// what a call cut short by a panic deserves. A sink that calls Feed or
+// Close on its own Stream, from Push or End, gets the same error and fails
+// the Stream the same way.
+//
+// A Stream may not be used from several goroutines at once: it calls its
+// sink from the goroutine that calls Feed and Close. Separate Streams may
+// run in separate goroutines, and share Options.
 type Stream struct {
 	call  fragment.Call
 	out   sink.Sink
@@ -21,10 +41,12 @@ type Stream struct {
 	cfg   config
 	off   int64
 	ended bool
+	busy  bool // in a call to the tokenizer or the sink: still set if it panicked
 	err   error
 }
 
-// Option configures a Stream.
+// Option configures a Stream. An Option is not changed by use: one may
+// configure several Streams, from several goroutines.
 type Option func(*config)
 
 type config struct {
@@ -88,7 +110,7 @@ func (s *Stream) Reset(call fragment.Call) {
 	} else {
 		s.tok = s.newTokenizer()
 	}
-	s.off, s.ended, s.err = 0, false, nil
+	s.off, s.ended, s.busy, s.err = 0, false, false, nil
 }
 
 // Call returns the identity of the tool call.
@@ -101,16 +123,17 @@ func (s *Stream) Offset() int64 { return s.off }
 // determines. It returns the error that ended the stream, if any: a
 // *token.SyntaxError for bad input, or what a sink returned (errors.Is(err,
 // sink.ErrStop) when a sink stopped it on purpose). The sink has had End
-// called with that error before Feed returns.
+// called with that error before Feed returns. After a panic it returns an
+// error wrapping ErrPanicked (see Stream).
 func (s *Stream) Feed(chunk []byte) error {
-	if s.ended {
-		if s.err != nil {
-			return s.err
-		}
-		return ErrClosed
+	if s.ended || s.busy {
+		return s.stopped()
 	}
 	s.off += int64(len(chunk))
-	if err := s.tok.Feed(chunk); err != nil {
+	s.busy = true
+	err := s.tok.Feed(chunk)
+	s.busy = false
+	if err != nil {
 		s.end(err)
 		return err
 	}
@@ -119,15 +142,41 @@ func (s *Stream) Feed(chunk []byte) error {
 
 // Close ends the input, sends the last fragments, and calls the sink's End.
 // It returns an error if the arguments are incomplete or the stream had
-// already failed. Calling it again returns the same result.
+// already failed. Calling it again returns the same result. After a panic,
+// in Close too (End included), it returns an error wrapping ErrPanicked.
 func (s *Stream) Close() error {
+	if s.busy {
+		return s.stopped()
+	}
 	if !s.ended {
-		s.end(s.tok.Close())
+		s.busy = true
+		err := s.tok.Close()
+		s.busy = false
+		s.end(err)
 	}
 	return s.err
 }
 
+// end ends the stream with err and tells the sink.
 func (s *Stream) end(err error) {
 	s.ended, s.err = true, err
+	s.busy = true
 	s.out.End(err)
+	s.busy = false
+}
+
+// stopped returns the error of a call to a stream that has ended, or that
+// is busy: the call before did not return, it panicked (or it is still
+// running, and this call comes from a sink).
+func (s *Stream) stopped() error {
+	if s.busy {
+		s.busy = false
+		s.ended = true
+		s.err = fmt.Errorf("%w in a sink or the tokenizer, with %d bytes of arguments fed; Reset the Stream to use it again",
+			ErrPanicked, s.off)
+	}
+	if s.err != nil {
+		return s.err
+	}
+	return ErrClosed
 }

@@ -14,6 +14,15 @@ var ErrIncomplete = errors.New("aggregate: arguments not complete")
 
 // Aggregator rebuilds values from the fragments of one tool call. It is a
 // sink.Sink. The zero value is not ready; use New.
+//
+// An Aggregator may not be used from several goroutines at once; the values
+// it returns may be read from other goroutines while it goes on, until
+// Reset.
+//
+// Its work per fragment does not depend on the length of the keys on the
+// fragment's path: it reads a key's bytes when it starts the member and
+// whenever the key comes in another slice than the last one it checked for
+// that member (see Add), never again for each fragment under the member.
 type Aggregator struct {
 	buf     []byte  // compact JSON of everything received so far
 	levels  []level // the values open along the current path; levels[0] is the root
@@ -30,9 +39,15 @@ type level struct {
 	kind  byte // 0 before its first fragment, or '"', '{', '[', or 's' for a scalar
 	n     int  // members begun, for an array or object
 	keyAt int  // where this level's current key starts in keys
+	// seen is the first byte of the last key slice found equal to the
+	// key of the open member of this object (keys[keyAt:] up to the next
+	// level's keyAt), nil if none or if the key is empty. A key with this
+	// address and that length is taken as equal unread: see Add.
+	seen *byte
 }
 
-// Option configures an Aggregator.
+// Option configures an Aggregator. An Option is not changed by use: one may
+// configure several Aggregators, from several goroutines.
 type Option func(*Aggregator)
 
 // OnValue calls fn with every value that completes, at any depth, the root
@@ -93,6 +108,29 @@ func (a *Aggregator) Value() (jsontext.Value, error) {
 // completes, as compact JSON; otherwise nil. A returned value is never changed
 // afterwards and stays valid until Reset. Fragments out of protocol order are
 // an error.
+//
+// The keys of f.Path are borrowed for the call, as fragment.Path says, with
+// one more promise that Add relies on: the bytes of a key slice do not
+// change while its member is open, that is until the Done of the member's
+// value has been added. For each open member, Add remembers the last key
+// slice (its address and length) that it found equal to the member's key,
+// and takes a key with that address and length as equal without reading
+// its bytes, so that the fragments under a key of n bytes do not each cost
+// n. A key in another slice is compared byte by byte, as before, and then
+// remembered. The Translator keeps the promise (see fragment.Translator).
+// Whoever builds fragments by hand and writes a new key into the buffer of
+// an open member's key breaks it, and Add may then take the new key for the
+// open one rather than report the fragment out of order.
+//
+// The work of one Add is O(len(f.Path)) comparisons of constant cost,
+// len(f.Path) being at most the tokenizer's depth limit (token.MaxDepth,
+// 512 by default), plus O(len(f.Text)) for a scalar or a piece of string,
+// plus O(len(key)) for each key it reads: the key of a member it starts
+// (copied and quoted once), or a key in another slice than the one it
+// remembers. The Translator hands a member's key in a new slice only when
+// its key buffer grows, geometrically. So, OnValue aside, a document
+// costs time linear in its size, whatever the length of its keys, the
+// number of its keys, or its depth.
 func (a *Aggregator) Add(f *fragment.Fragment) (jsontext.Value, error) {
 	// The common case first: the next piece of the string being read.
 	if f.Kind == fragment.String && a.err == nil && len(a.levels) == len(f.Path)+1 &&
@@ -109,11 +147,14 @@ func (a *Aggregator) Add(f *fragment.Fragment) (jsontext.Value, error) {
 		a.levels = append(a.levels, level{})
 	}
 	// Along f.Path, the members already open must be its segments (checked
-	// here inline, the common case); past them, enter starts new ones.
+	// here inline, the common case, or by enter, which compares a key in a
+	// new slice or says what is wrong); past them, enter starts new ones.
 	d := 0
 	for ; d < len(f.Path) && d+1 < len(a.levels); d++ {
 		if !a.isMember(d, f.Path[d]) {
-			return nil, a.enter(d, f.Path[d], f) // says what is wrong
+			if err := a.enter(d, f.Path[d], f); err != nil {
+				return nil, err
+			}
 		}
 	}
 	for ; d < len(f.Path); d++ {
@@ -174,13 +215,35 @@ func (a *Aggregator) isOpen(path fragment.Path) bool {
 }
 
 // isMember reports whether seg is the open member of a.levels[d], which
-// must not be the top level.
+// must not be the top level, at constant cost: false for a key in another
+// slice than the one last found equal (see isKey), which enter checks.
 func (a *Aggregator) isMember(d int, seg fragment.Segment) bool {
 	lv := &a.levels[d]
 	if seg.Index >= 0 {
 		return lv.kind == '[' && seg.Index == lv.n-1
 	}
-	return lv.kind == '{' && bytes.Equal(seg.Key, a.keys[lv.keyAt:a.levels[d+1].keyAt])
+	return lv.kind == '{' && len(seg.Key) == a.levels[d+1].keyAt-lv.keyAt &&
+		(len(seg.Key) == 0 || &seg.Key[0] == lv.seen)
+}
+
+// isKey reports whether k is the key of the open member of the object
+// a.levels[d], which must not be the top level. A slice already found
+// equal is not read again (see Add): the cost is constant but for the
+// first comparison of each slice.
+func (a *Aggregator) isKey(d int, k []byte) bool {
+	lv := &a.levels[d]
+	own := a.keys[lv.keyAt:a.levels[d+1].keyAt]
+	if len(k) != len(own) {
+		return false
+	}
+	if len(k) == 0 || &k[0] == lv.seen {
+		return true
+	}
+	if !bytes.Equal(k, own) {
+		return false
+	}
+	lv.seen = &k[0]
+	return true
 }
 
 // enter makes sure the value at f.Path[:d] is an open array or object whose
@@ -204,7 +267,7 @@ func (a *Aggregator) enter(d int, seg fragment.Segment, f *fragment.Fragment) er
 	if d+1 < len(a.levels) { // a member is open: seg must be it
 		same := seg.Index == lv.n-1
 		if !seg.IsIndex() {
-			same = bytes.Equal(seg.Key, a.keys[lv.keyAt:a.levels[d+1].keyAt])
+			same = a.isKey(d, seg.Key)
 		}
 		if !same {
 			return a.fail(f, "before the open member's Done")
@@ -220,6 +283,10 @@ func (a *Aggregator) enter(d int, seg fragment.Segment, f *fragment.Fragment) er
 		}
 	} else {
 		a.keys = append(a.keys[:lv.keyAt], seg.Key...)
+		lv.seen = nil
+		if len(seg.Key) > 0 {
+			lv.seen = &seg.Key[0]
+		}
 		a.buf = append(a.buf, '"')
 		if err := a.appendQuoted(seg.Key); err != nil {
 			return a.fail(f, err.Error())

@@ -167,3 +167,47 @@ func TestAddEscaped(t *testing.T) {
 		t.Errorf("Value = %s, %v; want %s", v, err, `"A\nb\n"`)
 	}
 }
+
+// TestAddKeySlices checks the key check with fragments built by hand: a
+// key in another slice is compared byte by byte, whatever its length, so
+// a member's fragments may come with copies of its key, and another key of
+// the same length is still out of order before the open member's Done.
+func TestAddKeySlices(t *testing.T) {
+	for _, n := range []int{0, 1, 1000} {
+		key := strings.Repeat("k", n)
+		other := strings.Repeat("k", max(n-1, 0)) + "x"
+		at := func(k string, i int) fragment.Path { // a new slice each time
+			return fragment.Path{fragment.KeySegment(k), fragment.IndexSegment(i)}
+		}
+		agg := aggregate.New()
+		for i, f := range []fragment.Fragment{
+			{Path: at(key, 0), Kind: fragment.Number, Text: []byte("1")},
+			{Path: at(key, 0), Kind: fragment.Done},
+			{Path: at(key, 1), Kind: fragment.String, Text: []byte("a")},
+			{Path: at(key, 1), Kind: fragment.String, Text: []byte("b")},
+		} {
+			if _, err := agg.Add(&f); err != nil {
+				t.Fatalf("key of %d bytes, fragment %d: %v", n, i, err)
+			}
+		}
+		if n > 0 {
+			f := fragment.Fragment{Path: at(other, 1), Kind: fragment.String, Text: []byte("c")}
+			if _, err := agg.Add(&f); err == nil {
+				t.Errorf("key of %d bytes: a fragment at another key of the same length accepted while the member is open", n)
+			}
+			continue
+		}
+		for _, f := range []fragment.Fragment{
+			{Path: at(key, 1), Kind: fragment.Done},
+			{Path: fragment.Path{fragment.KeySegment(key)}, Kind: fragment.Done},
+			{Kind: fragment.Done},
+		} {
+			if _, err := agg.Add(&f); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if v, err := agg.Value(); err != nil || string(v) != `{"":[1,"ab"]}` {
+			t.Errorf("Value = %s, %v", v, err)
+		}
+	}
+}

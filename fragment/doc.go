@@ -46,6 +46,17 @@
 // returns, like a jsontext.Token or bufio.Scanner.Bytes. A consumer that keeps
 // a fragment keeps Clone's copy. The translator allocates nothing per fragment.
 //
+// One promise goes further, for keys: the bytes of a key slice on a path do
+// not change while its member is open, that is until the Done of the
+// member's value. The translator keeps each open object's current key in one
+// place, so the fragments under a member carry the same key slice, or a copy
+// of it in new memory when its buffer grows. A sink may therefore take a key
+// slice it has already compared for an open member as equal without reading
+// it again, which makes its work per fragment independent of the key's
+// length: the aggregator does. Whoever produces fragments by hand keeps the
+// same promise: a buffer reused for keys gets a member's key only after the
+// Done of the previous member.
+//
 // # Text forms
 //
 // Fragment.String (and AppendText) gives the RFD notation on one line, so the

@@ -7,7 +7,8 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// Kind is the kind of a fragment's leaf.
+// Kind is the kind of a fragment's leaf. It is a plain value, safe to use
+// from several goroutines.
 type Kind uint8
 
 // Fragment kinds. Null, False, True and Number are the RFD's Scalar.
@@ -32,7 +33,8 @@ func (k Kind) String() string {
 // IsScalar reports whether k is Null, False, True or Number.
 func (k Kind) IsScalar() bool { return k >= Null && k <= Number }
 
-// Empty says, on a Done, which empty value it completes.
+// Empty says, on a Done, which empty value it completes. It is a plain
+// value, safe to use from several goroutines.
 type Empty uint8
 
 // Values of Empty.
@@ -57,6 +59,11 @@ func (e Empty) JSON() string {
 }
 
 // Segment is one step of a Path: an object key, or an array index.
+//
+// In a fragment, Key is borrowed (see Path), and its bytes do not change
+// while the member it names is open. A Segment is a plain value: copies may
+// be read from several goroutines, its Key's bytes as long as nobody writes
+// them.
 type Segment struct {
 	Key   []byte // the decoded object key when Index < 0
 	Index int    // the array index, or -1 for an object key
@@ -73,6 +80,14 @@ func (s Segment) IsIndex() bool { return s.Index >= 0 }
 
 // Path locates a value from the root of the arguments: the empty path is the
 // root.
+//
+// A fragment's Path, its segments and their keys are borrowed from whoever
+// made the fragment (the Translator) until the call that delivered it
+// returns; Clone makes a copy that owns its memory. Between those calls, the
+// producer may rewrite the path and its keys, with one exception that sinks
+// may rely on: the bytes of a key slice stay unchanged while its member is
+// open, until the Done of the member's value. A Path is a plain slice: it may
+// be read from several goroutines while nobody writes it.
 type Path []Segment
 
 // Equal reports whether p and q are the same path.
@@ -132,6 +147,11 @@ func (p Path) Clone() Path {
 }
 
 // Fragment is one fragment: a leaf at a path.
+//
+// A Fragment may be read from several goroutines while nobody writes it or
+// the memory it borrows; a fragment received in Push borrows memory that its
+// producer rewrites after Push returns, so only a Clone may be handed to
+// another goroutine.
 type Fragment struct {
 	// Path is where the leaf's value is. Borrowed.
 	Path Path
@@ -158,7 +178,8 @@ func (f *Fragment) Clone() Fragment {
 		Escaped: bytes.Clone(f.Escaped), Empty: f.Empty}
 }
 
-// Call identifies a tool call.
+// Call identifies a tool call. It is a plain value: a Call that nobody
+// writes may be read from several goroutines.
 type Call struct {
 	ID    string // the provider's tool call id
 	Name  string // the tool's name
@@ -167,6 +188,10 @@ type Call struct {
 
 // Progress is a fragment with the identity of its tool call and the place in
 // the stream where it was determined: RFD 043's ToolCallArgumentProgress.
+//
+// A Progress received in Push is borrowed, and its producer rewrites it
+// after Push returns: it may not be handed to another goroutine (a Clone of
+// its Fragment and a copy of its Call may).
 type Progress struct {
 	// Call is the tool call's identity; it is shared, not to be modified.
 	Call *Call

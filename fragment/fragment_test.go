@@ -1,6 +1,7 @@
 package fragment_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/argstream/argstream/fragment"
@@ -169,3 +170,75 @@ func TestNoAllocs(t *testing.T) {
 type pushFunc func(p *fragment.Progress) error
 
 func (f pushFunc) Push(p *fragment.Progress) error { return f(p) }
+
+// TestKeysStayWhileOpen checks the promise sinks rely on (see Path): every
+// key slice a fragment carries keeps its bytes until the Done of the member
+// it names, though the Translator writes the next key of each object over
+// the previous one and its key buffer grows. It also checks that the
+// fragments under a member come with few distinct slices of its key: one,
+// plus one more each time the buffer grows.
+func TestKeysStayWhileOpen(t *testing.T) {
+	// Keys of equal length, so that a key is written at the same address
+	// as the previous one; nesting, so that outer keys are open while inner
+	// ones change; and keys long enough to make the buffer grow.
+	doc := `{"aaaa":{"bbbb":[1,{"cccc":"x","dddd":[true,2]}],"eeee":{"ffff":{}}},` +
+		`"gggg":{"` + strings.Repeat("h", 100) + `":[1,{"` + strings.Repeat("i", 1000) + `":[1,2,3]}]},"jjjj":null}`
+	type held struct {
+		key    string   // the member's key
+		slices [][]byte // the distinct slices it came in
+	}
+	var open []held // open[d]: the open member of the object at depth d, if any
+	moved := false  // some member's key came in a second slice
+	rec := pushFunc(func(p *fragment.Progress) error {
+		for d, s := range p.Path {
+			if s.IsIndex() {
+				continue
+			}
+			for len(open) <= d {
+				open = append(open, held{})
+			}
+			h := &open[d]
+			switch {
+			case h.slices == nil:
+				*h = held{key: string(s.Key)} // a new member
+			case h.key != string(s.Key):
+				t.Errorf("at %s: key %q at depth %d became %q before its Done", p.Path, h.key, d, s.Key)
+				*h = held{key: string(s.Key)}
+			}
+			if n := len(h.slices); n == 0 || &h.slices[n-1][0] != &s.Key[0] {
+				h.slices = append(h.slices, s.Key)
+			}
+		}
+		for d, h := range open[:min(len(open), len(p.Path))] {
+			for _, k := range h.slices {
+				if string(k) != h.key {
+					t.Errorf("at %s: key %q at depth %d changed to %q while open", p.Path, h.key, d, k)
+				}
+			}
+			moved = moved || len(h.slices) > 1
+			if len(h.slices) > 3 {
+				t.Errorf("at %s: key %q came in %d slices", p.Path, h.key, len(h.slices))
+			}
+		}
+		if p.Kind == fragment.Done && len(p.Path) > 0 {
+			open = open[:min(len(open), len(p.Path)-1)] // that member has ended
+		}
+		return nil
+	})
+	for _, size := range []int{1, 7, len(doc)} {
+		open = nil
+		tok := token.NewJSON(fragment.NewTranslator(rec, nil))
+		for i := 0; i < len(doc); i += size {
+			if err := tok.Feed([]byte(doc[i:min(i+size, len(doc))])); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := tok.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if !moved {
+			t.Errorf("chunks of %d: the key buffer never grew under an open member; the test misses that case", size)
+		}
+		moved = false
+	}
+}
