@@ -42,8 +42,10 @@ type Evaluator struct {
 	stopOnSkip bool
 
 	state    []ruleState
-	hits     []bool // an All rule had a matching value
-	next     int    // the rules before next are eliminated
+	hits     []bool     // an All rule had a matching value
+	memo     []keyRef   // the key slices found equal to each rule's tokens (see keyIs)
+	memos    [][]keyRef // each rule's part of memo
+	next     int        // the rules before next are eliminated
 	decision Decision
 	at       int64 // the offset at which decision became known
 	last     int64 // the offset of the last fragment
@@ -93,6 +95,16 @@ func StopOnSkip() EvaluatorOption {
 // Evaluator returns a streaming evaluator of p for one tool call.
 func (p *Policy) Evaluator(opts ...EvaluatorOption) *Evaluator {
 	e := &Evaluator{p: p, state: make([]ruleState, len(p.rules)), hits: make([]bool, len(p.rules))}
+	n := 0
+	for i := range p.rules {
+		n += len(p.rules[i].segs)
+	}
+	e.memo, e.memos = make([]keyRef, n), make([][]keyRef, len(p.rules))
+	n = 0
+	for i := range p.rules {
+		e.memos[i] = e.memo[n : n+len(p.rules[i].segs) : n+len(p.rules[i].segs)]
+		n += len(p.rules[i].segs)
+	}
 	for _, o := range opts {
 		o(e)
 	}
@@ -105,6 +117,7 @@ func (p *Policy) Evaluator(opts ...EvaluatorOption) *Evaluator {
 func (e *Evaluator) Reset() {
 	clear(e.state)
 	clear(e.hits)
+	clear(e.memo)
 	e.next, e.decision, e.at, e.last = 0, Decision{}, -1, 0
 	e.ended, e.err, e.capturing = false, nil, false
 	e.agg.Reset()
@@ -138,6 +151,10 @@ func (e *Evaluator) Push(p *fragment.Progress) error {
 		}
 	}
 	if p.Kind == fragment.Done {
+		if len(p.Path) > 0 && !p.Path[len(p.Path)-1].IsIndex() {
+			// The member's key slice may now hold the next key.
+			clear(e.memo)
+		}
 		switch {
 		case len(p.Path) == 0:
 			e.eliminateAll()
@@ -184,7 +201,7 @@ func (e *Evaluator) startCapture(path fragment.Path) bool {
 		if e.state[i] != open || r.catchAll() {
 			continue
 		}
-		if l := pointerPrefix(r.segs, path); l > 0 && (best < 0 || l < best) {
+		if l := pointerPrefix(r.segs, path, e.memos[i]); l > 0 && (best < 0 || l < best) {
 			best = l
 		}
 	}
@@ -199,6 +216,7 @@ func (e *Evaluator) startCapture(path fragment.Path) bool {
 // setRoot copies path into root, keys included: the fragment's own path is
 // borrowed for the duration of Push only.
 func (e *Evaluator) setRoot(path fragment.Path) {
+	clear(e.memo) // it may hold root's keys, which change here
 	e.keys = e.keys[:0]
 	for _, s := range path {
 		e.keys = append(e.keys, s.Key...)
@@ -227,7 +245,7 @@ func (e *Evaluator) onValue(rel fragment.Path, text jsontext.Value) error {
 	parsed := false
 	for i := e.next; i < len(e.p.rules); i++ {
 		r := &e.p.rules[i]
-		if e.state[i] != open || r.catchAll() || !onPointer(r.segs, e.full) {
+		if e.state[i] != open || r.catchAll() || !onPointer(r.segs, e.full, e.memos[i]) {
 			continue
 		}
 		if !parsed {

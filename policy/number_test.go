@@ -5,8 +5,6 @@ import (
 	"math"
 	"math/big"
 	"reflect"
-	"runtime"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -638,49 +636,12 @@ func minDuration(reps int, f func()) time.Duration {
 	return best
 }
 
-// checkLinear times work(n) and work(4n), each the fastest of reps runs,
-// and fails if the second takes more than maxRatio times the first (4 if
-// linear; the margin absorbs caches and noise, not a superlinear cost: a
-// cost of n^1.5 gives 8, n² 16). The runs alternate, so that a load on the
-// machine slows both, and each starts after a collection, with the
-// collector off: its pauses are no part of the work. A ratio over the
-// limit is measured again, up to 5 times, and fails only if it stays
-// over: noise comes and goes, a superlinear cost does not.
-func checkLinear(t *testing.T, name string, n, reps int, maxRatio float64, work func(n int) func()) {
-	t.Helper()
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	timed := func(f func()) time.Duration {
-		runtime.GC()
-		start := time.Now()
-		f()
-		return time.Since(start)
-	}
-	small, large := work(n), work(4*n)
-	large() // warm up: allocate, page in
-	const attempts = 5
-	for attempt := range attempts {
-		ts, tl := time.Duration(math.MaxInt64), time.Duration(math.MaxInt64)
-		for range reps {
-			ts = min(ts, timed(small))
-			tl = min(tl, timed(large))
-		}
-		ratio := float64(tl) / float64(ts)
-		t.Logf("%s: n=%d %v, 4n %v, ratio %.2f", name, n, ts, tl, ratio)
-		if ratio <= maxRatio {
-			return
-		}
-		if attempt == attempts-1 {
-			t.Errorf("%s: %v at n=%d but %v at 4n: ratio %.2f, more than %v", name, ts, n, tl, ratio, maxRatio)
-		}
-	}
-}
-
 // TestDecimalLinear: parsing, comparing and reading as a float64 take
 // time linear in the text, whatever its shape: a long exponent (which the
 // old math/big exponent made superlinear: 7.9 s for 1.6M nines), a long
 // integer part, a long run of zeros after the point.
 func TestDecimalLinear(t *testing.T) {
-	const n = 250_000
+	const n = 50_000
 	shapes := []struct {
 		name string
 		text func(n int) string
@@ -693,20 +654,22 @@ func TestDecimalLinear(t *testing.T) {
 		{"0.<zeros>1e<nines>", func(n int) string { return "0." + strings.Repeat("0", n) + "1e" + strings.Repeat("9", n) }},
 	}
 	for _, sh := range shapes {
-		checkLinear(t, sh.name, n, 9, 6, func(n int) func() {
-			a := sh.text(n)
-			b := strings.Clone(a) // a different pointer: compared byte by byte
-			bound, _ := parseDecimal(sh.text(n / 2))
-			r := newReadingBound(bound)
-			return func() {
-				x, _ := parseDecimal(a)
-				y, _ := parseDecimal(b)
-				if x.cmp(y) != 0 {
-					panic("unequal")
+		t.Run(sh.name, func(t *testing.T) {
+			testutil.CheckLinear(t, n, func(n int) func() {
+				a := sh.text(n)
+				b := strings.Clone(a) // a different pointer: compared byte by byte
+				bound, _ := parseDecimal(sh.text(n / 2))
+				r := newReadingBound(bound)
+				return func() {
+					x, _ := parseDecimal(a)
+					y, _ := parseDecimal(b)
+					if x.cmp(y) != 0 {
+						panic("unequal")
+					}
+					nearestFloat(a)
+					r.cmpReading(x)
 				}
-				nearestFloat(a)
-				r.cmpReading(x)
-			}
+			})
 		})
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/argstream/argstream/internal/testutil"
 	"time"
 )
 
@@ -133,7 +135,7 @@ func TestPatternCostLinear(t *testing.T) {
 	}
 	const n = 16 << 10 // above the sizes at which regexp backtracks instead
 	var perByte [2]float64
-	checkLinear(t, expr, n, 5, 6, func(n int) func() {
+	testutil.CheckLinear(t, n, func(n int) func() {
 		value := strings.Repeat("x", n)
 		return func() {
 			start := time.Now()

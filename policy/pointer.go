@@ -38,8 +38,9 @@ func parsePointer(p string) ([]string, error) {
 // to can be: the keys of path are segs in order, and array indexes may come
 // anywhere after the first key, since an array met along the way (or at the
 // end) stands for each of its elements. The root must be an object: the
-// first step of path is a parameter.
-func onPointer(segs []string, path fragment.Path) bool {
+// first step of path is a parameter. memo, nil or one keyRef per token of
+// segs, spares comparing a key again (see keyIs).
+func onPointer(segs []string, path fragment.Path, memo []keyRef) bool {
 	if len(path) == 0 || path[0].IsIndex() {
 		return false
 	}
@@ -48,7 +49,7 @@ func onPointer(segs []string, path fragment.Path) bool {
 		if s.IsIndex() {
 			continue
 		}
-		if j == len(segs) || string(s.Key) != segs[j] {
+		if j == len(segs) || !keyIs(memo, j, s.Key, segs[j]) {
 			return false
 		}
 		j++
@@ -60,7 +61,7 @@ func onPointer(segs []string, path fragment.Path) bool {
 // on the pointer segs (see onPointer), or -1 if there is none. The values
 // a pointer resolves to within path are at or under that prefix, so it is
 // where a consumer starts keeping fragments.
-func pointerPrefix(segs []string, path fragment.Path) int {
+func pointerPrefix(segs []string, path fragment.Path, memo []keyRef) int {
 	if len(path) == 0 || path[0].IsIndex() {
 		return -1
 	}
@@ -69,7 +70,7 @@ func pointerPrefix(segs []string, path fragment.Path) int {
 		if s.IsIndex() {
 			continue
 		}
-		if j == len(segs) || string(s.Key) != segs[j] {
+		if j == len(segs) || !keyIs(memo, j, s.Key, segs[j]) {
 			return -1
 		}
 		j++
@@ -78,4 +79,34 @@ func pointerPrefix(segs []string, path fragment.Path) int {
 		}
 	}
 	return -1
+}
+
+// keyRef names a key slice by its first byte's address and its length.
+type keyRef struct {
+	p *byte
+	n int
+}
+
+// keyIs reports whether key is seg, the pointer token j. A key slice once
+// found equal is remembered in memo[j] (when memo is not nil), and the next
+// call with the same slice answers without reading it: the values under a
+// long key all carry the same key slice (fragment.Path's keys stay put while
+// their member is open), and comparing it at every value would cost time
+// quadratic in the key. Whoever keeps a memo must clear it when a
+// remembered slice's bytes may change: when an object member ends.
+func keyIs(memo []keyRef, j int, key []byte, seg string) bool {
+	switch {
+	case len(key) != len(seg):
+		return false
+	case len(key) == 0:
+		return true
+	case memo != nil && memo[j] == keyRef{&key[0], len(key)}:
+		return true
+	case string(key) != seg:
+		return false
+	}
+	if memo != nil {
+		memo[j] = keyRef{&key[0], len(key)}
+	}
+	return true
 }

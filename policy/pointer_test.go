@@ -63,10 +63,10 @@ func TestOnPointer(t *testing.T) {
 		{path(0, "patterns", "paths"), false, -1},
 		{path(), false, -1},
 	} {
-		if got := onPointer(segs, c.path); got != c.on {
+		if got := onPointer(segs, c.path, nil); got != c.on {
 			t.Errorf("onPointer(%v) = %v, want %v", c.path, got, c.on)
 		}
-		if got := pointerPrefix(segs, c.path); got != c.prefix {
+		if got := pointerPrefix(segs, c.path, nil); got != c.prefix {
 			t.Errorf("pointerPrefix(%v) = %v, want %v", c.path, got, c.prefix)
 		}
 	}

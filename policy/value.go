@@ -45,12 +45,13 @@ func readValue(d *jsontext.Decoder) (value, error) {
 	case '"':
 		v.str = tok.String()
 	case '0':
+		text := tok.String() // a copy: read it once
 		var ok bool
-		if v.num, ok = parseDecimal(tok.String()); !ok {
-			return value{}, fmt.Errorf("bad number %s", tok.String())
+		if v.num, ok = parseDecimal(text); !ok {
+			return value{}, fmt.Errorf("bad number %s", text)
 		}
-		if len(tok.String()) > strconvExact {
-			v.long = tok.String()
+		if len(text) > strconvExact {
+			v.long = text
 		}
 	case '{':
 		for d.PeekKind() != '}' {

@@ -2,6 +2,7 @@ package testutil
 
 import (
 	"runtime"
+	"runtime/debug"
 	"testing"
 	"time"
 )
@@ -56,14 +57,17 @@ func CheckLinear(t testing.TB, n int, prepare func(n int) (work func())) float64
 	return ratio
 }
 
-// timeLoops times loops runs of work, after a garbage collection, so that
-// one started by earlier garbage does not count. It measures the CPU time of
+// timeLoops times loops runs of work, after a garbage collection and with
+// the collector off, so that neither a collection started by earlier
+// garbage nor one that the work's own allocations trigger counts: a
+// collection's cost depends on the heap, not on the work. It measures the CPU time of
 // the thread that runs the work where the system tells it (threadTime), so
 // that the time other processes take the processor does not count either:
 // on a busy machine a long run is interrupted more often than a short one,
 // which would make the ratio grow though the work does not.
 func timeLoops(work func(), loops int) time.Duration {
 	runtime.GC()
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	t0 := threadTime()
