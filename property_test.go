@@ -51,23 +51,7 @@ func TestPropertyMutatedDocuments(t *testing.T) {
 	properties.Property("verdict and outcome do not depend on chunking", prop.ForAll(
 		func(doc testutil.Doc, ms []testutil.Mutation, cuts []int) string {
 			data := testutil.Mutate(doc.Text, ms)
-			whole, err := testutil.Observe([][]byte{data})
-			if err == nil {
-				err = testutil.CheckWhole(data, whole)
-			}
-			if err != nil {
-				return "whole: " + err.Error()
-			}
-			for _, chunks := range [][][]byte{testutil.SplitAt(data, testutil.Cuts(data, cuts)), testutil.SplitEvery(data, 1)} {
-				got, err := testutil.Observe(chunks)
-				if err != nil {
-					return fmt.Sprintf("%q in %d chunks: %v", data, len(chunks), err)
-				}
-				if diff := cmp.Diff(whole, got); diff != "" {
-					return fmt.Sprintf("%q in %d chunks differs from whole (-whole +chunked):\n%s", data, len(chunks), diff)
-				}
-			}
-			return ""
+			return checkChunkings(data, cuts, nil)
 		},
 		testutil.GenDoc(testutil.GenValue(3)), gen.SliceOfN(2, testutil.GenMutation(testutil.MutationBytes)), testutil.GenCuts()))
 	properties.TestingRun(t)
@@ -103,21 +87,7 @@ func TestPropertyConfusableKeys(t *testing.T) {
 	properties.Property("keys a tool would confuse", prop.ForAll(
 		func(doc testutil.Doc, cuts []int) string {
 			data := doc.Text
-			whole, err := testutil.Observe([][]byte{data})
-			if err == nil {
-				err = testutil.CheckWhole(data, whole)
-			}
-			if err != nil {
-				return "whole: " + err.Error()
-			}
-			for _, chunks := range [][][]byte{testutil.SplitAt(data, testutil.Cuts(data, cuts)), testutil.SplitEvery(data, 1)} {
-				got, err := testutil.Observe(chunks)
-				if err != nil {
-					return fmt.Sprintf("%q in %d chunks: %v", data, len(chunks), err)
-				}
-				if diff := cmp.Diff(whole, got); diff != "" {
-					return fmt.Sprintf("%q in %d chunks differs from whole (-whole +chunked):\n%s", data, len(chunks), diff)
-				}
+			return checkChunkings(data, cuts, func(chunks [][]byte) string {
 				allowed, err := testutil.Observe(chunks, allow)
 				if err != nil {
 					return fmt.Sprintf("%q in %d chunks, allowed: %v", data, len(chunks), err)
@@ -126,9 +96,37 @@ func TestPropertyConfusableKeys(t *testing.T) {
 				if valid := jsontext.Value(data).IsValid(); valid != (allowed.Err == "") || valid && allowed.Value != string(want) {
 					return fmt.Sprintf("%q in %d chunks, allowed: %s %s, jsontext says valid = %v", data, len(chunks), allowed.Err, allowed.Value, valid)
 				}
-			}
-			return ""
+				return ""
+			})
 		},
 		testutil.GenDoc(testutil.GenConfusableKeys(3)), testutil.GenCuts()))
 	properties.TestingRun(t)
+}
+
+// checkChunkings checks data whole against the reference (CheckWhole), then
+// cut at cuts and one byte at a time against the whole, and runs more on
+// each chunking when it is not nil. It returns what is wrong, or "".
+func checkChunkings(data []byte, cuts []int, more func(chunks [][]byte) string) string {
+	whole, err := testutil.Observe([][]byte{data})
+	if err == nil {
+		err = testutil.CheckWhole(data, whole)
+	}
+	if err != nil {
+		return "whole: " + err.Error()
+	}
+	for _, chunks := range [][][]byte{testutil.SplitAt(data, testutil.Cuts(data, cuts)), testutil.SplitEvery(data, 1)} {
+		got, err := testutil.Observe(chunks)
+		if err != nil {
+			return fmt.Sprintf("%q in %d chunks: %v", data, len(chunks), err)
+		}
+		if diff := cmp.Diff(whole, got); diff != "" {
+			return fmt.Sprintf("%q in %d chunks differs from whole (-whole +chunked):\n%s", data, len(chunks), diff)
+		}
+		if more != nil {
+			if msg := more(chunks); msg != "" {
+				return msg
+			}
+		}
+	}
+	return ""
 }
