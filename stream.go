@@ -43,6 +43,7 @@ type Stream struct {
 	ended bool
 	busy  bool // in a call to the tokenizer or the sink: still set if it panicked
 	err   error
+	text  []byte // WriteString's copy of its string
 }
 
 // Option configures a Stream. An Option is not changed by use: one may
