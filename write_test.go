@@ -75,10 +75,10 @@ func TestWrite(t *testing.T) {
 	want, _ := whole.Value()
 
 	for name, r := range map[string]io.Reader{
-		"one byte":  iotest.OneByteReader(strings.NewReader(string(doc))),
-		"half":      iotest.HalfReader(strings.NewReader(string(doc))),
-		"data+EOF":  iotest.DataErrReader(strings.NewReader(string(doc))),
-		"WriterTo":  strings.NewReader(string(doc)), // io.Copy calls its WriteTo, which calls Write
+		"one byte": iotest.OneByteReader(strings.NewReader(string(doc))),
+		"half":     iotest.HalfReader(strings.NewReader(string(doc))),
+		"data+EOF": iotest.DataErrReader(strings.NewReader(string(doc))),
+		"WriterTo": strings.NewReader(string(doc)), // io.Copy calls its WriteTo, which calls Write
 	} {
 		agg := aggregate.New()
 		s := argstream.New(agg)
