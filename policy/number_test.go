@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/argstream/argstream/internal/testutil"
 	"github.com/leanovate/gopter"
@@ -622,18 +621,6 @@ func TestReadingBound(t *testing.T) {
 	if r := newReadingBound(b); r.lo.String() != "0.90071992547409915e16" || r.hi.String() != "0.9007199254740993e16" || !r.loIn || !r.hiIn {
 		t.Errorf("9007199254740993 reads as 2^53 from %v to %v (%v, %v)", r.lo, r.hi, r.loIn, r.hiIn)
 	}
-}
-
-// minDuration runs f reps times and returns its fastest run: the one the
-// machine disturbed least.
-func minDuration(reps int, f func()) time.Duration {
-	best := time.Duration(math.MaxInt64)
-	for range reps {
-		start := time.Now()
-		f()
-		best = min(best, time.Since(start))
-	}
-	return best
 }
 
 // TestDecimalLinear: parsing, comparing and reading as a float64 take

@@ -13,7 +13,7 @@ import (
 func CheckEscaped(text, escaped []byte) error {
 	q, err := jsontext.AppendQuote(nil, text)
 	if err != nil || !bytes.Equal(q[1:len(q)-1], escaped) {
-		return fmt.Errorf("Escaped %q of %q is not its escaped form %s (%v)", escaped, text, q, err)
+		return fmt.Errorf("the Escaped form %q of %q is not its escaped form %s (%v)", escaped, text, q, err)
 	}
 	return nil
 }
