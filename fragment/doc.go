@@ -20,6 +20,27 @@
 // array or object is the fragments of its members and a Done. The whole
 // arguments end with the Done at the empty path.
 //
+// # Grammar
+//
+// The fragments of one call's arguments, in the order a Receiver gets
+// them, where each production is the fragments of one value at path P
+// (written [P]), the members' paths extending P by one key or index:
+//
+//	arguments = value[] .
+//	value[P]  = scalar[P] | string[P] | array[P] | object[P] .
+//	scalar[P] = Scalar[P] Done[P] .                       (Null, Bool, Number)
+//	string[P] = String[P] { String[P] } Done[P]           (pieces of the text)
+//	          | Done[P, Empty=""] .
+//	array[P]  = value[P,0] { value[P,i+1] } Done[P]       (indexes 0, 1, 2, …)
+//	          | Done[P, Empty=[]] .
+//	object[P] = value[P,k] { value[P,k'] } Done[P]        (distinct keys)
+//	          | Done[P, Empty={}] .
+//
+// So every value ends with a Done at its own path, and the whole arguments
+// with the Done at the empty path. A stream that fails stops anywhere in
+// this grammar: the fragments delivered are a prefix of it, and the error
+// comes after them (in a sink, with End).
+//
 // # Lossless empty values
 //
 // The RFD's bare Done cannot tell "", [] and {} apart, since no other
