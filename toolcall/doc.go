@@ -1,0 +1,81 @@
+// Package toolcall keeps apart the several tool calls of one provider
+// response, which arrive interleaved, each announced by an index, an id and
+// a tool name, some with their whole input at the start, some cut off by
+// max_tokens.
+//
+// A Response gives each call its own argstream.Stream, an aggregator of its
+// arguments, the sink the user's constructor makes for it (WithSinks) and,
+// if a policy applies to its tool (WithPolicy), a streaming policy
+// evaluator; every fragment reaches them with the call's identity
+// (fragment.Call). At the end of the response, End closes every call still
+// open and returns each call's Result in index order: its identity, its
+// arguments as compact JSON or its error, its policy verdict, and whether it
+// may run. The provider wire adapters drive a Response, and so can the
+// event loop of an official SDK: see the examples.
+//
+// # The call grammar
+//
+// The calls a Response takes for one response, where i is a call's index
+// (the provider's, an int64 from 0 to the largest int), are:
+//
+//	response = { Start(i) | Chunk(i) | Stop(i) | Decline(i) | Pending } End [ Reset ] .
+//
+// in any interleaving of the indexes: a call's Start, Chunks and Stop need
+// not be adjacent to each other. For one index, in the order received:
+//
+//	call(i) = [ Start(i, id, name, input) ] { Chunk(i) | Start(i, id, name, input) } [ Stop(i) ] .
+//
+// The first Start or Chunk of an index opens the call: the sink constructor
+// is called then, with the identity known then. A Chunk for an index never
+// started opens an unnamed call. The first non-empty id and name win:
+// later empty or different ones are ignored. Start's input is argument text
+// (Anthropic's content_block_start input), except that {} before any
+// argument bytes is a placeholder: deltas follow, or, if the call stops
+// with none, the call had no input and its arguments are {}. Chunks of a
+// declined call, or of one whose arguments have failed, are discarded;
+// bytes after Stop make the call fail with ErrAfterStop. Stop of an index
+// never started is ignored (a loop may call Stop for text blocks too). End
+// ends the response: every call still open is closed, and one cut off ends
+// with token.ErrTruncated. After End, Start, Chunk and Stop return ErrEnded
+// until Reset, which readies the Response for the next response.
+//
+// A call that got no argument bytes at all gets {} only when the provider
+// said so (Start's input {} and then Stop); otherwise it ends truncated,
+// like a Stream closed with no input. Calls are independent: one call's
+// bad arguments, or its sink's error, end that call only, and are reported
+// in its Result, not returned by Start, Chunk or Stop, which return only
+// ErrIndex and ErrEnded.
+//
+// # Policy and cancellation
+//
+// WithPolicy looks up a call's policy by tool name when the name is known.
+// A policy whose first rule is a catch-all decides at the call's start;
+// any other decides as soon as the fragments received settle it (package
+// policy). OnDecision reports each decision the moment it is made: show the
+// permission prompt then, while the arguments still stream. If the user
+// declines, Decline(i) discards the rest of the call and reports whether it
+// was the only call still pending: if so, cancel the response's context, to
+// stop paying for tokens that would be thrown away; if not, keep reading,
+// for the other calls (RFD D26). DeclineOnSkip does the same on its own
+// for a skip decision.
+//
+// A decision is never permission to run. Run a call only if its
+// Result.Executable is true: its arguments ended complete and valid, it was
+// not declined, and its policy verdict is executable. A call decided
+// early whose arguments later fail is not executable.
+//
+// # Memory
+//
+// Results and their Arguments belong to the Response and are valid until
+// its Reset. Fragments handed to sinks are borrowed for the Push call, as
+// everywhere in argstream. A Response keeps its Streams, aggregators and
+// evaluators across calls and responses: reused with Reset, it does not
+// allocate per delta, nor per call once its pools are warm (the sink
+// constructor aside).
+//
+// # Concurrency
+//
+// A Response is for one goroutine: it calls its sinks and callbacks from
+// the goroutine that calls its methods. Sinks and callbacks may call
+// Decline, and no other method of the Response.
+package toolcall
