@@ -1,0 +1,83 @@
+package toolcall_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/argstream/argstream/fragment"
+	"github.com/argstream/argstream/policy"
+	"github.com/argstream/argstream/sink"
+	"github.com/argstream/argstream/token"
+	"github.com/argstream/argstream/toolcall"
+)
+
+// An SDK event loop, here Anthropic's events written out by hand: three calls,
+// one streamed, one with its input whole at the start, one cut off by
+// max_tokens.
+func Example() {
+	r := toolcall.New(toolcall.WithSinks(func(c fragment.Call) sink.Sink {
+		fmt.Printf("call %d %s begins\n", c.Index, c.Name)
+		return nil // or a renderer, a field sink...
+	}))
+
+	r.Start(1, "toolu_1", "read_file", []byte(`{}`)) // content_block_start; {}: deltas follow
+	r.ChunkString(1, `{"path": "go`)                 // content_block_delta, input_json_delta
+	r.ChunkString(1, `.mod"}`)
+	r.Stop(1)                                                     // content_block_stop
+	r.Start(2, "toolu_2", "roll_die", []byte(`{"player": "p1"}`)) // input whole at the start
+	r.Stop(2)
+	r.Start(3, "toolu_3", "write_file", nil)
+	r.ChunkString(3, `{"path": "main.go", "content": "package ma`) // then max_tokens
+
+	for _, res := range r.End() { // message_stop, or the end of the stream
+		if res.Err != nil {
+			fmt.Printf("%d %s: truncated: %v (run: %v)\n", res.Call.Index, res.Call.Name,
+				errors.Is(res.Err, token.ErrTruncated), res.Executable)
+			continue
+		}
+		fmt.Printf("%d %s: %s (run: %v)\n", res.Call.Index, res.Call.Name, res.Arguments, res.Executable)
+	}
+	r.Reset() // for the next response
+
+	// Output:
+	// call 1 read_file begins
+	// call 2 roll_die begins
+	// call 3 write_file begins
+	// 1 read_file: {"path":"go.mod"} (run: true)
+	// 2 roll_die: {"player":"p1"} (run: true)
+	// 3 write_file: truncated: true (run: false)
+}
+
+// A per-tool policy decides while the arguments stream; the user declines
+// at the early prompt, and since no other call is pending, the caller
+// cancels the response.
+func ExampleResponse_Decline() {
+	write, _, _ := policy.Parse([]byte(`{"run": [{"arg": "/path", "prefix": "src/", "mode": "unattended"}, {"mode": "ask"}]}`))
+	var r *toolcall.Response
+	r = toolcall.New(
+		toolcall.WithPolicy(func(name string) *policy.Policy {
+			if name == "write_file" {
+				return write
+			}
+			return nil
+		}),
+		toolcall.OnDecision(func(c fragment.Call, d policy.Decision, at int64) {
+			fmt.Printf("%s: %v after %d bytes\n", c.Name, d, at)
+			if d.Mode == policy.Ask { // prompt now; say the user answers no
+				if r.Decline(int64(c.Index)) {
+					fmt.Println("no other call pending: cancel the response's context")
+				}
+			}
+		}))
+
+	r.Start(0, "call_0", "write_file", nil)
+	r.ChunkString(0, `{"path": "/etc/hosts", "content": "127.0.0.1 `)
+	r.ChunkString(0, `example.com\n"}`) // discarded: the call is declined
+	res := r.End()[0]
+	fmt.Println("declined:", res.Declined, "run:", res.Executable)
+
+	// Output:
+	// write_file: ask (rule 1) after 21 bytes
+	// no other call pending: cancel the response's context
+	// declined: true run: false
+}
