@@ -10,6 +10,7 @@ import (
 	"github.com/argstream/argstream/internal/testutil"
 	"github.com/argstream/argstream/sink"
 	"github.com/argstream/argstream/token"
+	"github.com/argstream/argstream/token/jsontoken"
 )
 
 // orderSink records pushes and End in one log, to check their order.
@@ -198,7 +199,7 @@ func TestWithTokenizer(t *testing.T) {
 		if cfg := token.NewConfig(opts...); cfg.MaxDepth != 3 {
 			t.Errorf("tokenizer options: MaxDepth %d, want 3", cfg.MaxDepth)
 		}
-		return token.NewJSON(h, opts...)
+		return jsontoken.New(h, opts...)
 	}
 	rec, err := testutil.Run([][]byte{[]byte(`[1]`)}, argstream.WithTokenizer(newTok), argstream.WithLimits(token.MaxDepth(3)))
 	if err != nil || made != 1 || len(rec.Fragments) == 0 {

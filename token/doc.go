@@ -8,12 +8,7 @@
 // numbers (with their exact text). Event data is borrowed: it is valid only
 // until Handle returns.
 //
-// NewJSON returns the JSON tokenizer, an adapter over
-// github.com/go-json-experiment/json/jsontext. jsontext checks the grammar,
-// nesting and duplicate keys; the adapter finds token boundaries, so that a
-// number or literal at the end of a chunk waits for the byte after it, and it
-// decodes strings itself, so that a long string is streamed and scanned once
-// however it is split. Each input byte is examined a bounded number of times.
+// Package jsontoken has the JSON tokenizer.
 //
 // Input must be one RFC 8259 JSON value in valid UTF-8, with unique object
 // keys, nested at most MaxDepth deep (DefaultMaxDepth unless set) and, when

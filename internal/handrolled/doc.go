@@ -1,15 +1,15 @@
 // Package handrolled is argstream's hand-written JSON tokenizer: a resumable
 // state machine that reads each input byte once, without jsontext, and
-// reports exactly what token.JSON reports.
+// reports exactly what jsontoken.Tokenizer reports.
 //
 // It is the baseline the jsontext adapter is measured against, and a second,
 // independent implementation that the adapter is tested against: for any
 // input and any way of cutting it into chunks, a Tokenizer delivers the same
-// token.Event sequence (kinds, data and offsets) as token.JSON, and ends in
+// token.Event sequence (kinds, data and offsets) as jsontoken.Tokenizer, and ends in
 // the same error: a *token.SyntaxError with the same category, offset, JSON
 // pointer and message.
 //
-// What it shares with token.JSON is the lexical layer of internal/lex: the
+// What it shares with jsontoken.Tokenizer is the lexical layer of internal/lex: the
 // incremental string decoder (escapes, surrogate pairs and UTF-8 split
 // anywhere), the number grammar, whitespace and the error categories. The
 // grammar, the nesting, the limits and the duplicate-key check are its own:
@@ -17,7 +17,7 @@
 // that compares keys (after decoding escapes) linearly while the object is
 // small and through a seeded hash table once it is not. The check of the keys
 // a tool runtime would confuse (equal under case folding, holding NUL) is
-// token.JSON's own, internal/keyfold.
+// jsontoken.Tokenizer's own, internal/keyfold.
 //
 // A Tokenizer is a token.Tokenizer. To run the whole argstream pipeline on
 // it, pass NewFunc to argstream.WithTokenizer:

@@ -10,8 +10,8 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// The errors below say what token.JSON says, at the same offset, with the
-// same JSON pointer. Where token.JSON passes on a message of jsontext's, the
+// The errors below say what jsontoken.Tokenizer says, at the same offset, with the
+// same JSON pointer. Where jsontoken.Tokenizer passes on a message of jsontext's, the
 // message is built here the way jsontext builds it. Nothing here runs on the
 // hot path: each builds the one error that ends a stream.
 

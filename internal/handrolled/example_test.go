@@ -37,7 +37,7 @@ func ExampleNew() {
 	// 32 EndObject ""
 }
 
-// Errors are the ones token.JSON returns: what, where in the stream, and
+// Errors are the ones jsontoken.Tokenizer returns: what, where in the stream, and
 // the JSON pointer of the value concerned.
 func ExampleTokenizer_Feed_error() {
 	tok := handrolled.New(token.HandlerFunc(func(token.Event) error { return nil }))

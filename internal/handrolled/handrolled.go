@@ -70,7 +70,7 @@ type Tokenizer struct {
 var _ token.Tokenizer = (*Tokenizer)(nil)
 
 // New returns a Tokenizer that reports events to h. It takes the options
-// token.JSON takes (token.MaxDepth, token.MaxSize, token.AllowConfusableKeys),
+// jsontoken.Tokenizer takes (token.MaxDepth, token.MaxSize, token.AllowConfusableKeys),
 // with the same defaults.
 func New(h token.Handler, opts ...token.Option) *Tokenizer {
 	return &Tokenizer{h: h, cfg: token.NewConfig(opts...), seed: maphash.MakeSeed()}
@@ -528,7 +528,7 @@ func (t *Tokenizer) endKey(determinedAt int64) error {
 		return err
 	}
 	if !t.cfg.AllowConfusableKeys {
-		// After the exact check, as token.JSON checks after jsontext.
+		// After the exact check, as jsontoken.Tokenizer checks after jsontext.
 		key := t.keyBuf[t.keyAt:]
 		if e := t.fold.Check(key, t.tokOff); e != nil {
 			return lexError(e, t.pointer(+1).AppendToken(string(key)))

@@ -1,4 +1,4 @@
-package token
+package jsontoken
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/argstream/argstream/internal/keyfold"
 	"github.com/argstream/argstream/internal/lex"
+	"github.com/argstream/argstream/token"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -24,7 +25,7 @@ const (
 	stClosed               // Close succeeded
 )
 
-// JSON is the JSON tokenizer: an adapter that drives a jsontext.Decoder one
+// Tokenizer is the JSON tokenizer: an adapter that drives a jsontext.Decoder one
 // complete token at a time.
 //
 // The adapter's own lexer finds where each token ends, so jsontext never sees
@@ -35,13 +36,13 @@ const (
 // whole, for the duplicate check. jsontext validates every token against the
 // grammar and the nesting; its error offsets are mapped back to the input.
 // Keys that jsontext accepts are then checked for case-folded repeats and
-// NUL (internal/keyfold), unless Config.AllowConfusableKeys.
+// NUL (internal/keyfold), unless token.Config.AllowConfusableKeys.
 //
-// A JSON may not be used from several goroutines at once; separate JSONs may
+// A Tokenizer may not be used from several goroutines at once; separate Tokenizers may
 // run in parallel.
-type JSON struct {
-	h     Handler
-	cfg   Config
+type Tokenizer struct {
+	h     token.Handler
+	cfg   token.Config
 	dec   *jsontext.Decoder
 	in    unitReader
 	state state
@@ -66,11 +67,11 @@ type JSON struct {
 	err error // sticky: the error that stopped the tokenizer
 }
 
-var _ Tokenizer = (*JSON)(nil)
+var _ token.Tokenizer = (*Tokenizer)(nil)
 
-// NewJSON returns a JSON tokenizer that reports events to h.
-func NewJSON(h Handler, opts ...Option) *JSON {
-	t := &JSON{h: h, cfg: NewConfig(opts...)}
+// New returns a JSON tokenizer that reports events to h.
+func New(h token.Handler, opts ...token.Option) *Tokenizer {
+	t := &Tokenizer{h: h, cfg: token.NewConfig(opts...)}
 	t.dec = jsontext.NewDecoder(&t.in, decoderOptions...)
 	return t
 }
@@ -83,29 +84,29 @@ var decoderOptions = []jsontext.Options{
 
 // Reset makes t ready for a new input, reporting to h, with the same options.
 // It keeps t's buffers, so a reused tokenizer does not allocate.
-func (t *JSON) Reset(h Handler) {
+func (t *Tokenizer) Reset(h token.Handler) {
 	t.dec.Reset(&t.in, decoderOptions...)
 	t.str.Reset()
 	t.keys.Reset()
-	*t = JSON{h: h, cfg: t.cfg, dec: t.dec, str: t.str, keys: t.keys,
+	*t = Tokenizer{h: h, cfg: t.cfg, dec: t.dec, str: t.str, keys: t.keys,
 		raw: t.raw[:0], key: t.key[:0], in: unitReader{b: t.in.b[:0]}}
 }
 
 // Offset returns the number of input bytes fed so far.
-func (t *JSON) Offset() int64 { return t.off }
+func (t *Tokenizer) Offset() int64 { return t.off }
 
 // Feed consumes the next chunk of input.
-func (t *JSON) Feed(chunk []byte) error {
+func (t *Tokenizer) Feed(chunk []byte) error {
 	if t.err != nil {
 		return t.err
 	}
 	if t.state == stClosed {
-		return ErrClosed
+		return token.ErrClosed
 	}
 	if t.cfg.MaxSize > 0 && t.off+int64(len(chunk)) > t.cfg.MaxSize {
 		limit := t.cfg.MaxSize
 		if t.err = t.lex(chunk[:limit-t.off]); t.err == nil {
-			t.err = &SyntaxError{Offset: limit, Pointer: t.dec.StackPointer(), Err: ErrTooLarge,
+			t.err = &token.SyntaxError{Offset: limit, Pointer: t.dec.StackPointer(), Err: token.ErrTooLarge,
 				Detail: fmt.Sprintf("input longer than the limit of %d bytes", limit)}
 		}
 		return t.err
@@ -115,7 +116,7 @@ func (t *JSON) Feed(chunk []byte) error {
 }
 
 // Close ends the input.
-func (t *JSON) Close() error {
+func (t *Tokenizer) Close() error {
 	if t.err != nil || t.state == stClosed {
 		return t.err
 	}
@@ -125,7 +126,7 @@ func (t *JSON) Close() error {
 	return t.err
 }
 
-func (t *JSON) end() error {
+func (t *Tokenizer) end() error {
 	switch t.state {
 	case stDone:
 		return nil
@@ -150,7 +151,7 @@ func (t *JSON) end() error {
 }
 
 // lex runs the lexer over b, which follows t.off in the stream.
-func (t *JSON) lex(b []byte) error {
+func (t *Tokenizer) lex(b []byte) error {
 	base := t.off
 	t.off += int64(len(b))
 	var err error
@@ -174,7 +175,7 @@ func (t *JSON) lex(b []byte) error {
 }
 
 // between handles the bytes before a token and the first byte of the token.
-func (t *JSON) between(b []byte, i int, base int64) (int, error) {
+func (t *Tokenizer) between(b []byte, i int, base int64) (int, error) {
 	for i < len(b) && lex.IsSpace(b[i]) {
 		i++
 	}
@@ -198,7 +199,7 @@ func (t *JSON) between(b []byte, i int, base int64) (int, error) {
 			if _, keyPos := t.expect(); keyPos {
 				want, ptr = "an object key", t.keyPointer()
 			}
-			return i, &SyntaxError{Offset: pos, Pointer: ptr, Err: ErrSyntax,
+			return i, &token.SyntaxError{Offset: pos, Pointer: ptr, Err: token.ErrSyntax,
 				Detail: fmt.Sprintf("invalid character %q after %q (expecting %s)", c, t.delim, want)}
 		}
 		if _, err := t.read(pos, b[i:i+1], false); err != nil {
@@ -206,9 +207,9 @@ func (t *JSON) between(b []byte, i int, base int64) (int, error) {
 		}
 		t.depth--
 		t.valueEnded()
-		kind := EndArray
+		kind := token.EndArray
 		if c == '}' {
-			kind = EndObject
+			kind = token.EndObject
 			if !t.cfg.AllowConfusableKeys {
 				t.keys.Close()
 			}
@@ -223,16 +224,16 @@ func (t *JSON) between(b []byte, i int, base int64) (int, error) {
 	switch {
 	case c == '{' || c == '[':
 		if t.depth >= t.cfg.MaxDepth {
-			return i, &SyntaxError{Offset: pos, Pointer: t.nextPointer(), Err: ErrTooDeep,
+			return i, &token.SyntaxError{Offset: pos, Pointer: t.nextPointer(), Err: token.ErrTooDeep,
 				Detail: fmt.Sprintf("nesting deeper than the limit of %d", t.cfg.MaxDepth)}
 		}
 		if _, err := t.read(pos, b[i:i+1], false); err != nil {
 			return i, err
 		}
 		t.depth++
-		kind := BeginArray
+		kind := token.BeginArray
 		if c == '{' {
-			kind = BeginObject
+			kind = token.BeginObject
 			if !t.cfg.AllowConfusableKeys {
 				t.keys.Open()
 			}
@@ -250,7 +251,7 @@ func (t *JSON) between(b []byte, i int, base int64) (int, error) {
 			return i, err
 		}
 		t.state = stString
-		return i + 1, t.emit(BeginString, nil, pos+1)
+		return i + 1, t.emit(token.BeginString, nil, pos+1)
 	case lex.StartsNumber(c):
 		t.state = stNumber
 		t.num, _ = lex.NumStart.Step(c)
@@ -276,7 +277,7 @@ func (t *JSON) between(b []byte, i int, base int64) (int, error) {
 var standIn = []byte(`""`)
 
 // stringValue streams the data of a string value.
-func (t *JSON) stringValue(b []byte, i int, base int64) (int, error) {
+func (t *Tokenizer) stringValue(b []byte, i int, base int64) (int, error) {
 	text, n, closed, lerr := t.str.Next(b[i:], base+int64(i))
 	end := i + n
 	if len(text) > 0 {
@@ -285,7 +286,7 @@ func (t *JSON) stringValue(b []byte, i int, base int64) (int, error) {
 			dataEnd--
 		}
 		escaped := t.str.Escaped(b[i:dataEnd:dataEnd], base+int64(i))
-		if err := t.h.Handle(Event{Kind: StringData, Data: text, Escaped: escaped, Offset: base + int64(dataEnd)}); err != nil {
+		if err := t.h.Handle(token.Event{Kind: token.StringData, Data: text, Escaped: escaped, Offset: base + int64(dataEnd)}); err != nil {
 			return end, err
 		}
 	}
@@ -296,12 +297,12 @@ func (t *JSON) stringValue(b []byte, i int, base int64) (int, error) {
 		return end, nil
 	}
 	t.valueEnded()
-	return end, t.emit(EndString, nil, base+int64(end))
+	return end, t.emit(token.EndString, nil, base+int64(end))
 }
 
 // keyName reads an object key; jsontext checks it once it is complete, and
 // so does t.keys.
-func (t *JSON) keyName(b []byte, i int, base int64) (int, error) {
+func (t *Tokenizer) keyName(b []byte, i int, base int64) (int, error) {
 	text, n, closed, lerr := t.str.Next(b[i:], base+int64(i))
 	t.key = append(t.key, text...)
 	t.raw = append(t.raw, b[i:i+n]...)
@@ -321,12 +322,12 @@ func (t *JSON) keyName(b []byte, i int, base int64) (int, error) {
 		}
 	}
 	t.state = stBetween
-	return i + n, t.emit(Key, t.key, base+int64(i+n))
+	return i + n, t.emit(token.Key, t.key, base+int64(i+n))
 }
 
 // number reads a number; it is complete at the first byte that cannot
 // continue it, which is then read as the start of what follows.
-func (t *JSON) number(b []byte, i int, base int64) (int, error) {
+func (t *Tokenizer) number(b []byte, i int, base int64) (int, error) {
 	start := i
 	for ; i < len(b); i++ {
 		next, ok := t.num.Step(b[i])
@@ -346,7 +347,7 @@ func (t *JSON) number(b []byte, i int, base int64) (int, error) {
 	return i, t.endNumber(base + int64(i) + 1)
 }
 
-func (t *JSON) endNumber(determinedAt int64) error {
+func (t *Tokenizer) endNumber(determinedAt int64) error {
 	// A space after the number tells jsontext that it is complete, where
 	// the end of the unit would make it ask for more input first. It is
 	// not input: synth does not count it, pads does.
@@ -359,11 +360,11 @@ func (t *JSON) endNumber(determinedAt int64) error {
 		return err
 	}
 	t.valueEnded()
-	return t.emit(Number, t.raw, determinedAt)
+	return t.emit(token.Number, t.raw, determinedAt)
 }
 
 // literal reads null, true or false.
-func (t *JSON) literal(b []byte, i int, base int64) (int, error) {
+func (t *Tokenizer) literal(b []byte, i int, base int64) (int, error) {
 	for ; i < len(b) && t.litN < len(t.lit); i++ {
 		if b[i] != t.lit[t.litN] {
 			t.raw = append(append(t.raw[:0], t.lit[:t.litN]...), b[i])
@@ -379,21 +380,21 @@ func (t *JSON) literal(b []byte, i int, base int64) (int, error) {
 		return i, err
 	}
 	t.valueEnded()
-	kind := Null
+	kind := token.Null
 	switch t.lit {
 	case "true":
-		kind = True
+		kind = token.True
 	case "false":
-		kind = False
+		kind = token.False
 	}
 	return i, t.emit(kind, nil, base+int64(i))
 }
 
 // trailing accepts whitespace after the top-level value, and nothing else.
-func (t *JSON) trailing(b []byte, i int, base int64) (int, error) {
+func (t *Tokenizer) trailing(b []byte, i int, base int64) (int, error) {
 	for ; i < len(b); i++ {
 		if !lex.IsSpace(b[i]) {
-			return i, &SyntaxError{Offset: base + int64(i), Err: ErrTrailingData,
+			return i, &token.SyntaxError{Offset: base + int64(i), Err: token.ErrTrailingData,
 				Detail: fmt.Sprintf("invalid character %s after top-level value", lex.QuoteChar(b[i:i+1]))}
 		}
 	}
@@ -401,20 +402,20 @@ func (t *JSON) trailing(b []byte, i int, base int64) (int, error) {
 }
 
 // valueEnded moves the lexer past a complete value.
-func (t *JSON) valueEnded() {
+func (t *Tokenizer) valueEnded() {
 	t.state = stBetween
 	if t.depth == 0 {
 		t.state = stDone
 	}
 }
 
-func (t *JSON) emit(k Kind, data []byte, off int64) error {
-	return t.h.Handle(Event{Kind: k, Data: data, Offset: off})
+func (t *Tokenizer) emit(k token.Kind, data []byte, off int64) error {
+	return t.h.Handle(token.Event{Kind: k, Data: data, Offset: off})
 }
 
 // expect returns the delimiter jsontext requires before the next token, and
 // whether that token must be an object key.
-func (t *JSON) expect() (want byte, keyPos bool) {
+func (t *Tokenizer) expect() (want byte, keyPos bool) {
 	kind, n := t.dec.StackIndex(t.dec.StackDepth())
 	switch kind {
 	case jsontext.KindBeginObject:
@@ -436,7 +437,7 @@ func (t *JSON) expect() (want byte, keyPos bool) {
 // read hands jsontext the pending delimiter and tok, a whole token whose first
 // byte is at offset tokOff, and reads it back. If standIn, tok stands for a
 // string value of another length.
-func (t *JSON) read(tokOff int64, tok []byte, standIn bool) (jsontext.Token, error) {
+func (t *Tokenizer) read(tokOff int64, tok []byte, standIn bool) (jsontext.Token, error) {
 	hasDelim := t.delim != 0
 	// The unit is built in the reader's own buffer, reslicing and appending
 	// in place: no pointer is stored unless the buffer grows.
@@ -472,9 +473,9 @@ func (t *JSON) read(tokOff int64, tok []byte, standIn bool) (jsontext.Token, err
 		}
 		off += max(rel, 0)
 	}
-	e := &SyntaxError{Offset: off, Pointer: se.JSONPointer, Err: ErrSyntax, Detail: se.Err.Error()}
+	e := &token.SyntaxError{Offset: off, Pointer: se.JSONPointer, Err: token.ErrSyntax, Detail: se.Err.Error()}
 	if errors.Is(se.Err, jsontext.ErrDuplicateName) {
-		e.Err = ErrDuplicateKey
+		e.Err = token.ErrDuplicateKey
 		e.Detail = "duplicate object key " + strconv.Quote(se.JSONPointer.LastToken())
 	}
 	return jt, e
@@ -482,10 +483,10 @@ func (t *JSON) read(tokOff int64, tok []byte, standIn bool) (jsontext.Token, err
 
 // reject hands jsontext a token that the lexer knows to be wrong, so that it
 // describes the problem.
-func (t *JSON) reject(tokOff int64, tok []byte) error {
+func (t *Tokenizer) reject(tokOff int64, tok []byte) error {
 	_, keyPos := t.expect()
 	_, err := t.read(tokOff, tok, false)
-	if errors.Is(err, ErrTruncated) {
+	if errors.Is(err, token.ErrTruncated) {
 		// jsontext waits for the rest of the token ({n... could be a
 		// literal to it) where the lexer already knows the first byte is
 		// wrong: say so here, at that byte, whatever the chunking.
@@ -493,21 +494,21 @@ func (t *JSON) reject(tokOff int64, tok []byte) error {
 		if keyPos {
 			want, ptr = "an object key", t.keyPointer()
 		}
-		return &SyntaxError{Offset: tokOff, Pointer: ptr, Err: ErrSyntax,
+		return &token.SyntaxError{Offset: tokOff, Pointer: ptr, Err: token.ErrSyntax,
 			Detail: fmt.Sprintf("invalid character %s (expecting %s)", lex.QuoteChar(tok), want)}
 	}
 	if err != nil {
 		return err
 	}
-	return &SyntaxError{Offset: tokOff, Pointer: t.dec.StackPointer(), Err: ErrSyntax,
+	return &token.SyntaxError{Offset: tokOff, Pointer: t.dec.StackPointer(), Err: token.ErrSyntax,
 		Detail: fmt.Sprintf("internal error: jsontext accepted %q", tok)}
 }
 
-func (t *JSON) lexError(e *lex.Error, ptr jsontext.Pointer) error {
-	return &SyntaxError{Offset: e.Offset, Pointer: ptr, Err: e.Err, Detail: e.Detail}
+func (t *Tokenizer) lexError(e *lex.Error, ptr jsontext.Pointer) error {
+	return &token.SyntaxError{Offset: e.Offset, Pointer: ptr, Err: e.Err, Detail: e.Detail}
 }
 
-func (t *JSON) truncated(where string) error {
+func (t *Tokenizer) truncated(where string) error {
 	ptr := t.dec.StackPointer()
 	switch t.state {
 	case stKey:
@@ -519,11 +520,11 @@ func (t *JSON) truncated(where string) error {
 	if where != "" {
 		detail += " " + where
 	}
-	return &SyntaxError{Offset: t.off, Pointer: ptr, Err: ErrTruncated, Detail: detail}
+	return &token.SyntaxError{Offset: t.off, Pointer: ptr, Err: token.ErrTruncated, Detail: detail}
 }
 
 // keyPointer is the pointer of the object whose key is being read.
-func (t *JSON) keyPointer() jsontext.Pointer {
+func (t *Tokenizer) keyPointer() jsontext.Pointer {
 	if _, n := t.dec.StackIndex(t.dec.StackDepth()); n > 0 {
 		return t.dec.StackPointer().Parent()
 	}
@@ -531,7 +532,7 @@ func (t *JSON) keyPointer() jsontext.Pointer {
 }
 
 // nextPointer is the pointer of the value about to start.
-func (t *JSON) nextPointer() jsontext.Pointer {
+func (t *Tokenizer) nextPointer() jsontext.Pointer {
 	kind, n := t.dec.StackIndex(t.dec.StackDepth())
 	if kind != jsontext.KindBeginArray {
 		return t.dec.StackPointer() // the member name just read, or the root
