@@ -9,7 +9,7 @@
 // the same error: a *token.SyntaxError with the same category, offset, JSON
 // pointer and message.
 //
-// What it shares with jsontoken.Tokenizer is the lexical layer of internal/lex: the
+// What it shares with jsontoken.Tokenizer is the wire layer of internal/jsonwire: the
 // incremental string decoder (escapes, surrogate pairs and UTF-8 split
 // anywhere), the number grammar, whitespace and the error categories. The
 // grammar, the nesting, the limits and the duplicate-key check are its own:

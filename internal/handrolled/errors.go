@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/argstream/argstream/internal/lex"
+	"github.com/argstream/argstream/internal/jsonwire"
 	"github.com/argstream/argstream/token"
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -47,7 +47,7 @@ func syntaxError(off int64, ptr jsontext.Pointer, detail string) error {
 	return &token.SyntaxError{Offset: off, Pointer: ptr, Err: token.ErrSyntax, Detail: detail}
 }
 
-func lexError(e *lex.Error, ptr jsontext.Pointer) error {
+func lexError(e *jsonwire.Error, ptr jsontext.Pointer) error {
 	return &token.SyntaxError{Offset: e.Offset, Pointer: ptr, Err: e.Err, Detail: e.Detail}
 }
 
@@ -94,7 +94,7 @@ func (t *Tokenizer) badStart(c byte, pos int64, want byte, keyPos bool) error {
 		return syntaxError(pos, t.pointer(+1), jsontext.ErrNonStringName.Error())
 	case c == '-' || c == 't' || c == 'f' || c == 'n':
 		return syntaxError(pos, t.pointer(0),
-			fmt.Sprintf("invalid character %s (expecting an object key)", lex.QuoteChar([]byte{c})))
+			fmt.Sprintf("invalid character %s (expecting an object key)", jsonwire.QuoteChar([]byte{c})))
 	}
 	return syntaxError(pos, t.pointer(+1), invalidChar(c, "at start of value"))
 }
@@ -146,7 +146,7 @@ func (t *Tokenizer) badLiteral(c byte) error {
 // trailing: b[0], at pos, follows the top-level value.
 func (t *Tokenizer) trailing(b []byte, pos int64) error {
 	return &token.SyntaxError{Offset: pos, Err: token.ErrTrailingData,
-		Detail: fmt.Sprintf("invalid character %s after top-level value", lex.QuoteChar(b[:1]))}
+		Detail: fmt.Sprintf("invalid character %s after top-level value", jsonwire.QuoteChar(b[:1]))}
 }
 
 func (t *Tokenizer) duplicate(key []byte) error {

@@ -3,8 +3,8 @@ package handrolled
 import (
 	"hash/maphash"
 
+	"github.com/argstream/argstream/internal/jsonwire"
 	"github.com/argstream/argstream/internal/keyfold"
-	"github.com/argstream/argstream/internal/lex"
 	"github.com/argstream/argstream/token"
 )
 
@@ -48,12 +48,12 @@ type Tokenizer struct {
 
 	frames []frame // open objects and arrays, outermost first
 
-	tokOff int64      // offset of the first byte of the token being read
-	num    lex.Num    // number grammar state (stNumber)
-	lit    string     // the literal being read (stLiteral)
-	litN   int        // bytes of lit matched
-	raw    []byte     // the text of a number that spans chunks
-	str    lex.String // string decoder (stKey, stString)
+	tokOff int64           // offset of the first byte of the token being read
+	num    jsonwire.Num    // number grammar state (stNumber)
+	lit    string          // the literal being read (stLiteral)
+	litN   int             // bytes of lit matched
+	raw    []byte          // the text of a number that spans chunks
+	str    jsonwire.String // string decoder (stKey, stString)
 
 	keyBuf []byte   // decoded keys of every open object, then the key being read
 	keyAt  int      // start in keyBuf of the key being read
@@ -162,8 +162,8 @@ func (t *Tokenizer) lex(b []byte) error {
 		switch t.state {
 		case stBetween:
 			c := b[i]
-			if lex.IsSpace(c) {
-				for i++; i < len(b) && lex.IsSpace(b[i]); i++ {
+			if jsonwire.IsSpace(c) {
+				for i++; i < len(b) && jsonwire.IsSpace(b[i]); i++ {
 				}
 				continue
 			}
@@ -193,9 +193,9 @@ func (t *Tokenizer) lex(b []byte) error {
 			case c == '"':
 				i++
 				// Most strings are plain text that ends in the chunk: take
-				// them whole. Otherwise lex.String decodes them, the plain
+				// them whole. Otherwise jsonwire.String decodes them, the plain
 				// start of a key excepted.
-				j := i + lex.ScanPlain(b[i:])
+				j := i + jsonwire.ScanPlain(b[i:])
 				if keyPos {
 					t.keyAt = len(t.keyBuf)
 					t.keyBuf = append(t.keyBuf, b[i:j]...)
@@ -232,7 +232,7 @@ func (t *Tokenizer) lex(b []byte) error {
 					}
 					continue
 				case j == len(b) && j > i:
-					// What lex.String would do with plain text.
+					// What jsonwire.String would do with plain text.
 					if err := t.emitPlain(b[i:j:j], base+int64(j)); err != nil {
 						return err
 					}
@@ -253,8 +253,8 @@ func (t *Tokenizer) lex(b []byte) error {
 				if err := t.emit(kind, nil, pos+1); err != nil {
 					return err
 				}
-			case lex.StartsNumber(c):
-				t.num = lex.NumStart
+			case jsonwire.StartsNumber(c):
+				t.num = jsonwire.NumStart
 				t.state = stNumber
 				t.raw = t.raw[:0]
 				var err error
@@ -345,7 +345,7 @@ func (t *Tokenizer) lex(b []byte) error {
 
 		case stDone:
 			for ; i < len(b); i++ {
-				if !lex.IsSpace(b[i]) {
+				if !jsonwire.IsSpace(b[i]) {
 					return t.trailing(b[i:], base+int64(i))
 				}
 			}
@@ -367,7 +367,7 @@ func (t *Tokenizer) number(b []byte, i int, base int64, started bool) (int, erro
 			if next == numEnd {
 				break
 			}
-			num = lex.Num(next)
+			num = jsonwire.Num(next)
 		}
 	} else {
 		for ; i < len(b); i++ {
@@ -396,12 +396,12 @@ func (t *Tokenizer) number(b []byte, i int, base int64, started bool) (int, erro
 	return i, t.endNumber(text, base+int64(i)+1)
 }
 
-// numSteps is lex.Num.Step as a table, for the states below 16 that it can
+// numSteps is jsonwire.Num.Step as a table, for the states below 16 that it can
 // reach: numSteps[n][c] is the state after c, or numEnd if c ends the number.
 var numSteps = func() (tab [][256]uint8) {
 	const maxStates = 16
-	seen := map[lex.Num]bool{lex.NumStart: true}
-	todo := []lex.Num{lex.NumStart}
+	seen := map[jsonwire.Num]bool{jsonwire.NumStart: true}
+	todo := []jsonwire.Num{jsonwire.NumStart}
 	for len(todo) > 0 {
 		n := todo[len(todo)-1]
 		todo = todo[:len(todo)-1]

@@ -20,7 +20,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/argstream/argstream/internal/lex"
+	"github.com/argstream/argstream/internal/jsonwire"
+	"github.com/argstream/argstream/token"
 )
 
 // linearKeys is how many keys an object holds before its keys move to a
@@ -90,14 +91,14 @@ func (s *Set) Close() {
 
 // Check adds k, a decoded object key whose first byte (its opening quote)
 // is at offset off in the stream, to the keys of the innermost open object,
-// or returns why it is rejected: lex.ErrNULInKey if it holds U+0000,
-// lex.ErrCaseFoldedKey if an earlier key of the object differs from it but
-// is equal to it under case folding, lex.ErrDuplicateKey if one is equal
+// or returns why it is rejected: token.ErrNULInKey if it holds U+0000,
+// token.ErrCaseFoldedKey if an earlier key of the object differs from it but
+// is equal to it under case folding, token.ErrDuplicateKey if one is equal
 // to it exactly (a tokenizer that finds exact duplicates on its own finds
 // them first).
-func (s *Set) Check(k []byte, off int64) *lex.Error {
+func (s *Set) Check(k []byte, off int64) *jsonwire.Error {
 	if bytes.IndexByte(k, 0) >= 0 {
-		return &lex.Error{Offset: off, Err: lex.ErrNULInKey,
+		return &jsonwire.Error{Offset: off, Err: token.ErrNULInKey,
 			Detail: "object key " + strconv.Quote(string(k)) + " contains NUL (U+0000)"}
 	}
 	earlier, ok := s.Add(k)
@@ -105,10 +106,10 @@ func (s *Set) Check(k []byte, off int64) *lex.Error {
 	case ok:
 		return nil
 	case bytes.Equal(earlier, k):
-		return &lex.Error{Offset: off, Err: lex.ErrDuplicateKey,
+		return &jsonwire.Error{Offset: off, Err: token.ErrDuplicateKey,
 			Detail: "duplicate object key " + strconv.Quote(string(k))}
 	}
-	return &lex.Error{Offset: off, Err: lex.ErrCaseFoldedKey,
+	return &jsonwire.Error{Offset: off, Err: token.ErrCaseFoldedKey,
 		Detail: "key " + strconv.Quote(string(k)) + " equals " + strconv.Quote(string(earlier)) + " under case folding"}
 }
 

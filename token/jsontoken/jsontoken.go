@@ -6,8 +6,8 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/argstream/argstream/internal/jsonwire"
 	"github.com/argstream/argstream/internal/keyfold"
-	"github.com/argstream/argstream/internal/lex"
 	"github.com/argstream/argstream/token"
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -56,13 +56,13 @@ type Tokenizer struct {
 	delimOff int64 // its offset
 	tokOff   int64 // offset of the first byte of the token being read
 
-	num  lex.Num     // number grammar state (stNumber)
-	lit  string      // the literal being read (stLiteral)
-	litN int         // bytes of lit matched
-	raw  []byte      // number text, or an object key's raw bytes with quotes
-	key  []byte      // an object key's decoded text
-	str  lex.String  // string decoder (stKey, stString)
-	keys keyfold.Set // keys of the open objects (unless AllowConfusableKeys)
+	num  jsonwire.Num    // number grammar state (stNumber)
+	lit  string          // the literal being read (stLiteral)
+	litN int             // bytes of lit matched
+	raw  []byte          // number text, or an object key's raw bytes with quotes
+	key  []byte          // an object key's decoded text
+	str  jsonwire.String // string decoder (stKey, stString)
+	keys keyfold.Set     // keys of the open objects (unless AllowConfusableKeys)
 
 	err error // sticky: the error that stopped the tokenizer
 }
@@ -176,7 +176,7 @@ func (t *Tokenizer) lex(b []byte) error {
 
 // between handles the bytes before a token and the first byte of the token.
 func (t *Tokenizer) between(b []byte, i int, base int64) (int, error) {
-	for i < len(b) && lex.IsSpace(b[i]) {
+	for i < len(b) && jsonwire.IsSpace(b[i]) {
 		i++
 	}
 	if i == len(b) {
@@ -252,9 +252,9 @@ func (t *Tokenizer) between(b []byte, i int, base int64) (int, error) {
 		}
 		t.state = stString
 		return i + 1, t.emit(token.BeginString, nil, pos+1)
-	case lex.StartsNumber(c):
+	case jsonwire.StartsNumber(c):
 		t.state = stNumber
-		t.num, _ = lex.NumStart.Step(c)
+		t.num, _ = jsonwire.NumStart.Step(c)
 		t.raw = append(t.raw[:0], c)
 		return i + 1, nil
 	case c == 't' || c == 'f' || c == 'n':
@@ -393,9 +393,9 @@ func (t *Tokenizer) literal(b []byte, i int, base int64) (int, error) {
 // trailing accepts whitespace after the top-level value, and nothing else.
 func (t *Tokenizer) trailing(b []byte, i int, base int64) (int, error) {
 	for ; i < len(b); i++ {
-		if !lex.IsSpace(b[i]) {
+		if !jsonwire.IsSpace(b[i]) {
 			return i, &token.SyntaxError{Offset: base + int64(i), Err: token.ErrTrailingData,
-				Detail: fmt.Sprintf("invalid character %s after top-level value", lex.QuoteChar(b[i:i+1]))}
+				Detail: fmt.Sprintf("invalid character %s after top-level value", jsonwire.QuoteChar(b[i:i+1]))}
 		}
 	}
 	return i, nil
@@ -495,7 +495,7 @@ func (t *Tokenizer) reject(tokOff int64, tok []byte) error {
 			want, ptr = "an object key", t.keyPointer()
 		}
 		return &token.SyntaxError{Offset: tokOff, Pointer: ptr, Err: token.ErrSyntax,
-			Detail: fmt.Sprintf("invalid character %s (expecting %s)", lex.QuoteChar(tok), want)}
+			Detail: fmt.Sprintf("invalid character %s (expecting %s)", jsonwire.QuoteChar(tok), want)}
 	}
 	if err != nil {
 		return err
@@ -504,7 +504,7 @@ func (t *Tokenizer) reject(tokOff int64, tok []byte) error {
 		Detail: fmt.Sprintf("internal error: jsontext accepted %q", tok)}
 }
 
-func (t *Tokenizer) lexError(e *lex.Error, ptr jsontext.Pointer) error {
+func (t *Tokenizer) lexError(e *jsonwire.Error, ptr jsontext.Pointer) error {
 	return &token.SyntaxError{Offset: e.Offset, Pointer: ptr, Err: e.Err, Detail: e.Detail}
 }
 
