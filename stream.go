@@ -10,8 +10,9 @@ import (
 	"github.com/argstream/argstream/token/jsontoken"
 )
 
-// ErrClosed is returned by Feed after Close.
-var ErrClosed = errors.New("argstream: Feed after Close")
+// ErrClosed is returned by Feed after Close. It is token.ErrClosed, so
+// errors.Is matches either on a Stream's error and on a tokenizer's.
+var ErrClosed = token.ErrClosed
 
 // ErrPanicked is what every call to a Stream returns, wrapped, once a call
 // into its sink or tokenizer has panicked: see Stream.

@@ -217,3 +217,20 @@ func TestTrailingMessage(t *testing.T) {
 		t.Errorf("whole: %v; split inside the character: %v", whole, split)
 	}
 }
+
+// TestErrClosedIsTokens: a Stream's Feed after Close returns the tokenizer
+// package's ErrClosed, the same value as argstream.ErrClosed, so that
+// errors.Is matches with either name.
+func TestErrClosedIsTokens(t *testing.T) {
+	s := argstream.New(sink.Multi())
+	if err := s.Feed([]byte(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	err := s.Feed([]byte(" "))
+	if !errors.Is(err, token.ErrClosed) || !errors.Is(err, argstream.ErrClosed) {
+		t.Errorf("Feed after Close: %v, want token.ErrClosed", err)
+	}
+}

@@ -41,12 +41,20 @@ var (
 	ErrTooLarge = errors.New("token: input too large")
 )
 
-// ErrClosed is returned by Feed after Close.
+// ErrClosed is returned by a tokenizer's Feed after Close (and by an
+// argstream.Stream's: argstream.ErrClosed is the same value).
 var ErrClosed = errors.New("token: Feed after Close")
 
 // SyntaxError describes bad input: what is wrong and where. A SyntaxError is
 // immutable once returned, so several goroutines may read it.
+//
+// Its message is for people and may change; programs use errors.Is with the
+// categories above, Offset and Pointer.
 type SyntaxError struct {
+	// Syntax names the input syntax of the tokenizer that found the error,
+	// for the message: "JSON" (package jsontoken and the baseline), later
+	// "caret block" or "XML tags".
+	Syntax string
 	// Offset is the byte offset in the whole stream (all chunks together) of
 	// the first byte that is wrong, or the input length for ErrTruncated.
 	Offset int64
@@ -59,8 +67,16 @@ type SyntaxError struct {
 	Detail string
 }
 
+// Error returns the message, in the form
+//
+//	token: invalid JSON at byte 14 ("/path"): duplicate object key "path"
 func (e *SyntaxError) Error() string {
-	b := []byte("argstream: invalid JSON at byte ")
+	syntax := e.Syntax
+	if syntax == "" {
+		syntax = "input"
+	}
+	b := append([]byte("token: invalid "), syntax...)
+	b = append(b, " at byte "...)
 	b = strconv.AppendInt(b, e.Offset, 10)
 	if e.Pointer != "" {
 		b = append(b, " ("...)

@@ -6,8 +6,8 @@
 // independent implementation that the adapter is tested against: for any
 // input and any way of cutting it into chunks, a Tokenizer delivers the same
 // token.Event sequence (kinds, data and offsets) as jsontoken.Tokenizer, and ends in
-// the same error: a *token.SyntaxError with the same category, offset, JSON
-// pointer and message.
+// the same error: a *token.SyntaxError with the same category, offset and JSON
+// pointer (its Detail, for people, is worded its own way).
 //
 // What it shares with jsontoken.Tokenizer is the wire layer of internal/jsonwire: the
 // incremental string decoder (escapes, surrogate pairs and UTF-8 split

@@ -110,10 +110,10 @@ func (t *Tokenizer) Feed(chunk []byte) error {
 		if t.err = t.lex(chunk[:t.cfg.MaxSize-t.off]); t.err == nil {
 			t.err = t.tooLarge()
 		}
-		return t.err
+		return named(t.err)
 	}
 	t.err = t.lex(chunk)
-	return t.err
+	return named(t.err)
 }
 
 // Close ends the input: it reports a top-level number that ends the input
@@ -125,7 +125,7 @@ func (t *Tokenizer) Close() error {
 	if t.err = t.end(); t.err == nil {
 		t.state = stClosed
 	}
-	return t.err
+	return named(t.err)
 }
 
 func (t *Tokenizer) end() error {
@@ -547,4 +547,13 @@ func (t *Tokenizer) emit(k token.Kind, data []byte, off int64) error {
 // emitPlain reports string data that is plain input, its own escaped form.
 func (t *Tokenizer) emitPlain(data []byte, off int64) error {
 	return t.h.Handle(token.Event{Kind: token.StringData, Data: data, Escaped: data, Offset: off})
+}
+
+// named names the syntax, JSON, in err if it is a *token.SyntaxError: the
+// tokenizer's errors are built without it.
+func named(err error) error {
+	if se, ok := err.(*token.SyntaxError); ok && se.Syntax == "" {
+		se.Syntax = "JSON"
+	}
+	return err
 }

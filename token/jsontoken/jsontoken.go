@@ -109,10 +109,10 @@ func (t *Tokenizer) Feed(chunk []byte) error {
 			t.err = &token.SyntaxError{Offset: limit, Pointer: t.dec.StackPointer(), Err: token.ErrTooLarge,
 				Detail: fmt.Sprintf("input longer than the limit of %d bytes", limit)}
 		}
-		return t.err
+		return named(t.err)
 	}
 	t.err = t.lex(chunk)
-	return t.err
+	return named(t.err)
 }
 
 // Close ends the input.
@@ -123,7 +123,7 @@ func (t *Tokenizer) Close() error {
 	if t.err = t.end(); t.err == nil {
 		t.state = stClosed
 	}
-	return t.err
+	return named(t.err)
 }
 
 func (t *Tokenizer) end() error {
@@ -558,4 +558,13 @@ func (r *unitReader) Read(p []byte) (int, error) {
 	n := copy(p, r.b[r.pos:])
 	r.pos += n
 	return n, nil
+}
+
+// named names the syntax, JSON, in err if it is a *token.SyntaxError: the
+// tokenizer's errors are built without it.
+func named(err error) error {
+	if se, ok := err.(*token.SyntaxError); ok && se.Syntax == "" {
+		se.Syntax = "JSON"
+	}
+	return err
 }
