@@ -1,7 +1,6 @@
 package handrolled
 
 import (
-	"fmt"
 	"strconv"
 
 	"github.com/argstream/argstream/internal/jsonwire"
@@ -45,10 +44,6 @@ func (t *Tokenizer) pointer(where int) jsontext.Pointer {
 
 func syntaxError(off int64, ptr jsontext.Pointer, detail string) error {
 	return &token.SyntaxError{Offset: off, Pointer: ptr, Err: token.ErrSyntax, Detail: detail}
-}
-
-func lexError(e *jsonwire.Error, ptr jsontext.Pointer) error {
-	return &token.SyntaxError{Offset: e.Offset, Pointer: ptr, Err: e.Err, Detail: e.Detail}
 }
 
 // unexpected says that the byte c is not what the grammar expects there.
@@ -131,44 +126,11 @@ func (t *Tokenizer) badNumber(c byte, pos int64) error {
 
 // badLiteral: c is not the next letter of the literal.
 func (t *Tokenizer) badLiteral(c byte) error {
-	return syntaxError(t.tokOff+int64(t.litN), t.pointer(+1),
-		unexpected(c, strconv.QuoteRune(rune(t.lit[t.litN]))+" in "+t.lit))
-}
-
-// trailing: b[0], at pos, follows the top-level value.
-func (t *Tokenizer) trailing(b []byte, pos int64) error {
-	return &token.SyntaxError{Offset: pos, Err: token.ErrTrailingData,
-		Detail: "unexpected " + jsonwire.QuoteChar(b[:1]) + " after the value"}
+	lit, n := t.lc.Word()
+	return syntaxError(t.tokOff+int64(n), t.pointer(+1), unexpected(c, strconv.QuoteRune(rune(lit[n]))+" in "+lit))
 }
 
 func (t *Tokenizer) duplicate(key []byte) error {
 	return &token.SyntaxError{Offset: t.tokOff, Pointer: t.pointer(+1).AppendToken(string(key)), Err: token.ErrDuplicateKey,
 		Detail: "duplicate object key " + strconv.Quote(string(key))}
-}
-
-func (t *Tokenizer) tooDeep(pos int64) error {
-	return &token.SyntaxError{Offset: pos, Pointer: t.pointer(+1), Err: token.ErrTooDeep,
-		Detail: fmt.Sprintf("nesting deeper than the limit of %d", t.cfg.MaxDepth)}
-}
-
-func (t *Tokenizer) tooLarge() error {
-	limit := t.cfg.MaxSize
-	return &token.SyntaxError{Offset: limit, Pointer: t.pointer(-1), Err: token.ErrTooLarge,
-		Detail: fmt.Sprintf("input longer than the limit of %d bytes", limit)}
-}
-
-func (t *Tokenizer) truncated(where string) error {
-	ptr := t.pointer(-1)
-	switch t.state {
-	case stKey:
-		ptr = t.pointer(0)
-	case stNumber, stLiteral:
-		ptr = t.pointer(1) // not counted in its container until it ends
-	}
-	return &token.SyntaxError{Offset: t.off, Pointer: ptr, Err: token.ErrTruncated,
-		Detail: "unexpected end of input " + where}
-}
-
-func (t *Tokenizer) unclosed() error {
-	return t.truncated("(" + strconv.Itoa(len(t.frames)) + " unclosed)")
 }

@@ -8,21 +8,9 @@ import (
 
 	"github.com/argstream/argstream/internal/jsonwire"
 	"github.com/argstream/argstream/internal/keyfold"
+	"github.com/argstream/argstream/internal/lifecycle"
 	"github.com/argstream/argstream/token"
 	"github.com/go-json-experiment/json/jsontext"
-)
-
-// lexer states of JSON.
-type state uint8
-
-const (
-	stBetween state = iota // before a token: whitespace, ',' or ':'
-	stKey                  // inside an object key
-	stString               // inside a string value
-	stNumber               // inside a number
-	stLiteral              // inside null, true or false
-	stDone                 // after the top-level value: only whitespace may follow
-	stClosed               // Close succeeded
 )
 
 // Tokenizer is the JSON tokenizer: an adapter that drives a jsontext.Decoder one
@@ -41,37 +29,30 @@ const (
 // A Tokenizer may not be used from several goroutines at once; separate Tokenizers may
 // run in parallel.
 type Tokenizer struct {
-	h     token.Handler
-	cfg   token.Config
-	dec   *jsontext.Decoder
-	in    unitReader
-	state state
+	lc  lifecycle.Base // offsets, limits, depth, sticky error, Close
+	dec *jsontext.Decoder
+	in  unitReader
 
-	off   int64 // stream offset just past the input fed so far
 	synth int64 // input bytes handed to jsontext so far
 	pads  int64 // bytes handed to jsontext that are not input (see endNumber)
-	depth int
 
 	delim    byte  // pending ',' or ':' not yet handed to jsontext, or 0
 	delimOff int64 // its offset
 	tokOff   int64 // offset of the first byte of the token being read
 
-	num  jsonwire.Num    // number grammar state (stNumber)
-	lit  string          // the literal being read (stLiteral)
-	litN int             // bytes of lit matched
+	num  jsonwire.Num    // number grammar state (lifecycle.Number)
 	raw  []byte          // number text, or an object key's raw bytes with quotes
 	key  []byte          // an object key's decoded text
-	str  jsonwire.String // string decoder (stKey, stString)
+	str  jsonwire.String // string decoder (lifecycle.Key, lifecycle.String)
 	keys keyfold.Set     // keys of the open objects (unless AllowConfusableKeys)
-
-	err error // sticky: the error that stopped the tokenizer
 }
 
 var _ token.Tokenizer = (*Tokenizer)(nil)
 
 // New returns a JSON tokenizer that reports events to h.
 func New(h token.Handler, opts ...token.Option) *Tokenizer {
-	t := &Tokenizer{h: h, cfg: token.NewConfig(opts...)}
+	t := &Tokenizer{}
+	t.lc.Init(h, "JSON", opts...)
 	t.dec = jsontext.NewDecoder(&t.in, decoderOptions...)
 	return t
 }
@@ -88,87 +69,71 @@ func (t *Tokenizer) Reset(h token.Handler) {
 	t.dec.Reset(&t.in, decoderOptions...)
 	t.str.Reset()
 	t.keys.Reset()
-	*t = Tokenizer{h: h, cfg: t.cfg, dec: t.dec, str: t.str, keys: t.keys,
+	t.lc.Reset(h)
+	*t = Tokenizer{lc: t.lc, dec: t.dec, str: t.str, keys: t.keys,
 		raw: t.raw[:0], key: t.key[:0], in: unitReader{b: t.in.b[:0]}}
 }
 
 // Offset returns the number of input bytes fed so far.
-func (t *Tokenizer) Offset() int64 { return t.off }
+func (t *Tokenizer) Offset() int64 { return t.lc.Offset() }
 
-// Feed consumes the next chunk of input.
+// Feed consumes the next chunk of input, which may be empty, and reports the
+// events it determines. After an error, Feed and Close return that error;
+// after Close, Feed returns token.ErrClosed.
 func (t *Tokenizer) Feed(chunk []byte) error {
-	if t.err != nil {
-		return t.err
+	b, base, err := t.lc.Next(chunk)
+	if err != nil {
+		return err
 	}
-	if t.state == stClosed {
-		return token.ErrClosed
-	}
-	if t.cfg.MaxSize > 0 && t.off+int64(len(chunk)) > t.cfg.MaxSize {
-		limit := t.cfg.MaxSize
-		if t.err = t.lex(chunk[:limit-t.off]); t.err == nil {
-			t.err = &token.SyntaxError{Offset: limit, Pointer: t.dec.StackPointer(), Err: token.ErrTooLarge,
-				Detail: fmt.Sprintf("input longer than the limit of %d bytes", limit)}
-		}
-		return named(t.err)
-	}
-	t.err = t.lex(chunk)
-	return named(t.err)
+	return t.lc.Lexed(t.lex(b, base), (*grammar)(t))
 }
 
-// Close ends the input.
-func (t *Tokenizer) Close() error {
-	if t.err != nil || t.state == stClosed {
-		return t.err
+// Close ends the input: it reports a top-level number that ends the input
+// and returns an error if the value is incomplete.
+func (t *Tokenizer) Close() error { return t.lc.Close((*grammar)(t)) }
+
+// grammar is the Tokenizer as the lifecycle sees it.
+type grammar Tokenizer
+
+func (g *grammar) Lex(b []byte, base int64) error { return (*Tokenizer)(g).lex(b, base) }
+
+// End ends a number at the top level, which only the end of input ends.
+func (g *grammar) End() error {
+	t := (*Tokenizer)(g)
+	if !t.num.Complete() {
+		return t.truncated("in number")
 	}
-	if t.err = t.end(); t.err == nil {
-		t.state = stClosed
-	}
-	return named(t.err)
+	return t.endNumber(t.lc.Offset())
 }
 
-func (t *Tokenizer) end() error {
-	switch t.state {
-	case stDone:
-		return nil
-	case stNumber:
-		// The end of input ends a number only at the top level: inside an
-		// array or object the input is cut short, maybe in the number.
-		if !t.num.Complete() || t.depth > 0 {
-			return t.truncated("in number")
-		}
-		return t.endNumber(t.off)
-	case stLiteral:
-		return t.truncated("in literal " + t.lit)
-	case stString:
-		return t.truncated("in string")
-	case stKey:
-		return t.truncated("in object key")
+func (g *grammar) Pointer(at lifecycle.Where) jsontext.Pointer {
+	t := (*Tokenizer)(g)
+	switch at {
+	case lifecycle.Container:
+		return t.keyPointer()
+	case lifecycle.Next:
+		return t.nextPointer()
 	}
-	if t.depth == 0 && t.synth == 0 {
-		return t.truncated("before any value")
-	}
-	return t.truncated("(" + strconv.Itoa(t.depth) + " unclosed)")
+	return t.dec.StackPointer()
 }
 
-// lex runs the lexer over b, which follows t.off in the stream.
-func (t *Tokenizer) lex(b []byte) error {
-	base := t.off
-	t.off += int64(len(b))
+// lex runs the lexer over b, whose first byte is at offset base.
+func (t *Tokenizer) lex(b []byte, base int64) error {
 	var err error
 	for i := 0; i < len(b) && err == nil; {
-		switch t.state {
-		case stBetween:
+		switch t.lc.State {
+		case lifecycle.Between:
 			i, err = t.between(b, i, base)
-		case stString:
-			i, err = t.stringValue(b, i, base)
-		case stKey:
+		case lifecycle.String:
+			i, err = t.lc.JSONString((*grammar)(t), &t.str, b, i, base)
+		case lifecycle.Key:
 			i, err = t.keyName(b, i, base)
-		case stNumber:
+		case lifecycle.Number:
 			i, err = t.number(b, i, base)
-		case stLiteral:
+		case lifecycle.Word:
 			i, err = t.literal(b, i, base)
-		case stDone:
-			i, err = t.trailing(b, i, base)
+		case lifecycle.Done:
+			i, err = t.lc.Trailing(b, i, base)
 		}
 	}
 	return err
@@ -205,16 +170,16 @@ func (t *Tokenizer) between(b []byte, i int, base int64) (int, error) {
 		if _, err := t.read(pos, b[i:i+1], false); err != nil {
 			return i, err
 		}
-		t.depth--
-		t.valueEnded()
+		t.lc.Leave()
+		t.lc.ValueEnded()
 		kind := token.EndArray
 		if c == '}' {
 			kind = token.EndObject
-			if !t.cfg.AllowConfusableKeys {
+			if !t.lc.Cfg.AllowConfusableKeys {
 				t.keys.Close()
 			}
 		}
-		return i + 1, t.emit(kind, nil, pos+1)
+		return i + 1, t.lc.Emit(kind, nil, pos+1)
 	}
 	want, keyPos := t.expect()
 	if t.delim != want || keyPos && c != '"' {
@@ -223,26 +188,25 @@ func (t *Tokenizer) between(b []byte, i int, base int64) (int, error) {
 	t.tokOff = pos
 	switch {
 	case c == '{' || c == '[':
-		if t.depth >= t.cfg.MaxDepth {
-			return i, &token.SyntaxError{Offset: pos, Pointer: t.nextPointer(), Err: token.ErrTooDeep,
-				Detail: fmt.Sprintf("nesting deeper than the limit of %d", t.cfg.MaxDepth)}
+		if t.lc.Depth() >= t.lc.Cfg.MaxDepth {
+			return i, t.lc.TooDeep(pos, t.nextPointer())
 		}
 		if _, err := t.read(pos, b[i:i+1], false); err != nil {
 			return i, err
 		}
-		t.depth++
+		t.lc.Enter()
 		kind := token.BeginArray
 		if c == '{' {
 			kind = token.BeginObject
-			if !t.cfg.AllowConfusableKeys {
+			if !t.lc.Cfg.AllowConfusableKeys {
 				t.keys.Open()
 			}
 		}
-		return i + 1, t.emit(kind, nil, pos+1)
+		return i + 1, t.lc.Emit(kind, nil, pos+1)
 	case c == '"':
 		t.str.Reset()
 		if keyPos {
-			t.state = stKey
+			t.lc.State = lifecycle.Key
 			t.raw = append(t.raw[:0], '"')
 			t.key = t.key[:0]
 			return i + 1, nil
@@ -250,24 +214,22 @@ func (t *Tokenizer) between(b []byte, i int, base int64) (int, error) {
 		if _, err := t.read(pos, standIn, true); err != nil {
 			return i, err
 		}
-		t.state = stString
-		return i + 1, t.emit(token.BeginString, nil, pos+1)
+		t.lc.State = lifecycle.String
+		return i + 1, t.lc.Emit(token.BeginString, nil, pos+1)
 	case jsonwire.StartsNumber(c):
-		t.state = stNumber
+		t.lc.State = lifecycle.Number
 		t.num, _ = jsonwire.NumStart.Step(c)
 		t.raw = append(t.raw[:0], c)
 		return i + 1, nil
 	case c == 't' || c == 'f' || c == 'n':
-		t.state = stLiteral
 		switch c {
 		case 't':
-			t.lit = "true"
+			t.lc.StartWord("true")
 		case 'f':
-			t.lit = "false"
+			t.lc.StartWord("false")
 		default:
-			t.lit = "null"
+			t.lc.StartWord("null")
 		}
-		t.litN = 1
 		return i + 1, nil
 	}
 	return i, t.reject(pos, b[i:i+1])
@@ -276,30 +238,6 @@ func (t *Tokenizer) between(b []byte, i int, base int64) (int, error) {
 // standIn is what jsontext reads in place of a string value.
 var standIn = []byte(`""`)
 
-// stringValue streams the data of a string value.
-func (t *Tokenizer) stringValue(b []byte, i int, base int64) (int, error) {
-	text, n, closed, lerr := t.str.Next(b[i:], base+int64(i))
-	end := i + n
-	if len(text) > 0 {
-		dataEnd := end
-		if closed {
-			dataEnd--
-		}
-		escaped := t.str.Escaped(b[i:dataEnd:dataEnd], base+int64(i))
-		if err := t.h.Handle(token.Event{Kind: token.StringData, Data: text, Escaped: escaped, Offset: base + int64(dataEnd)}); err != nil {
-			return end, err
-		}
-	}
-	if lerr != nil {
-		return end, t.lexError(lerr, t.dec.StackPointer())
-	}
-	if !closed {
-		return end, nil
-	}
-	t.valueEnded()
-	return end, t.emit(token.EndString, nil, base+int64(end))
-}
-
 // keyName reads an object key; jsontext checks it once it is complete, and
 // so does t.keys.
 func (t *Tokenizer) keyName(b []byte, i int, base int64) (int, error) {
@@ -307,7 +245,7 @@ func (t *Tokenizer) keyName(b []byte, i int, base int64) (int, error) {
 	t.key = append(t.key, text...)
 	t.raw = append(t.raw, b[i:i+n]...)
 	if lerr != nil {
-		return i + n, t.lexError(lerr, t.keyPointer())
+		return i + n, lifecycle.WireError(lerr, t.keyPointer())
 	}
 	if !closed {
 		return i + n, nil
@@ -315,14 +253,14 @@ func (t *Tokenizer) keyName(b []byte, i int, base int64) (int, error) {
 	if _, err := t.read(t.tokOff, t.raw, false); err != nil {
 		return i + n, err
 	}
-	if !t.cfg.AllowConfusableKeys {
+	if !t.lc.Cfg.AllowConfusableKeys {
 		// Where jsontext puts a duplicate: at the key, in the member it names.
 		if e := t.keys.Check(t.key, t.tokOff); e != nil {
-			return i + n, t.lexError(e, t.dec.StackPointer())
+			return i + n, lifecycle.WireError(e, t.dec.StackPointer())
 		}
 	}
-	t.state = stBetween
-	return i + n, t.emit(token.Key, t.key, base+int64(i+n))
+	t.lc.State = lifecycle.Between
+	return i + n, t.lc.Emit(token.Key, t.key, base+int64(i+n))
 }
 
 // number reads a number; it is complete at the first byte that cannot
@@ -359,58 +297,34 @@ func (t *Tokenizer) endNumber(determinedAt int64) error {
 	if err != nil {
 		return err
 	}
-	t.valueEnded()
-	return t.emit(token.Number, t.raw, determinedAt)
+	t.lc.ValueEnded()
+	return t.lc.Emit(token.Number, t.raw, determinedAt)
 }
 
-// literal reads null, true or false.
+// literal reads the rest of null, true or false.
 func (t *Tokenizer) literal(b []byte, i int, base int64) (int, error) {
-	for ; i < len(b) && t.litN < len(t.lit); i++ {
-		if b[i] != t.lit[t.litN] {
-			t.raw = append(append(t.raw[:0], t.lit[:t.litN]...), b[i])
+	i, complete := t.lc.MatchWord(b, i)
+	lit, n := t.lc.Word()
+	if !complete {
+		if i < len(b) {
+			t.raw = append(append(t.raw[:0], lit[:n]...), b[i])
 			return i, t.reject(t.tokOff, t.raw)
 		}
-		t.litN++
-	}
-	if t.litN < len(t.lit) {
 		return i, nil
 	}
-	t.raw = append(t.raw[:0], t.lit...)
+	t.raw = append(t.raw[:0], lit...)
 	if _, err := t.read(t.tokOff, t.raw, false); err != nil {
 		return i, err
 	}
-	t.valueEnded()
+	t.lc.ValueEnded()
 	kind := token.Null
-	switch t.lit {
+	switch lit {
 	case "true":
 		kind = token.True
 	case "false":
 		kind = token.False
 	}
-	return i, t.emit(kind, nil, base+int64(i))
-}
-
-// trailing accepts whitespace after the top-level value, and nothing else.
-func (t *Tokenizer) trailing(b []byte, i int, base int64) (int, error) {
-	for ; i < len(b); i++ {
-		if !jsonwire.IsSpace(b[i]) {
-			return i, &token.SyntaxError{Offset: base + int64(i), Err: token.ErrTrailingData,
-				Detail: fmt.Sprintf("invalid character %s after top-level value", jsonwire.QuoteChar(b[i:i+1]))}
-		}
-	}
-	return i, nil
-}
-
-// valueEnded moves the lexer past a complete value.
-func (t *Tokenizer) valueEnded() {
-	t.state = stBetween
-	if t.depth == 0 {
-		t.state = stDone
-	}
-}
-
-func (t *Tokenizer) emit(k token.Kind, data []byte, off int64) error {
-	return t.h.Handle(token.Event{Kind: k, Data: data, Offset: off})
+	return i, t.lc.Emit(kind, nil, base+int64(i))
 }
 
 // expect returns the delimiter jsontext requires before the next token, and
@@ -504,23 +418,8 @@ func (t *Tokenizer) reject(tokOff int64, tok []byte) error {
 		Detail: fmt.Sprintf("internal error: jsontext accepted %q", tok)}
 }
 
-func (t *Tokenizer) lexError(e *jsonwire.Error, ptr jsontext.Pointer) error {
-	return &token.SyntaxError{Offset: e.Offset, Pointer: ptr, Err: e.Err, Detail: e.Detail}
-}
-
 func (t *Tokenizer) truncated(where string) error {
-	ptr := t.dec.StackPointer()
-	switch t.state {
-	case stKey:
-		ptr = t.keyPointer()
-	case stNumber, stLiteral:
-		ptr = t.nextPointer() // jsontext has not read it yet
-	}
-	detail := "unexpected end of input"
-	if where != "" {
-		detail += " " + where
-	}
-	return &token.SyntaxError{Offset: t.off, Pointer: ptr, Err: token.ErrTruncated, Detail: detail}
+	return t.lc.Truncated((*grammar)(t), where)
 }
 
 // keyPointer is the pointer of the object whose key is being read.
@@ -558,13 +457,4 @@ func (r *unitReader) Read(p []byte) (int, error) {
 	n := copy(p, r.b[r.pos:])
 	r.pos += n
 	return n, nil
-}
-
-// named names the syntax, JSON, in err if it is a *token.SyntaxError: the
-// tokenizer's errors are built without it.
-func named(err error) error {
-	if se, ok := err.(*token.SyntaxError); ok && se.Syntax == "" {
-		se.Syntax = "JSON"
-	}
-	return err
 }
