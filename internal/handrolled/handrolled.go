@@ -11,6 +11,21 @@ import (
 	"github.com/argstream/argstream/token"
 )
 
+// This file is structured in the following way:
+//
+//   - frame, span, Tokenizer, New, Reset, Offset: the types and their life.
+//   - Feed, Close and grammar: the hooks into internal/lifecycle, which owns
+//     offsets, limits, the sticky error and truncation at Close.
+//   - lex: the state machine, one case per lifecycle state; the common
+//     case of each token (a plain string, a whole literal, a number that
+//     ends in the chunk) is taken whole without a state change.
+//   - number and numSteps: numbers, through a table made from
+//     jsonwire.Num.
+//   - endNumber, endLiteral, valueRead, expect, push, closeContainer,
+//     endKey, emitPlain: ending tokens and containers.
+//
+// The errors are in errors.go, the duplicate-key check in keys.go.
+
 // frame is one open object or array.
 type frame struct {
 	// n counts what the container holds so far, as jsontext counts it: an

@@ -8,6 +8,17 @@ import (
 	"unicode/utf8"
 )
 
+// This file is structured in the following way:
+//
+//   - String, Reset, Pending, Escaped: the incremental decoder of one
+//     string body.
+//   - Next and copying: decoding, borrowing the input while it is plain
+//     text and copying eight bytes at a time once it is not.
+//   - finishRune, escape, codePoint, badPair and the tables: escapes,
+//     surrogate pairs and runes split across calls, and their errors.
+//   - PlainMask, LoadTail, ScanPlain, RuneLen: the plain-byte scanners that
+//     decoding and aggregate's quoting share.
+
 // escape states of a String.
 const (
 	escNone      uint8 = iota

@@ -8,6 +8,16 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
+// This file is structured in the following way:
+//
+//   - State, Where, Grammar: what a tokenizer and the lifecycle share.
+//   - Base, Init, Reset, Offset, Depth: the lifecycle's state.
+//   - Feed (Next, Lexed), Close, fail: the lifecycle itself.
+//   - Emit, EmitData, Enter, Leave, ValueEnded, StartWord, MatchWord,
+//     JSONString, Trailing: what every grammar reads and reports the same
+//     way.
+//   - Truncated, TooDeep, WireError: the errors the lifecycle words.
+
 // State is where a tokenizer is between two bytes: the states every syntax
 // has, and the grammar's own from FirstGrammarState on.
 type State uint8

@@ -13,6 +13,19 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
+// This file is structured in the following way:
+//
+//   - Tokenizer, New, Reset, Offset: the type and its life.
+//   - Feed, Close and grammar: the hooks into internal/lifecycle, which owns
+//     offsets, limits, the sticky error and truncation at Close.
+//   - lex and the per-state readers (between, keyName, number, literal):
+//     the lexer that finds where each token ends. String values are
+//     streamed by the lifecycle's JSONString.
+//   - expect, read, reject: handing jsontext one whole token at a time and
+//     mapping its errors back to the input.
+//   - truncated, keyPointer, nextPointer: the pointers of errors.
+//   - unitReader: the io.Reader jsontext reads each token from.
+
 // Tokenizer is the JSON tokenizer: an adapter that drives a jsontext.Decoder one
 // complete token at a time.
 //
