@@ -9,15 +9,16 @@
 // the same error: a *token.SyntaxError with the same category, offset and JSON
 // pointer (its Detail, for people, is worded its own way).
 //
-// What it shares with jsontoken.Tokenizer is the wire layer of internal/jsonwire: the
-// incremental string decoder (escapes, surrogate pairs and UTF-8 split
-// anywhere), the number grammar, whitespace and the error categories. The
-// grammar, the nesting, the limits and the duplicate-key check are its own:
-// an explicit stack of open objects and arrays, and per object a key set
-// that compares keys (after decoding escapes) linearly while the object is
-// small and through a seeded hash table once it is not. The check of the keys
-// a tool runtime would confuse (equal under case folding, holding NUL) is
-// jsontoken.Tokenizer's own, internal/keyfold.
+// What it shares with jsontoken.Tokenizer is the Feed/Close lifecycle of
+// internal/lifecycle (offsets, limits, the sticky error, truncation at
+// Close, string values streamed in pieces), the wire layer of
+// internal/jsonwire (the incremental string decoder, the number grammar,
+// whitespace) and the key check of internal/keyfold, which finds exact
+// duplicates as well as the keys a tool runtime would confuse (equal under
+// case folding, holding NUL; only exact duplicates under
+// token.AllowConfusableKeys). The grammar and the nesting are its own: an
+// explicit stack of open objects and arrays, where jsontoken relies on
+// jsontext.
 //
 // A Tokenizer is a token.Tokenizer. To run the whole argstream pipeline on
 // it, pass NewFunc to argstream.WithTokenizer:

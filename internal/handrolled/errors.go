@@ -33,8 +33,7 @@ func (t *Tokenizer) pointer(where int) jsontext.Pointer {
 			}
 		}
 		if f.obj {
-			s := t.keys[f.lastKey]
-			p = p.AppendToken(string(t.keyBuf[s.start:s.end]))
+			p = p.AppendToken(string(t.keyBuf[f.keyStart:f.keyEnd]))
 		} else {
 			p = p.AppendToken(strconv.FormatInt(f.n+delta, 10))
 		}
@@ -128,9 +127,4 @@ func (t *Tokenizer) badNumber(c byte, pos int64) error {
 func (t *Tokenizer) badLiteral(c byte) error {
 	lit, n := t.lc.Word()
 	return syntaxError(t.tokOff+int64(n), t.pointer(+1), unexpected(c, strconv.QuoteRune(rune(lit[n]))+" in "+lit))
-}
-
-func (t *Tokenizer) duplicate(key []byte) error {
-	return &token.SyntaxError{Offset: t.tokOff, Pointer: t.pointer(+1).AppendToken(string(key)), Err: token.ErrDuplicateKey,
-		Detail: "duplicate object key " + strconv.Quote(string(key))}
 }

@@ -1,8 +1,6 @@
 package handrolled
 
 import (
-	"hash/maphash"
-
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/argstream/argstream/internal/jsonwire"
@@ -24,22 +22,19 @@ import (
 //   - endNumber, endLiteral, valueRead, expect, push, closeContainer,
 //     endKey, emitPlain: ending tokens and containers.
 //
-// The errors are in errors.go, the duplicate-key check in keys.go.
+// The errors are in errors.go. Keys are checked by internal/keyfold.
 
 // frame is one open object or array.
 type frame struct {
 	// n counts what the container holds so far, as jsontext counts it: an
 	// array's elements, an object's keys and values each (odd: a key is
 	// waiting for its value).
-	n        int64
-	keyStart int   // index in Tokenizer.keys of the object's first key
-	lastKey  int   // index in Tokenizer.keys of the object's latest key
-	set      int32 // 1 + index in Tokenizer.sets of the object's key set, or 0
-	obj      bool
+	n int64
+	// An object's keys are in Tokenizer.keyBuf from keyBase on, the latest
+	// one (for the JSON pointers of errors) at keyStart:keyEnd.
+	keyBase, keyStart, keyEnd int
+	obj                       bool
 }
-
-// span locates a decoded key in Tokenizer.keyBuf.
-type span struct{ start, end int }
 
 // Tokenizer is the hand-written JSON tokenizer. Its zero value is not ready
 // for use: make one with New. A Tokenizer may not be used from several
@@ -55,13 +50,9 @@ type Tokenizer struct {
 	raw    []byte          // the text of a number that spans chunks
 	str    jsonwire.String // string decoder (lifecycle.Key, lifecycle.String)
 
-	keyBuf []byte   // decoded keys of every open object, then the key being read
-	keyAt  int      // start in keyBuf of the key being read
-	keys   []span   // the keys in keyBuf, object by object
-	sets   []keySet // hash sets of the open objects that have many keys, innermost last
-	nsets  int      // sets in use
-	seed   maphash.Seed
-	fold   keyfold.Set // the keys again, for keys a tool would confuse (unless AllowConfusableKeys)
+	keyBuf []byte      // the keys of every open object, then the key being read
+	keyAt  int         // start in keyBuf of the key being read
+	keys   keyfold.Set // the keys of the open objects: duplicates, and keys a tool would confuse
 
 	work int64 // units of work done, for the linearity test
 }
@@ -72,8 +63,10 @@ var _ token.Tokenizer = (*Tokenizer)(nil)
 // jsontoken.Tokenizer takes (token.MaxDepth, token.MaxSize, token.AllowConfusableKeys),
 // with the same defaults.
 func New(h token.Handler, opts ...token.Option) *Tokenizer {
-	t := &Tokenizer{seed: maphash.MakeSeed()}
+	t := &Tokenizer{}
 	t.lc.Init(h, "JSON", opts...)
+	// Under AllowConfusableKeys only exact duplicates are rejected.
+	t.keys.SetExact(t.lc.Cfg.AllowConfusableKeys)
 	return t
 }
 
@@ -85,14 +78,11 @@ func NewFunc(h token.Handler, opts ...token.Option) token.Tokenizer {
 // Reset makes t ready for a new input, reporting to h, with the same options.
 // It keeps t's buffers, so a reused tokenizer does not allocate.
 func (t *Tokenizer) Reset(h token.Handler) {
-	for i := range t.nsets {
-		clear(t.sets[i].slots)
-	}
 	t.str.Reset()
-	t.fold.Reset()
+	t.keys.Reset()
 	t.lc.Reset(h)
-	*t = Tokenizer{lc: t.lc, seed: t.seed, str: t.str, fold: t.fold,
-		frames: t.frames[:0], raw: t.raw[:0], keyBuf: t.keyBuf[:0], keys: t.keys[:0], sets: t.sets}
+	*t = Tokenizer{lc: t.lc, str: t.str, keys: t.keys,
+		frames: t.frames[:0], raw: t.raw[:0], keyBuf: t.keyBuf[:0]}
 }
 
 // Offset returns the number of input bytes fed so far.
@@ -428,9 +418,9 @@ func (t *Tokenizer) push(obj bool) {
 	if len(t.frames) > 0 {
 		t.frames[len(t.frames)-1].n++
 	}
-	t.frames = append(t.frames, frame{obj: obj, keyStart: len(t.keys), lastKey: -1})
-	if obj && !t.lc.Cfg.AllowConfusableKeys {
-		t.fold.Open()
+	t.frames = append(t.frames, frame{obj: obj, keyBase: len(t.keyBuf), keyStart: len(t.keyBuf), keyEnd: len(t.keyBuf)})
+	if obj {
+		t.keys.Open()
 	}
 }
 
@@ -451,10 +441,8 @@ func (t *Tokenizer) closeContainer(c byte, pos int64) error {
 		return t.mismatch(c, pos)
 	}
 	if f.obj {
-		t.popKeys(f)
-		if !t.lc.Cfg.AllowConfusableKeys {
-			t.fold.Close()
-		}
+		t.keyBuf = t.keyBuf[:f.keyBase]
+		t.keys.Close()
 	}
 	t.frames = t.frames[:depth-1]
 	t.lc.Leave()
@@ -469,23 +457,15 @@ func (t *Tokenizer) closeContainer(c byte, pos int64) error {
 // endKey checks and reports the key just read, which ended at determinedAt.
 func (t *Tokenizer) endKey(determinedAt int64) error {
 	f := &t.frames[len(t.frames)-1]
-	if !t.addKey(f) {
-		key := t.keyBuf[t.keyAt:]
-		err := t.duplicate(key)
-		t.keyBuf = t.keyBuf[:t.keyAt]
-		return err
+	key := t.keyBuf[t.keyAt:]
+	if e := t.keys.Check(key, t.tokOff); e != nil {
+		// Where jsontoken puts it: at the key, in the member it names.
+		return lifecycle.WireError(e, t.pointer(+1).AppendToken(string(key)))
 	}
-	if !t.lc.Cfg.AllowConfusableKeys {
-		// After the exact check, as jsontoken.Tokenizer checks after jsontext.
-		key := t.keyBuf[t.keyAt:]
-		if e := t.fold.Check(key, t.tokOff); e != nil {
-			return lifecycle.WireError(e, t.pointer(+1).AppendToken(string(key)))
-		}
-	}
-	f.lastKey = len(t.keys) - 1
+	f.keyStart, f.keyEnd = t.keyAt, len(t.keyBuf)
 	f.n++
 	t.lc.State = lifecycle.Between
-	return t.lc.Emit(token.Key, t.keyBuf[t.keyAt:len(t.keyBuf):len(t.keyBuf)], determinedAt)
+	return t.lc.Emit(token.Key, t.keyBuf[f.keyStart:f.keyEnd:f.keyEnd], determinedAt)
 }
 
 // emitPlain reports string data that is plain input, its own escaped form.
