@@ -15,6 +15,7 @@ import (
 	"github.com/argstream/argstream/fragment"
 	"github.com/argstream/argstream/internal/handrolled"
 	"github.com/argstream/argstream/token"
+	"github.com/argstream/argstream/token/jsontoken"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -181,7 +182,7 @@ func (nopHandler) Handle(token.Event) error { return nil }
 func (nopReceiver) Push(*fragment.Progress) error { return nil }
 
 // resettable is a tokenizer that can start over with another handler,
-// keeping its memory: token.JSON and the hand-rolled baseline.
+// keeping its memory: jsontoken.Tokenizer and the hand-rolled baseline.
 type resettable interface {
 	token.Tokenizer
 	Reset(h token.Handler)
@@ -193,7 +194,7 @@ var tokenizers = []struct {
 	new  func(token.Handler) resettable
 	opt  []argstream.Option
 }{
-	{"jsontext", func(h token.Handler) resettable { return token.NewJSON(h) }, nil},
+	{"jsontext", func(h token.Handler) resettable { return jsontoken.New(h) }, nil},
 	{"handrolled", func(h token.Handler) resettable { return handrolled.New(h) },
 		[]argstream.Option{argstream.WithTokenizer(handrolled.NewFunc)}},
 }

@@ -93,7 +93,7 @@ func ExampleStream_Feed_error() {
 	// Output:
 	// ObjectEntry { key: "a", value: Scalar(Number(1)) }
 	// ObjectEntry { key: "a", value: Done }
-	// argstream: invalid JSON at byte 9 ("/a"): duplicate object key "a"
+	// token: invalid JSON at byte 9 ("/a"): duplicate object key "a"
 }
 
 // A sink stops the stream when it has seen enough: the caller gets

@@ -11,6 +11,7 @@ import (
 	"github.com/argstream/argstream/internal/testutil"
 	"github.com/argstream/argstream/sink"
 	"github.com/argstream/argstream/token"
+	"github.com/argstream/argstream/token/jsontoken"
 	"github.com/google/go-cmp/cmp"
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
@@ -137,7 +138,7 @@ func TestResetWithoutTokenizerReset(t *testing.T) {
 	made := 0
 	newTok := func(h token.Handler, opts ...token.Option) token.Tokenizer {
 		made++
-		return noReset{token.NewJSON(h, opts...)}
+		return noReset{jsontoken.New(h, opts...)}
 	}
 	agg := aggregate.New()
 	s := argstream.New(agg, argstream.WithTokenizer(newTok))

@@ -7,10 +7,12 @@ import (
 	"github.com/argstream/argstream/fragment"
 	"github.com/argstream/argstream/sink"
 	"github.com/argstream/argstream/token"
+	"github.com/argstream/argstream/token/jsontoken"
 )
 
-// ErrClosed is returned by Feed after Close.
-var ErrClosed = errors.New("argstream: Feed after Close")
+// ErrClosed is returned by Feed after Close. It is token.ErrClosed, so
+// errors.Is matches either on a Stream's error and on a tokenizer's.
+var ErrClosed = token.ErrClosed
 
 // ErrPanicked is what every call to a Stream returns, wrapped, once a call
 // into its sink or tokenizer has panicked: see Stream.
@@ -67,7 +69,7 @@ func WithLimits(opts ...token.Option) Option {
 	return func(cfg *config) { cfg.token = append(cfg.token, opts...) }
 }
 
-// WithTokenizer replaces the JSON tokenizer (token.NewJSON) by another one
+// WithTokenizer replaces the JSON tokenizer (jsontoken.New) by another one
 // with the same events: a baseline to compare with, or another syntax.
 func WithTokenizer(f token.NewFunc) Option {
 	return func(cfg *config) { cfg.newToken = f }
@@ -90,11 +92,11 @@ func (s *Stream) newTokenizer() token.Tokenizer {
 	if s.cfg.newToken != nil {
 		return s.cfg.newToken(s.tr, s.cfg.token...)
 	}
-	return token.NewJSON(s.tr, s.cfg.token...)
+	return jsontoken.New(s.tr, s.cfg.token...)
 }
 
 // resetter is a tokenizer that can start over, keeping its memory, as
-// token.JSON can.
+// jsontoken.Tokenizer can.
 type resetter interface {
 	Reset(h token.Handler)
 }

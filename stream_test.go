@@ -10,6 +10,7 @@ import (
 	"github.com/argstream/argstream/internal/testutil"
 	"github.com/argstream/argstream/sink"
 	"github.com/argstream/argstream/token"
+	"github.com/argstream/argstream/token/jsontoken"
 )
 
 // orderSink records pushes and End in one log, to check their order.
@@ -198,7 +199,7 @@ func TestWithTokenizer(t *testing.T) {
 		if cfg := token.NewConfig(opts...); cfg.MaxDepth != 3 {
 			t.Errorf("tokenizer options: MaxDepth %d, want 3", cfg.MaxDepth)
 		}
-		return token.NewJSON(h, opts...)
+		return jsontoken.New(h, opts...)
 	}
 	rec, err := testutil.Run([][]byte{[]byte(`[1]`)}, argstream.WithTokenizer(newTok), argstream.WithLimits(token.MaxDepth(3)))
 	if err != nil || made != 1 || len(rec.Fragments) == 0 {
@@ -214,5 +215,22 @@ func TestTrailingMessage(t *testing.T) {
 	_, split := testutil.Run([][]byte{in[:3], in[3:]})
 	if whole == nil || split == nil || whole.Error() != split.Error() {
 		t.Errorf("whole: %v; split inside the character: %v", whole, split)
+	}
+}
+
+// TestErrClosedIsTokens: a Stream's Feed after Close returns the tokenizer
+// package's ErrClosed, the same value as argstream.ErrClosed, so that
+// errors.Is matches with either name.
+func TestErrClosedIsTokens(t *testing.T) {
+	s := argstream.New(sink.Multi())
+	if err := s.Feed([]byte(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	err := s.Feed([]byte(" "))
+	if !errors.Is(err, token.ErrClosed) || !errors.Is(err, argstream.ErrClosed) {
+		t.Errorf("Feed after Close: %v, want token.ErrClosed", err)
 	}
 }

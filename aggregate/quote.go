@@ -5,7 +5,7 @@ import (
 	"math/bits"
 	"unicode/utf8"
 
-	"github.com/argstream/argstream/internal/lex"
+	"github.com/argstream/argstream/internal/jsonwire"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -33,7 +33,7 @@ func (a *Aggregator) appendQuoted(s []byte) error {
 		for i+8 <= len(s) {
 			x := binary.LittleEndian.Uint64(s[i:])
 			binary.LittleEndian.PutUint64(buf[w:w+8], x)
-			if m := lex.PlainMask(x); m != 0 {
+			if m := jsonwire.PlainMask(x); m != 0 {
 				k := bits.TrailingZeros64(m) >> 3
 				i += k
 				w += k
@@ -43,10 +43,10 @@ func (a *Aggregator) appendQuoted(s []byte) error {
 			w += 8
 		}
 		if rem := len(s) - i; rem > 0 {
-			// Fewer than eight bytes are left (see lex.LoadTail).
-			x := lex.LoadTail(s, i)
+			// Fewer than eight bytes are left (see jsonwire.LoadTail).
+			x := jsonwire.LoadTail(s, i)
 			binary.LittleEndian.PutUint64(buf[w:w+8], x)
-			if m := lex.PlainMask(x); m != 0 {
+			if m := jsonwire.PlainMask(x); m != 0 {
 				k := bits.TrailingZeros64(m) >> 3 // < rem: spaces are plain
 				i += k
 				w += k
@@ -60,7 +60,7 @@ func (a *Aggregator) appendQuoted(s []byte) error {
 	special:
 		c := s[i]
 		if c >= utf8.RuneSelf {
-			size := lex.RuneLen(s[i:])
+			size := jsonwire.RuneLen(s[i:])
 			if size == 0 {
 				q, err := jsontext.AppendQuote(a.quote[:0], s[i:])
 				a.quote = q

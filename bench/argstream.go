@@ -5,6 +5,7 @@ import (
 	"github.com/argstream/argstream/aggregate"
 	"github.com/argstream/argstream/fragment"
 	"github.com/argstream/argstream/token"
+	"github.com/argstream/argstream/token/jsontoken"
 )
 
 // A Tokenizer is an argstream tokenizer that can be reused for another
@@ -20,7 +21,7 @@ type TokenizerImpl struct {
 	// New makes the tokenizer alone.
 	New func(h token.Handler, opts ...token.Option) Tokenizer
 	// Func is what argstream.WithTokenizer takes to build a pipeline on the
-	// tokenizer; nil for argstream's default (token.NewJSON).
+	// tokenizer; nil for argstream's default (jsontoken.New).
 	Func token.NewFunc
 }
 
@@ -29,7 +30,7 @@ type TokenizerImpl struct {
 func Tokenizers() []TokenizerImpl {
 	return append([]TokenizerImpl{{
 		Name: "argstream",
-		New:  func(h token.Handler, opts ...token.Option) Tokenizer { return token.NewJSON(h, opts...) },
+		New:  func(h token.Handler, opts ...token.Option) Tokenizer { return jsontoken.New(h, opts...) },
 	}}, baselineTokenizers()...)
 }
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/argstream/argstream/fragment"
-	"github.com/argstream/argstream/token"
+	"github.com/argstream/argstream/token/jsontoken"
 )
 
 // printer prints each fragment in both text forms.
@@ -19,7 +19,7 @@ func (printer) Push(p *fragment.Progress) error {
 // The Translator turns tokenizer events into fragments.
 func ExampleTranslator() {
 	tr := fragment.NewTranslator(printer{}, &fragment.Call{Name: "fs_modify_file"})
-	tok := token.NewJSON(tr)
+	tok := jsontoken.New(tr)
 	tok.Feed([]byte(`{"n": 2.5e3, "tags": [], "old": "lo`))
 	tok.Feed([]byte(`ng"}`))
 	tok.Close()

@@ -6,7 +6,7 @@ import (
 
 	"github.com/argstream/argstream/fragment"
 	"github.com/argstream/argstream/internal/testutil"
-	"github.com/argstream/argstream/token"
+	"github.com/argstream/argstream/token/jsontoken"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/go-cmp/cmp"
 )
@@ -15,7 +15,7 @@ import (
 func translate(t *testing.T, chunks ...string) *testutil.Recorder {
 	t.Helper()
 	rec := &testutil.Recorder{}
-	tok := token.NewJSON(fragment.NewTranslator(rec, nil))
+	tok := jsontoken.New(fragment.NewTranslator(rec, nil))
 	for _, c := range chunks {
 		if err := tok.Feed([]byte(c)); err != nil {
 			t.Fatalf("Feed(%q): %v", c, err)
@@ -146,7 +146,7 @@ func TestNoAllocs(t *testing.T) {
 	doc := []byte(`{"path":"src/lib.rs","patterns":[{"old":"a\nb","new":"x","paths":["a","b"],"n":-1.5e3,"ok":true,"z":null,"e":{}}]}`)
 	n := 0
 	tr := fragment.NewTranslator(pushFunc(func(p *fragment.Progress) error { n++; return nil }), &fragment.Call{ID: "c"})
-	tok := token.NewJSON(tr)
+	tok := jsontoken.New(tr)
 	call := &fragment.Call{ID: "d"}
 	run := func() {
 		tok.Reset(tr)
@@ -227,7 +227,7 @@ func TestKeysStayWhileOpen(t *testing.T) {
 	})
 	for _, size := range []int{1, 7, len(doc)} {
 		open = nil
-		tok := token.NewJSON(fragment.NewTranslator(rec, nil))
+		tok := jsontoken.New(fragment.NewTranslator(rec, nil))
 		for i := 0; i < len(doc); i += size {
 			if err := tok.Feed([]byte(doc[i:min(i+size, len(doc))])); err != nil {
 				t.Fatal(err)

@@ -9,7 +9,7 @@ import (
 )
 
 // FuzzHandrolled feeds any input, in chunks and with limits the fuzzer
-// chooses, to the hand-written tokenizer and to token.JSON, and checks that
+// chooses, to the hand-written tokenizer and to jsontoken.Tokenizer, and checks that
 // neither panics and that both report the same events (kind, data, offset)
 // and end the same way (the same error: category, offset, pointer and
 // message; the same answers to Feed and Close after the end). An input

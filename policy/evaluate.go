@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/argstream/argstream/token"
+	"github.com/argstream/argstream/token/jsontoken"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -55,11 +56,11 @@ func (p *Policy) Evaluate(known map[string]jsontext.Value, complete bool) Decisi
 // EvaluateArgs decides on complete arguments, a JSON object: Evaluate with
 // every member known and complete set. Arguments that are valid JSON but not
 // an object have no parameters. The arguments are checked as a Stream
-// checks them, with token.NewJSON's defaults: invalid JSON, a duplicate key
+// checks them, with jsontoken.New's defaults: invalid JSON, a duplicate key
 // or keys a tool would confuse are an error (a *token.SyntaxError), never
 // a decision.
 func (p *Policy) EvaluateArgs(args jsontext.Value) (Decision, error) {
-	check := token.NewJSON(token.HandlerFunc(func(token.Event) error { return nil }))
+	check := jsontoken.New(token.HandlerFunc(func(token.Event) error { return nil }))
 	if err := check.Feed(args); err != nil {
 		return Decision{}, err
 	}

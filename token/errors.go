@@ -4,50 +4,57 @@ import (
 	"errors"
 	"strconv"
 
-	"github.com/argstream/argstream/internal/lex"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Categories of bad input. Every *SyntaxError wraps exactly one of them.
 var (
 	// ErrSyntax: the input breaks the JSON grammar.
-	ErrSyntax = lex.ErrSyntax
+	ErrSyntax = errors.New("token: syntax error")
 	// ErrTruncated: the input ended before the value was complete.
-	ErrTruncated = lex.ErrTruncated
+	ErrTruncated = errors.New("token: unexpected end of input")
 	// ErrTrailingData: something other than whitespace follows the value.
-	ErrTrailingData = lex.ErrTrailingData
+	ErrTrailingData = errors.New("token: data after the top-level value")
 	// ErrDuplicateKey: an object has the same key twice (compared after
 	// decoding escapes). argstream rejects duplicates so that a decision taken
 	// on the first "path" can never be bypassed by a second one.
-	ErrDuplicateKey = lex.ErrDuplicateKey
+	ErrDuplicateKey = errors.New("token: duplicate object key")
 	// ErrCaseFoldedKey: an object has two keys that differ but are equal
 	// under Unicode simple case folding (as strings.EqualFold compares them),
 	// such as "path" and "PATH", or "k" and "\u212a" (the Kelvin sign).
 	// Go's encoding/json v1 matches keys to struct fields so, and would read
 	// the second where a policy approved the first. AllowConfusableKeys
 	// turns the check off.
-	ErrCaseFoldedKey = lex.ErrCaseFoldedKey
+	ErrCaseFoldedKey = errors.New("token: object keys equal under case folding")
 	// ErrNULInKey: an object key holds U+0000 (written "\u0000"), which a
 	// tool written in C would read as the end of the key: "path\u0000x" is
 	// "path" there. AllowConfusableKeys turns the check off.
-	ErrNULInKey = lex.ErrNULInKey
+	ErrNULInKey = errors.New("token: NUL in object key")
 	// ErrInvalidUTF8: a string holds bytes that are not valid UTF-8.
-	ErrInvalidUTF8 = lex.ErrInvalidUTF8
+	ErrInvalidUTF8 = errors.New("token: invalid UTF-8")
 	// ErrInvalidEscape: a string holds an invalid escape sequence, including a
 	// lone UTF-16 surrogate escape such as "\uD800".
-	ErrInvalidEscape = lex.ErrInvalidEscape
+	ErrInvalidEscape = errors.New("token: invalid escape sequence")
 	// ErrTooDeep: arrays and objects are nested deeper than MaxDepth.
-	ErrTooDeep = lex.ErrTooDeep
+	ErrTooDeep = errors.New("token: nesting too deep")
 	// ErrTooLarge: the input is longer than MaxSize.
-	ErrTooLarge = lex.ErrTooLarge
+	ErrTooLarge = errors.New("token: input too large")
 )
 
-// ErrClosed is returned by Feed after Close.
+// ErrClosed is returned by a tokenizer's Feed after Close (and by an
+// argstream.Stream's: argstream.ErrClosed is the same value).
 var ErrClosed = errors.New("token: Feed after Close")
 
 // SyntaxError describes bad input: what is wrong and where. A SyntaxError is
 // immutable once returned, so several goroutines may read it.
+//
+// Its message is for people and may change; programs use errors.Is with the
+// categories above, Offset and Pointer.
 type SyntaxError struct {
+	// Syntax names the input syntax of the tokenizer that found the error,
+	// for the message: "JSON" (package jsontoken and the baseline), later
+	// "caret block" or "XML tags".
+	Syntax string
 	// Offset is the byte offset in the whole stream (all chunks together) of
 	// the first byte that is wrong, or the input length for ErrTruncated.
 	Offset int64
@@ -60,8 +67,16 @@ type SyntaxError struct {
 	Detail string
 }
 
+// Error returns the message, in the form
+//
+//	token: invalid JSON at byte 14 ("/path"): duplicate object key "path"
 func (e *SyntaxError) Error() string {
-	b := []byte("argstream: invalid JSON at byte ")
+	syntax := e.Syntax
+	if syntax == "" {
+		syntax = "input"
+	}
+	b := append([]byte("token: invalid "), syntax...)
+	b = append(b, " at byte "...)
 	b = strconv.AppendInt(b, e.Offset, 10)
 	if e.Pointer != "" {
 		b = append(b, " ("...)

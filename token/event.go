@@ -79,6 +79,6 @@ type Tokenizer interface {
 	Close() error
 }
 
-// NewFunc makes a tokenizer that reports to h. NewJSON is one (wrapped);
+// NewFunc makes a tokenizer that reports to h. jsontoken.New is one (wrapped);
 // other input syntaxes plug into argstream.WithTokenizer the same way.
 type NewFunc func(h Handler, opts ...Option) Tokenizer

@@ -26,7 +26,7 @@ import (
 const benchUsage = "bench [--chunk N] [--impl jsontext|handrolled] [--runs N] [--time D] FILE..."
 
 // benchImpls are the tokenizers --impl selects; nil is argstream's default,
-// the jsontext-backed token.NewJSON.
+// the jsontext-backed jsontoken.New.
 var benchImpls = map[string]token.NewFunc{
 	"jsontext":   nil,
 	"handrolled": handrolled.NewFunc,
@@ -70,7 +70,7 @@ type benchDoc struct {
 func runBench(e env, args []string) int {
 	fs := newFlags("bench")
 	chunk := fs.Int("chunk", 16, "feed `N`-byte chunks; 0 feeds each document whole")
-	impl := fs.String("impl", "jsontext", "the tokenizer: jsontext (token.NewJSON, the default) or handrolled (the baseline, internal/handrolled)")
+	impl := fs.String("impl", "jsontext", "the tokenizer: jsontext (jsontoken.New, the default) or handrolled (the baseline, internal/handrolled)")
 	runs := fs.Int("runs", 5, "report the median of `N` runs of each measurement")
 	minTime := fs.Duration("time", 200*time.Millisecond, "repeat the document for at least `D` in each run")
 	files, code, ok := parseFlags(e, fs, benchUsage, args)

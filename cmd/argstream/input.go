@@ -354,15 +354,25 @@ func (e *ioError) Error() string { return e.name + ": " + message(e.err) }
 
 // message returns err's text for a message that names its file already:
 // without a *fs.PathError's operation and path, and without the package
-// prefix "argstream: " of the library's errors.
+// prefix of the library's errors ("token: " for a *token.SyntaxError,
+// "argstream: " for a Stream's own), which the command's "argstream: "
+// replaces.
 func message(err error) string {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		err = pe.Err
 	}
-	s, _ := strings.CutPrefix(err.Error(), "argstream: ")
+	s := err.Error()
+	for _, prefix := range libraryPrefixes {
+		if rest, ok := strings.CutPrefix(s, prefix); ok {
+			return rest
+		}
+	}
 	return s
 }
+
+// libraryPrefixes are the package prefixes of the library's error messages.
+var libraryPrefixes = []string{"token: ", "argstream: "}
 
 // usageError reports a usage error, or an *ioError, and returns exitUsage.
 func usageError(e env, err error) int {

@@ -10,6 +10,7 @@ import (
 	"github.com/argstream/argstream/internal/handrolled"
 	"github.com/argstream/argstream/internal/testutil"
 	"github.com/argstream/argstream/token"
+	"github.com/argstream/argstream/token/jsontoken"
 )
 
 // resettable is what both tokenizers offer for reuse.
@@ -22,7 +23,7 @@ var tokenizers = []struct {
 	name string
 	make func(h token.Handler) resettable
 }{
-	{"tok=json", func(h token.Handler) resettable { return token.NewJSON(h) }},
+	{"tok=json", func(h token.Handler) resettable { return jsontoken.New(h) }},
 	{"tok=handrolled", func(h token.Handler) resettable { return handrolled.New(h) }},
 }
 
@@ -66,7 +67,7 @@ func benchInputs(b *testing.B) []benchInput {
 	return ins
 }
 
-// BenchmarkTokenizer compares handrolled with token.JSON, each reused with
+// BenchmarkTokenizer compares handrolled with jsontoken.Tokenizer, each reused with
 // Reset, at 16-byte and 1 KiB chunks. Run with -benchmem: both must show 0
 // allocs/op.
 //

@@ -1,19 +1,18 @@
 package handrolled
 
 import (
-	"fmt"
 	"strconv"
-	"unicode/utf8"
 
-	"github.com/argstream/argstream/internal/lex"
+	"github.com/argstream/argstream/internal/jsonwire"
 	"github.com/argstream/argstream/token"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// The errors below say what token.JSON says, at the same offset, with the
-// same JSON pointer. Where token.JSON passes on a message of jsontext's, the
-// message is built here the way jsontext builds it. Nothing here runs on the
-// hot path: each builds the one error that ends a stream.
+// The errors below have the category, offset and JSON pointer that
+// jsontoken's have for the same input (the differential tests check it);
+// their Detail is the baseline's own short text, since a message is for
+// people and is not compared. Nothing here runs on the hot path: each builds
+// the one error that ends a stream.
 
 // pointer returns the JSON pointer of a position relative to the stack, as
 // jsontext computes it: where < 0 is the value read last, where == 0 the
@@ -34,8 +33,7 @@ func (t *Tokenizer) pointer(where int) jsontext.Pointer {
 			}
 		}
 		if f.obj {
-			s := t.keys[f.lastKey]
-			p = p.AppendToken(string(t.keyBuf[s.start:s.end]))
+			p = p.AppendToken(string(t.keyBuf[f.keyStart:f.keyEnd]))
 		} else {
 			p = p.AppendToken(strconv.FormatInt(f.n+delta, 10))
 		}
@@ -47,61 +45,52 @@ func syntaxError(off int64, ptr jsontext.Pointer, detail string) error {
 	return &token.SyntaxError{Offset: off, Pointer: ptr, Err: token.ErrSyntax, Detail: detail}
 }
 
-func lexError(e *lex.Error, ptr jsontext.Pointer) error {
-	return &token.SyntaxError{Offset: e.Offset, Pointer: ptr, Err: e.Err, Detail: e.Detail}
+// unexpected says that the byte c is not what the grammar expects there.
+func unexpected(c byte, expecting string) string {
+	return "unexpected " + jsonwire.QuoteChar([]byte{c}) + ", expecting " + expecting
 }
 
-// invalidChar is jsontext's message for the byte c where it is wrong.
-func invalidChar(c byte, where string) string {
-	q := strconv.QuoteRune(rune(c))
-	if c >= utf8.RuneSelf {
-		q = `'\x` + strconv.FormatUint(uint64(c), 16) + `'`
-	}
-	return "invalid character " + q + " " + where
-}
-
-// whereDelim describes the place of a byte that is not the delimiter want.
-func (t *Tokenizer) whereDelim(want byte) string {
+// expecting describes what may follow where the delimiter want is due.
+func (t *Tokenizer) expecting(want byte) string {
 	switch want {
 	case ':':
-		return "after object name (expecting ':')"
+		return "':' after an object key"
 	case ',':
 		if t.frames[len(t.frames)-1].obj {
-			return "after object value (expecting ',' or '}')"
+			return "',' or '}' after an object value"
 		}
-		return "after array element (expecting ',' or ']')"
+		return "',' or ']' after an array element"
 	}
-	return "at start of value"
+	return "a value"
 }
 
 // badDelim: ',' or ':' where it does not belong.
 func (t *Tokenizer) badDelim(c byte, pos int64) error {
 	if t.delim != 0 { // a second delimiter stands where a value should
-		return syntaxError(pos, t.pointer(+1), invalidChar(c, "at start of value"))
+		return syntaxError(pos, t.pointer(+1), unexpected(c, "a value"))
 	}
 	want, _ := t.expect()
-	return syntaxError(pos, t.pointer(0), invalidChar(c, t.whereDelim(want)))
+	return syntaxError(pos, t.pointer(0), unexpected(c, t.expecting(want)))
 }
 
 // badStart: a token that lacks the delimiter before it, or that stands
 // where an object key must.
 func (t *Tokenizer) badStart(c byte, pos int64, want byte, keyPos bool) error {
 	if t.delim != want {
-		return syntaxError(pos, t.pointer(0), invalidChar(c, t.whereDelim(want)))
+		return syntaxError(pos, t.pointer(0), unexpected(c, t.expecting(want)))
 	}
 	switch {
 	case c == '{' || c == '[' || c >= '0' && c <= '9':
-		return syntaxError(pos, t.pointer(+1), jsontext.ErrNonStringName.Error())
+		return syntaxError(pos, t.pointer(+1), unexpected(c, "an object key (a string)"))
 	case c == '-' || c == 't' || c == 'f' || c == 'n':
-		return syntaxError(pos, t.pointer(0),
-			fmt.Sprintf("invalid character %s (expecting an object key)", lex.QuoteChar([]byte{c})))
+		return syntaxError(pos, t.pointer(0), unexpected(c, "an object key (a string)"))
 	}
-	return syntaxError(pos, t.pointer(+1), invalidChar(c, "at start of value"))
+	return syntaxError(pos, t.pointer(+1), unexpected(c, "a value"))
 }
 
 // badValue: a byte that cannot start a value.
 func (t *Tokenizer) badValue(c byte, pos int64) error {
-	return syntaxError(pos, t.pointer(+1), invalidChar(c, "at start of value"))
+	return syntaxError(pos, t.pointer(+1), unexpected(c, "a value"))
 }
 
 // closerAfterDelim: '}' or ']' right after ',' or ':'.
@@ -110,73 +99,32 @@ func (t *Tokenizer) closerAfterDelim(c byte, pos int64) error {
 	if _, keyPos := t.expect(); keyPos {
 		want, ptr = "an object key", t.pointer(0)
 	}
-	return syntaxError(pos, ptr, fmt.Sprintf("invalid character %q after %q (expecting %s)", c, t.delim, want))
+	return syntaxError(pos, ptr, unexpected(c, want+" after "+strconv.QuoteRune(rune(t.delim))))
 }
 
 // missingColon: '}' or ']' right after an object key.
 func (t *Tokenizer) missingColon(c byte, pos int64) error {
-	return syntaxError(pos, t.pointer(0), invalidChar(c, "after object name (expecting ':')"))
+	return syntaxError(pos, t.pointer(0), unexpected(c, "':' after an object key"))
 }
 
 // mismatch: '}' closing an array, ']' closing an object, or either closing
 // nothing.
 func (t *Tokenizer) mismatch(c byte, pos int64) error {
-	ptr, where := t.pointer(+1), "at start of value"
+	ptr, want := t.pointer(+1), "a value"
 	if n := len(t.frames); n > 0 && t.frames[n-1].n > 0 {
-		where = "after array element (expecting ',' or ']')"
-		if t.frames[n-1].obj {
-			where = "after object value (expecting ',' or '}')"
-		}
+		want = t.expecting(',')
 		ptr = ptr.Parent()
 	}
-	return syntaxError(pos, ptr, invalidChar(c, where))
+	return syntaxError(pos, ptr, unexpected(c, want))
 }
 
 // badNumber: c at pos cannot continue an unfinished number.
 func (t *Tokenizer) badNumber(c byte, pos int64) error {
-	return syntaxError(pos, t.pointer(+1), invalidChar(c, "in number (expecting digit)"))
+	return syntaxError(pos, t.pointer(+1), unexpected(c, "a digit in a number"))
 }
 
 // badLiteral: c is not the next letter of the literal.
 func (t *Tokenizer) badLiteral(c byte) error {
-	where := "in literal " + t.lit + " (expecting " + strconv.QuoteRune(rune(t.lit[t.litN])) + ")"
-	return syntaxError(t.tokOff+int64(t.litN), t.pointer(+1), invalidChar(c, where))
-}
-
-// trailing: b[0], at pos, follows the top-level value.
-func (t *Tokenizer) trailing(b []byte, pos int64) error {
-	return &token.SyntaxError{Offset: pos, Err: token.ErrTrailingData,
-		Detail: fmt.Sprintf("invalid character %s after top-level value", lex.QuoteChar(b[:1]))}
-}
-
-func (t *Tokenizer) duplicate(key []byte) error {
-	return &token.SyntaxError{Offset: t.tokOff, Pointer: t.pointer(+1).AppendToken(string(key)), Err: token.ErrDuplicateKey,
-		Detail: "duplicate object key " + strconv.Quote(string(key))}
-}
-
-func (t *Tokenizer) tooDeep(pos int64) error {
-	return &token.SyntaxError{Offset: pos, Pointer: t.pointer(+1), Err: token.ErrTooDeep,
-		Detail: fmt.Sprintf("nesting deeper than the limit of %d", t.cfg.MaxDepth)}
-}
-
-func (t *Tokenizer) tooLarge() error {
-	limit := t.cfg.MaxSize
-	return &token.SyntaxError{Offset: limit, Pointer: t.pointer(-1), Err: token.ErrTooLarge,
-		Detail: fmt.Sprintf("input longer than the limit of %d bytes", limit)}
-}
-
-func (t *Tokenizer) truncated(where string) error {
-	ptr := t.pointer(-1)
-	switch t.state {
-	case stKey:
-		ptr = t.pointer(0)
-	case stNumber, stLiteral:
-		ptr = t.pointer(1) // not counted in its container until it ends
-	}
-	return &token.SyntaxError{Offset: t.off, Pointer: ptr, Err: token.ErrTruncated,
-		Detail: "unexpected end of input " + where}
-}
-
-func (t *Tokenizer) unclosed() error {
-	return t.truncated("(" + strconv.Itoa(len(t.frames)) + " unclosed)")
+	lit, n := t.lc.Word()
+	return syntaxError(t.tokOff+int64(n), t.pointer(+1), unexpected(c, strconv.QuoteRune(rune(lit[n]))+" in "+lit))
 }

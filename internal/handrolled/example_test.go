@@ -37,14 +37,14 @@ func ExampleNew() {
 	// 32 EndObject ""
 }
 
-// Errors are the ones token.JSON returns: what, where in the stream, and
-// the JSON pointer of the value concerned.
+// Errors have the category, offset and JSON pointer that jsontoken.Tokenizer
+// gives: what, where in the stream, and the value concerned.
 func ExampleTokenizer_Feed_error() {
 	tok := handrolled.New(token.HandlerFunc(func(token.Event) error { return nil }))
 	err := tok.Feed([]byte(`{"path": "a", "path": "b"}`))
 	fmt.Println(err)
 	// Output:
-	// argstream: invalid JSON at byte 14 ("/path"): duplicate object key "path"
+	// token: invalid JSON at byte 14 ("/path"): duplicate object key "path"
 }
 
 // NewFunc plugs the tokenizer into the argstream pipeline.

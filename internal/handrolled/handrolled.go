@@ -1,79 +1,73 @@
 package handrolled
 
 import (
-	"hash/maphash"
+	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/argstream/argstream/internal/jsonwire"
 	"github.com/argstream/argstream/internal/keyfold"
-	"github.com/argstream/argstream/internal/lex"
+	"github.com/argstream/argstream/internal/lifecycle"
 	"github.com/argstream/argstream/token"
 )
 
-// state is where the lexer is between two bytes.
-type state uint8
-
-const (
-	stBetween state = iota // before a token: whitespace, ',' or ':'
-	stKey                  // inside an object key
-	stString               // inside a string value
-	stNumber               // inside a number
-	stLiteral              // inside null, true or false
-	stDone                 // after the top-level value: only whitespace may follow
-	stClosed               // Close succeeded
-)
+// This file is structured in the following way:
+//
+//   - frame, span, Tokenizer, New, Reset, Offset: the types and their life.
+//   - Feed, Close and grammar: the hooks into internal/lifecycle, which owns
+//     offsets, limits, the sticky error and truncation at Close.
+//   - lex: the state machine, one case per lifecycle state; the common
+//     case of each token (a plain string, a whole literal, a number that
+//     ends in the chunk) is taken whole without a state change.
+//   - number and numSteps: numbers, through a table made from
+//     jsonwire.Num.
+//   - endNumber, endLiteral, valueRead, expect, push, closeContainer,
+//     endKey, emitPlain: ending tokens and containers.
+//
+// The errors are in errors.go. Keys are checked by internal/keyfold.
 
 // frame is one open object or array.
 type frame struct {
 	// n counts what the container holds so far, as jsontext counts it: an
 	// array's elements, an object's keys and values each (odd: a key is
 	// waiting for its value).
-	n        int64
-	keyStart int   // index in Tokenizer.keys of the object's first key
-	lastKey  int   // index in Tokenizer.keys of the object's latest key
-	set      int32 // 1 + index in Tokenizer.sets of the object's key set, or 0
-	obj      bool
+	n int64
+	// An object's keys are in Tokenizer.keyBuf from keyBase on, the latest
+	// one (for the JSON pointers of errors) at keyStart:keyEnd.
+	keyBase, keyStart, keyEnd int
+	obj                       bool
 }
-
-// span locates a decoded key in Tokenizer.keyBuf.
-type span struct{ start, end int }
 
 // Tokenizer is the hand-written JSON tokenizer. Its zero value is not ready
 // for use: make one with New. A Tokenizer may not be used from several
 // goroutines at once; separate Tokenizers may run in parallel.
 type Tokenizer struct {
-	h     token.Handler
-	cfg   token.Config
-	state state
-	delim byte  // ',' or ':' read and not yet followed by its token, or 0
-	off   int64 // stream offset just past the input fed so far
+	lc    lifecycle.Base // offsets, limits, depth, sticky error, Close
+	delim byte           // ',' or ':' read and not yet followed by its token, or 0
 
 	frames []frame // open objects and arrays, outermost first
 
-	tokOff int64      // offset of the first byte of the token being read
-	num    lex.Num    // number grammar state (stNumber)
-	lit    string     // the literal being read (stLiteral)
-	litN   int        // bytes of lit matched
-	raw    []byte     // the text of a number that spans chunks
-	str    lex.String // string decoder (stKey, stString)
+	tokOff int64           // offset of the first byte of the token being read
+	num    jsonwire.Num    // number grammar state (lifecycle.Number)
+	raw    []byte          // the text of a number that spans chunks
+	str    jsonwire.String // string decoder (lifecycle.Key, lifecycle.String)
 
-	keyBuf []byte   // decoded keys of every open object, then the key being read
-	keyAt  int      // start in keyBuf of the key being read
-	keys   []span   // the keys in keyBuf, object by object
-	sets   []keySet // hash sets of the open objects that have many keys, innermost last
-	nsets  int      // sets in use
-	seed   maphash.Seed
-	fold   keyfold.Set // the keys again, for keys a tool would confuse (unless AllowConfusableKeys)
+	keyBuf []byte      // the keys of every open object, then the key being read
+	keyAt  int         // start in keyBuf of the key being read
+	keys   keyfold.Set // the keys of the open objects: duplicates, and keys a tool would confuse
 
-	err  error // sticky: the error that stopped the tokenizer
 	work int64 // units of work done, for the linearity test
 }
 
 var _ token.Tokenizer = (*Tokenizer)(nil)
 
 // New returns a Tokenizer that reports events to h. It takes the options
-// token.JSON takes (token.MaxDepth, token.MaxSize, token.AllowConfusableKeys),
+// jsontoken.Tokenizer takes (token.MaxDepth, token.MaxSize, token.AllowConfusableKeys),
 // with the same defaults.
 func New(h token.Handler, opts ...token.Option) *Tokenizer {
-	return &Tokenizer{h: h, cfg: token.NewConfig(opts...), seed: maphash.MakeSeed()}
+	t := &Tokenizer{}
+	t.lc.Init(h, "JSON", opts...)
+	// Under AllowConfusableKeys only exact duplicates are rejected.
+	t.keys.SetExact(t.lc.Cfg.AllowConfusableKeys)
+	return t
 }
 
 // NewFunc is New as a token.NewFunc, for argstream.WithTokenizer.
@@ -84,86 +78,59 @@ func NewFunc(h token.Handler, opts ...token.Option) token.Tokenizer {
 // Reset makes t ready for a new input, reporting to h, with the same options.
 // It keeps t's buffers, so a reused tokenizer does not allocate.
 func (t *Tokenizer) Reset(h token.Handler) {
-	for i := range t.nsets {
-		clear(t.sets[i].slots)
-	}
 	t.str.Reset()
-	t.fold.Reset()
-	*t = Tokenizer{h: h, cfg: t.cfg, seed: t.seed, str: t.str, fold: t.fold,
-		frames: t.frames[:0], raw: t.raw[:0], keyBuf: t.keyBuf[:0], keys: t.keys[:0], sets: t.sets}
+	t.keys.Reset()
+	t.lc.Reset(h)
+	*t = Tokenizer{lc: t.lc, str: t.str, keys: t.keys,
+		frames: t.frames[:0], raw: t.raw[:0], keyBuf: t.keyBuf[:0]}
 }
 
 // Offset returns the number of input bytes fed so far.
-func (t *Tokenizer) Offset() int64 { return t.off }
+func (t *Tokenizer) Offset() int64 { return t.lc.Offset() }
 
 // Feed consumes the next chunk of input, which may be empty, and reports the
 // events it determines. After an error, Feed and Close return that error;
 // after Close, Feed returns token.ErrClosed.
 func (t *Tokenizer) Feed(chunk []byte) error {
-	if t.err != nil {
-		return t.err
+	b, base, err := t.lc.Next(chunk)
+	if err != nil {
+		return err
 	}
-	if t.state == stClosed {
-		return token.ErrClosed
-	}
-	if t.cfg.MaxSize > 0 && t.off+int64(len(chunk)) > t.cfg.MaxSize {
-		if t.err = t.lex(chunk[:t.cfg.MaxSize-t.off]); t.err == nil {
-			t.err = t.tooLarge()
-		}
-		return t.err
-	}
-	t.err = t.lex(chunk)
-	return t.err
+	return t.lc.Lexed(t.lex(b, base), (*grammar)(t))
 }
 
 // Close ends the input: it reports a top-level number that ends the input
 // and returns an error if the value is incomplete.
-func (t *Tokenizer) Close() error {
-	if t.err != nil || t.state == stClosed {
-		return t.err
+func (t *Tokenizer) Close() error { return t.lc.Close((*grammar)(t)) }
+
+// grammar is the Tokenizer as the lifecycle sees it.
+type grammar Tokenizer
+
+func (g *grammar) Lex(b []byte, base int64) error { return (*Tokenizer)(g).lex(b, base) }
+
+// End ends a number at the top level, which only the end of input ends.
+func (g *grammar) End() error {
+	t := (*Tokenizer)(g)
+	if !t.num.Complete() {
+		return t.lc.Truncated(g, "in number")
 	}
-	if t.err = t.end(); t.err == nil {
-		t.state = stClosed
-	}
-	return t.err
+	return t.endNumber(t.raw, t.lc.Offset())
 }
 
-func (t *Tokenizer) end() error {
-	switch t.state {
-	case stDone:
-		return nil
-	case stNumber:
-		// The end of input ends a number only at the top level: inside an
-		// array or object the input is cut short, maybe in the number.
-		if !t.num.Complete() || len(t.frames) > 0 {
-			return t.truncated("in number")
-		}
-		return t.endNumber(t.raw, t.off)
-	case stLiteral:
-		return t.truncated("in literal " + t.lit)
-	case stString:
-		return t.truncated("in string")
-	case stKey:
-		return t.truncated("in object key")
-	}
-	if len(t.frames) == 0 {
-		return t.truncated("before any value")
-	}
-	return t.unclosed()
+func (g *grammar) Pointer(at lifecycle.Where) jsontext.Pointer {
+	return (*Tokenizer)(g).pointer(int(at))
 }
 
-// lex runs the state machine over b, which follows t.off in the stream.
-func (t *Tokenizer) lex(b []byte) error {
-	base := t.off
-	t.off += int64(len(b))
+// lex runs the state machine over b, whose first byte is at offset base.
+func (t *Tokenizer) lex(b []byte, base int64) error {
 	i := 0
 	for i < len(b) {
 		t.work++
-		switch t.state {
-		case stBetween:
+		switch t.lc.State {
+		case lifecycle.Between:
 			c := b[i]
-			if lex.IsSpace(c) {
-				for i++; i < len(b) && lex.IsSpace(b[i]); i++ {
+			if jsonwire.IsSpace(c) {
+				for i++; i < len(b) && jsonwire.IsSpace(b[i]); i++ {
 				}
 				continue
 			}
@@ -193,9 +160,9 @@ func (t *Tokenizer) lex(b []byte) error {
 			case c == '"':
 				i++
 				// Most strings are plain text that ends in the chunk: take
-				// them whole. Otherwise lex.String decodes them, the plain
+				// them whole. Otherwise jsonwire.String decodes them, the plain
 				// start of a key excepted.
-				j := i + lex.ScanPlain(b[i:])
+				j := i + jsonwire.ScanPlain(b[i:])
 				if keyPos {
 					t.keyAt = len(t.keyBuf)
 					t.keyBuf = append(t.keyBuf, b[i:j]...)
@@ -208,14 +175,14 @@ func (t *Tokenizer) lex(b []byte) error {
 						continue
 					}
 					t.str.Reset()
-					t.state = stKey
+					t.lc.State = lifecycle.Key
 					i = j
 					continue
 				}
 				if len(t.frames) > 0 {
 					t.frames[len(t.frames)-1].n++
 				}
-				if err := t.emit(token.BeginString, nil, pos+1); err != nil {
+				if err := t.lc.Emit(token.BeginString, nil, pos+1); err != nil {
 					return err
 				}
 				switch {
@@ -226,23 +193,23 @@ func (t *Tokenizer) lex(b []byte) error {
 						}
 					}
 					i = j + 1
-					t.valueEnded()
-					if err := t.emit(token.EndString, nil, base+int64(i)); err != nil {
+					t.lc.ValueEnded()
+					if err := t.lc.Emit(token.EndString, nil, base+int64(i)); err != nil {
 						return err
 					}
 					continue
 				case j == len(b) && j > i:
-					// What lex.String would do with plain text.
+					// What jsonwire.String would do with plain text.
 					if err := t.emitPlain(b[i:j:j], base+int64(j)); err != nil {
 						return err
 					}
 					i = j
 				}
 				t.str.Reset()
-				t.state = stString
+				t.lc.State = lifecycle.String
 			case c == '{' || c == '[':
-				if len(t.frames) >= t.cfg.MaxDepth {
-					return t.tooDeep(pos)
+				if !t.lc.Enter() {
+					return t.lc.TooDeep(pos, t.pointer(+1))
 				}
 				t.push(c == '{')
 				i++
@@ -250,72 +217,51 @@ func (t *Tokenizer) lex(b []byte) error {
 				if c == '{' {
 					kind = token.BeginObject
 				}
-				if err := t.emit(kind, nil, pos+1); err != nil {
+				if err := t.lc.Emit(kind, nil, pos+1); err != nil {
 					return err
 				}
-			case lex.StartsNumber(c):
-				t.num = lex.NumStart
-				t.state = stNumber
+			case jsonwire.StartsNumber(c):
+				t.num = jsonwire.NumStart
+				t.lc.State = lifecycle.Number
 				t.raw = t.raw[:0]
 				var err error
 				if i, err = t.number(b, i, base, true); err != nil {
 					return err
 				}
 			case c == 't' || c == 'f' || c == 'n':
+				lit := "null"
 				switch c {
 				case 't':
-					t.lit = "true"
+					lit = "true"
 				case 'f':
-					t.lit = "false"
-				default:
-					t.lit = "null"
+					lit = "false"
 				}
 				// The whole literal is usually in the chunk.
-				if len(b)-i >= len(t.lit) && string(b[i:i+len(t.lit)]) == t.lit {
-					i += len(t.lit)
-					if err := t.endLiteral(base + int64(i)); err != nil {
+				if len(b)-i >= len(lit) && string(b[i:i+len(lit)]) == lit {
+					i += len(lit)
+					if err := t.endLiteral(lit, base+int64(i)); err != nil {
 						return err
 					}
 					continue
 				}
-				t.state = stLiteral
-				t.litN = 1
+				t.lc.StartWord(lit)
 				i++
 			default:
 				return t.badValue(c, pos)
 			}
 
-		case stString:
-			text, n, closed, lerr := t.str.Next(b[i:], base+int64(i))
-			end := i + n
-			if len(text) > 0 {
-				dataEnd := end
-				if closed {
-					dataEnd--
-				}
-				escaped := t.str.Escaped(b[i:dataEnd:dataEnd], base+int64(i))
-				if err := t.h.Handle(token.Event{Kind: token.StringData, Data: text[:len(text):len(text)],
-					Escaped: escaped, Offset: base + int64(dataEnd)}); err != nil {
-					return err
-				}
-			}
-			if lerr != nil {
-				return lexError(lerr, t.pointer(-1))
-			}
-			i = end
-			if closed {
-				t.valueEnded()
-				if err := t.emit(token.EndString, nil, base+int64(end)); err != nil {
-					return err
-				}
+		case lifecycle.String:
+			var err error
+			if i, err = t.lc.JSONString((*grammar)(t), &t.str, b, i, base); err != nil {
+				return err
 			}
 
-		case stKey:
+		case lifecycle.Key:
 			text, n, closed, lerr := t.str.Next(b[i:], base+int64(i))
 			t.keyBuf = append(t.keyBuf, text...)
 			t.work += int64(len(text))
 			if lerr != nil {
-				return lexError(lerr, t.pointer(0))
+				return lifecycle.WireError(lerr, t.pointer(0))
 			}
 			i += n
 			if closed {
@@ -324,30 +270,29 @@ func (t *Tokenizer) lex(b []byte) error {
 				}
 			}
 
-		case stNumber:
+		case lifecycle.Number:
 			var err error
 			if i, err = t.number(b, i, base, false); err != nil {
 				return err
 			}
 
-		case stLiteral:
-			for ; i < len(b) && t.litN < len(t.lit); i++ {
-				if b[i] != t.lit[t.litN] {
-					return t.badLiteral(b[i])
-				}
-				t.litN++
-			}
-			if t.litN == len(t.lit) {
-				if err := t.endLiteral(base + int64(i)); err != nil {
+		case lifecycle.Word:
+			var complete bool
+			i, complete = t.lc.MatchWord(b, i)
+			switch {
+			case complete:
+				lit, _ := t.lc.Word()
+				if err := t.endLiteral(lit, base+int64(i)); err != nil {
 					return err
 				}
+			case i < len(b):
+				return t.badLiteral(b[i])
 			}
 
-		case stDone:
-			for ; i < len(b); i++ {
-				if !lex.IsSpace(b[i]) {
-					return t.trailing(b[i:], base+int64(i))
-				}
+		case lifecycle.Done:
+			var err error
+			if i, err = t.lc.Trailing(b, i, base); err != nil {
+				return err
 			}
 		}
 	}
@@ -367,7 +312,7 @@ func (t *Tokenizer) number(b []byte, i int, base int64, started bool) (int, erro
 			if next == numEnd {
 				break
 			}
-			num = lex.Num(next)
+			num = jsonwire.Num(next)
 		}
 	} else {
 		for ; i < len(b); i++ {
@@ -396,12 +341,12 @@ func (t *Tokenizer) number(b []byte, i int, base int64, started bool) (int, erro
 	return i, t.endNumber(text, base+int64(i)+1)
 }
 
-// numSteps is lex.Num.Step as a table, for the states below 16 that it can
+// numSteps is jsonwire.Num.Step as a table, for the states below 16 that it can
 // reach: numSteps[n][c] is the state after c, or numEnd if c ends the number.
 var numSteps = func() (tab [][256]uint8) {
 	const maxStates = 16
-	seen := map[lex.Num]bool{lex.NumStart: true}
-	todo := []lex.Num{lex.NumStart}
+	seen := map[jsonwire.Num]bool{jsonwire.NumStart: true}
+	todo := []jsonwire.Num{jsonwire.NumStart}
 	for len(todo) > 0 {
 		n := todo[len(todo)-1]
 		todo = todo[:len(todo)-1]
@@ -430,19 +375,19 @@ const numEnd = 0xff
 
 func (t *Tokenizer) endNumber(text []byte, determinedAt int64) error {
 	t.valueRead()
-	return t.emit(token.Number, text, determinedAt)
+	return t.lc.Emit(token.Number, text, determinedAt)
 }
 
-func (t *Tokenizer) endLiteral(determinedAt int64) error {
+func (t *Tokenizer) endLiteral(lit string, determinedAt int64) error {
 	t.valueRead()
 	kind := token.Null
-	switch t.lit {
+	switch lit {
 	case "true":
 		kind = token.True
 	case "false":
 		kind = token.False
 	}
-	return t.emit(kind, nil, determinedAt)
+	return t.lc.Emit(kind, nil, determinedAt)
 }
 
 // valueRead counts a complete scalar in its parent and moves past it.
@@ -450,15 +395,7 @@ func (t *Tokenizer) valueRead() {
 	if len(t.frames) > 0 {
 		t.frames[len(t.frames)-1].n++
 	}
-	t.valueEnded()
-}
-
-// valueEnded moves the lexer past a complete value.
-func (t *Tokenizer) valueEnded() {
-	t.state = stBetween
-	if len(t.frames) == 0 {
-		t.state = stDone
-	}
+	t.lc.ValueEnded()
 }
 
 // expect returns the delimiter the grammar requires before the next token,
@@ -481,9 +418,9 @@ func (t *Tokenizer) push(obj bool) {
 	if len(t.frames) > 0 {
 		t.frames[len(t.frames)-1].n++
 	}
-	t.frames = append(t.frames, frame{obj: obj, keyStart: len(t.keys), lastKey: -1})
-	if obj && !t.cfg.AllowConfusableKeys {
-		t.fold.Open()
+	t.frames = append(t.frames, frame{obj: obj, keyBase: len(t.keyBuf), keyStart: len(t.keyBuf), keyEnd: len(t.keyBuf)})
+	if obj {
+		t.keys.Open()
 	}
 }
 
@@ -504,47 +441,34 @@ func (t *Tokenizer) closeContainer(c byte, pos int64) error {
 		return t.mismatch(c, pos)
 	}
 	if f.obj {
-		t.popKeys(f)
-		if !t.cfg.AllowConfusableKeys {
-			t.fold.Close()
-		}
+		t.keyBuf = t.keyBuf[:f.keyBase]
+		t.keys.Close()
 	}
 	t.frames = t.frames[:depth-1]
-	t.valueEnded()
+	t.lc.Leave()
+	t.lc.ValueEnded()
 	kind := token.EndArray
 	if c == '}' {
 		kind = token.EndObject
 	}
-	return t.emit(kind, nil, pos+1)
+	return t.lc.Emit(kind, nil, pos+1)
 }
 
 // endKey checks and reports the key just read, which ended at determinedAt.
 func (t *Tokenizer) endKey(determinedAt int64) error {
 	f := &t.frames[len(t.frames)-1]
-	if !t.addKey(f) {
-		key := t.keyBuf[t.keyAt:]
-		err := t.duplicate(key)
-		t.keyBuf = t.keyBuf[:t.keyAt]
-		return err
+	key := t.keyBuf[t.keyAt:]
+	if e := t.keys.Check(key, t.tokOff); e != nil {
+		// Where jsontoken puts it: at the key, in the member it names.
+		return lifecycle.WireError(e, t.pointer(+1).AppendToken(string(key)))
 	}
-	if !t.cfg.AllowConfusableKeys {
-		// After the exact check, as token.JSON checks after jsontext.
-		key := t.keyBuf[t.keyAt:]
-		if e := t.fold.Check(key, t.tokOff); e != nil {
-			return lexError(e, t.pointer(+1).AppendToken(string(key)))
-		}
-	}
-	f.lastKey = len(t.keys) - 1
+	f.keyStart, f.keyEnd = t.keyAt, len(t.keyBuf)
 	f.n++
-	t.state = stBetween
-	return t.emit(token.Key, t.keyBuf[t.keyAt:len(t.keyBuf):len(t.keyBuf)], determinedAt)
-}
-
-func (t *Tokenizer) emit(k token.Kind, data []byte, off int64) error {
-	return t.h.Handle(token.Event{Kind: k, Data: data, Offset: off})
+	t.lc.State = lifecycle.Between
+	return t.lc.Emit(token.Key, t.keyBuf[f.keyStart:f.keyEnd:f.keyEnd], determinedAt)
 }
 
 // emitPlain reports string data that is plain input, its own escaped form.
 func (t *Tokenizer) emitPlain(data []byte, off int64) error {
-	return t.h.Handle(token.Event{Kind: token.StringData, Data: data, Escaped: data, Offset: off})
+	return t.lc.EmitData(data, data, off)
 }

@@ -69,7 +69,7 @@ func TestDuplicateKeys(t *testing.T) {
 		in := []byte(tt.in)
 		for _, chunks := range [][][]byte{{in}, testutil.SplitEvery(in, 1), testutil.SplitEvery(in, 7)} {
 			if d := handrolledtest.Diff(chunks); d != "" {
-				t.Errorf("%s in %d chunks differs from token.JSON:\n%s", tt.name, len(chunks), d)
+				t.Errorf("%s in %d chunks differs from jsontoken.Tokenizer:\n%s", tt.name, len(chunks), d)
 			}
 			r := handrolledtest.Handrolled(chunks)
 			var se *token.SyntaxError

@@ -12,8 +12,8 @@ var nop = token.HandlerFunc(func(token.Event) error { return nil })
 
 // work feeds in, cut into chunks of size bytes, and returns the units of
 // work the tokenizer counted: state machine steps, bytes copied into its
-// buffers, key comparisons, hash probes and hash slots cleared, its own and
-// those of the case-folded key set.
+// buffers, and the key set's (internal/keyfold) key bytes folded, hashes
+// compared, hash probes and hash slots cleared.
 func work(t *testing.T, in []byte, size int) int64 {
 	t.Helper()
 	tok := New(nop)
@@ -25,7 +25,7 @@ func work(t *testing.T, in []byte, size int) int64 {
 	if err := tok.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return tok.work + tok.fold.Work()
+	return tok.work + tok.keys.Work()
 }
 
 // doc builds a document of about n times the size of its repeated parts:

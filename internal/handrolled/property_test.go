@@ -71,7 +71,7 @@ func agree(data []byte, cuts []int, opts ...token.Option) string {
 }
 
 // TestPropertyAgree: on random documents, valid and mutated, cut anywhere,
-// handrolled and token.JSON report the same events and the same error.
+// handrolled and jsontoken.Tokenizer report the same events and the same error.
 func TestPropertyAgree(t *testing.T) {
 	t.Parallel()
 	n := 300

@@ -1,9 +1,9 @@
 package handrolled_test
 
-// token.JSON's own table tests (internal/testutil/tokentest), run on
+// jsontoken.Tokenizer's own table tests (internal/testutil/tokentest), run on
 // handrolled.Tokenizer: the same expectations, written down, not derived
-// from token.JSON. Each input and chunking of the value and error tables is
-// also checked against token.JSON directly.
+// from jsontoken.Tokenizer. Each input and chunking of the value and error tables is
+// also checked against jsontoken.Tokenizer directly.
 
 import (
 	"testing"
@@ -17,7 +17,7 @@ var suite = tokentest.Suite{
 	New: handrolled.NewFunc,
 	Check: func(chunks [][]byte) string {
 		if d := handrolledtest.Diff(chunks); d != "" {
-			return "differs from token.JSON:\n" + d
+			return "differs from jsontoken.Tokenizer:\n" + d
 		}
 		return ""
 	},

@@ -4,6 +4,8 @@
 // "KEY" and "\u212aey", with the Kelvin sign, are one key to such a tool),
 // and keys holding U+0000, where a tool written in C stops reading. Both
 // argstream tokenizers use it, through Set.Check, unless
+// token.AllowConfusableKeys is set; the hand-written baseline also finds
+// exact duplicates with it, in the exact mode (SetExact) when
 // token.AllowConfusableKeys is set.
 //
 // A Set holds the keys of the open objects of one document, nested as the
@@ -20,7 +22,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/argstream/argstream/internal/lex"
+	"github.com/argstream/argstream/internal/jsonwire"
+	"github.com/argstream/argstream/token"
 )
 
 // linearKeys is how many keys an object holds before its keys move to a
@@ -38,6 +41,7 @@ type Set struct {
 	folded  []byte   // scratch: the key being added, folded
 	seed    maphash.Seed
 	work    int64
+	exact   bool // keys are compared exactly, not under folding (SetExact)
 }
 
 // key is one key in Set.buf, with the hash of its folded form.
@@ -65,8 +69,14 @@ func (s *Set) Reset() {
 		clear(s.tables[i].slots)
 	}
 	*s = Set{buf: s.buf[:0], keys: s.keys[:0], objs: s.objs[:0], tables: s.tables,
-		folded: s.folded[:0], seed: s.seed}
+		folded: s.folded[:0], seed: s.seed, exact: s.exact}
 }
+
+// SetExact sets the exact mode: keys are compared exactly, not under case
+// folding, and Check accepts NUL, so that it reports only
+// token.ErrDuplicateKey (what a tokenizer needs under
+// token.AllowConfusableKeys). Reset keeps the mode. Set it on an empty Set.
+func (s *Set) SetExact(exact bool) { s.exact = exact }
 
 // Open starts a new object, nested in the one open before.
 func (s *Set) Open() {
@@ -90,14 +100,14 @@ func (s *Set) Close() {
 
 // Check adds k, a decoded object key whose first byte (its opening quote)
 // is at offset off in the stream, to the keys of the innermost open object,
-// or returns why it is rejected: lex.ErrNULInKey if it holds U+0000,
-// lex.ErrCaseFoldedKey if an earlier key of the object differs from it but
-// is equal to it under case folding, lex.ErrDuplicateKey if one is equal
+// or returns why it is rejected: token.ErrNULInKey if it holds U+0000,
+// token.ErrCaseFoldedKey if an earlier key of the object differs from it but
+// is equal to it under case folding, token.ErrDuplicateKey if one is equal
 // to it exactly (a tokenizer that finds exact duplicates on its own finds
 // them first).
-func (s *Set) Check(k []byte, off int64) *lex.Error {
-	if bytes.IndexByte(k, 0) >= 0 {
-		return &lex.Error{Offset: off, Err: lex.ErrNULInKey,
+func (s *Set) Check(k []byte, off int64) *jsonwire.Error {
+	if !s.exact && bytes.IndexByte(k, 0) >= 0 {
+		return &jsonwire.Error{Offset: off, Err: token.ErrNULInKey,
 			Detail: "object key " + strconv.Quote(string(k)) + " contains NUL (U+0000)"}
 	}
 	earlier, ok := s.Add(k)
@@ -105,16 +115,17 @@ func (s *Set) Check(k []byte, off int64) *lex.Error {
 	case ok:
 		return nil
 	case bytes.Equal(earlier, k):
-		return &lex.Error{Offset: off, Err: lex.ErrDuplicateKey,
+		return &jsonwire.Error{Offset: off, Err: token.ErrDuplicateKey,
 			Detail: "duplicate object key " + strconv.Quote(string(k))}
 	}
-	return &lex.Error{Offset: off, Err: lex.ErrCaseFoldedKey,
+	return &jsonwire.Error{Offset: off, Err: token.ErrCaseFoldedKey,
 		Detail: "key " + strconv.Quote(string(k)) + " equals " + strconv.Quote(string(earlier)) + " under case folding"}
 }
 
 // Add adds k to the keys of the innermost open object, unless one of them
-// is equal to k under simple case folding (bytes.EqualFold): then it
-// returns that key, which may be k exactly, and false. Once no two keys of
+// is equal to k under simple case folding (bytes.EqualFold), or exactly in
+// the exact mode: then it returns that key, which may be k exactly, and
+// false. Once no two keys of
 // an object are equal so, at most one is equal to k. The key returned is
 // valid until the next call.
 func (s *Set) Add(k []byte) (earlier []byte, ok bool) {
@@ -127,7 +138,7 @@ func (s *Set) Add(k []byte) (earlier []byte, ok bool) {
 	if o.table == 0 {
 		for _, e := range s.keys[o.first:] {
 			s.work++
-			if e.hash == h && bytes.EqualFold(s.buf[e.start:e.end], k) {
+			if e.hash == h && s.equal(s.buf[e.start:e.end], k) {
 				return s.buf[e.start:e.end], false
 			}
 		}
@@ -194,15 +205,27 @@ func (s *Set) insert(o *object, t *table, k []byte, h uint64, i uint32, check bo
 			t.slots[p] = i + 1
 			return key{}, false
 		}
-		if e := s.keys[o.first+int(v-1)]; check && e.hash == h && bytes.EqualFold(s.buf[e.start:e.end], k) {
+		if e := s.keys[o.first+int(v-1)]; check && e.hash == h && s.equal(s.buf[e.start:e.end], k) {
 			return e, true
 		}
 	}
 }
 
+// equal reports whether two keys are one: equal under folding, or exactly
+// in the exact mode.
+func (s *Set) equal(a, b []byte) bool {
+	if s.exact {
+		return bytes.Equal(a, b)
+	}
+	return bytes.EqualFold(a, b)
+}
+
 // fold returns appendFold(nil, k), in s.folded, or k itself if it is its own
-// fold: lower case ASCII, as most keys are.
+// fold: lower case ASCII, as most keys are. In the exact mode it returns k.
 func (s *Set) fold(k []byte) []byte {
+	if s.exact {
+		return k
+	}
 	for i, c := range k {
 		if 'A' <= c && c <= 'Z' || c >= utf8.RuneSelf {
 			s.folded = appendFold(append(s.folded[:0], k[:i]...), k[i:])

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/argstream/argstream/token"
 )
 
 // TestFoldRune checks, for every rune, that the rune that stands for it is
@@ -203,5 +205,28 @@ func TestNoAllocs(t *testing.T) {
 	doc()
 	if n := testing.AllocsPerRun(20, doc); n != 0 {
 		t.Errorf("%v allocations per document, want 0", n)
+	}
+}
+
+// TestExact: in the exact mode only equal keys are one, NUL is accepted,
+// and Check reports exact duplicates only, in small objects and in hashed
+// ones; Reset keeps the mode.
+func TestExact(t *testing.T) {
+	var s Set
+	s.SetExact(true)
+	for round := range 2 {
+		s.Open()
+		for i := range 40 {
+			for _, k := range []string{fmt.Sprintf("k%d", i), fmt.Sprintf("K%d", i), fmt.Sprintf("k%d\x00", i)} {
+				if e := s.Check([]byte(k), 7); e != nil {
+					t.Fatalf("round %d: %q: %v", round, k, e.Err)
+				}
+			}
+			if e := s.Check([]byte(fmt.Sprintf("K%d", i)), 9); e == nil || e.Err != token.ErrDuplicateKey || e.Offset != 9 {
+				t.Fatalf("round %d: second K%d: %+v", round, i, e)
+			}
+		}
+		s.Close()
+		s.Reset()
 	}
 }

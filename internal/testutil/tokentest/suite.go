@@ -17,7 +17,7 @@ type Suite struct {
 	// Check, if set, is called on every chunking of every input of Values
 	// (in every context) and Errors before the tokenizer is run on it; what
 	// it returns, unless "", is reported as an error. handrolled compares
-	// itself with token.JSON there.
+	// itself with jsontoken.Tokenizer there.
 	Check func(chunks [][]byte) string
 }
 

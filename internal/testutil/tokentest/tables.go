@@ -1,5 +1,5 @@
 // Package tokentest holds the table tests that a JSON tokenizer must pass,
-// written down once and run on token.JSON (token's tests) and on
+// written down once and run on jsontoken.Tokenizer (jsontoken's tests) and on
 // handrolled.Tokenizer (handrolled's tests): values in every kind of parent
 // and every chunking, errors with their category, offset, JSON pointer and
 // the events before them, the limits, and the traps of resumable
@@ -16,12 +16,13 @@ import (
 
 	"github.com/argstream/argstream/internal/testutil"
 	"github.com/argstream/argstream/token"
+	"github.com/argstream/argstream/token/jsontoken"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// NewJSON is token.NewJSON as a token.NewFunc.
+// NewJSON is jsontoken.New as a token.NewFunc.
 func NewJSON(h token.Handler, opts ...token.Option) token.Tokenizer {
-	return token.NewJSON(h, opts...)
+	return jsontoken.New(h, opts...)
 }
 
 // Events feeds chunks to a tokenizer that newTok makes, closes it and

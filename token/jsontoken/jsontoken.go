@@ -1,4 +1,4 @@
-package token
+package jsontoken
 
 import (
 	"errors"
@@ -6,25 +6,27 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/argstream/argstream/internal/jsonwire"
 	"github.com/argstream/argstream/internal/keyfold"
-	"github.com/argstream/argstream/internal/lex"
+	"github.com/argstream/argstream/internal/lifecycle"
+	"github.com/argstream/argstream/token"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// lexer states of JSON.
-type state uint8
+// This file is structured in the following way:
+//
+//   - Tokenizer, New, Reset, Offset: the type and its life.
+//   - Feed, Close and grammar: the hooks into internal/lifecycle, which owns
+//     offsets, limits, the sticky error and truncation at Close.
+//   - lex and the per-state readers (between, keyName, number, literal):
+//     the lexer that finds where each token ends. String values are
+//     streamed by the lifecycle's JSONString.
+//   - expect, read, reject: handing jsontext one whole token at a time and
+//     mapping its errors back to the input.
+//   - truncated, keyPointer, nextPointer: the pointers of errors.
+//   - unitReader: the io.Reader jsontext reads each token from.
 
-const (
-	stBetween state = iota // before a token: whitespace, ',' or ':'
-	stKey                  // inside an object key
-	stString               // inside a string value
-	stNumber               // inside a number
-	stLiteral              // inside null, true or false
-	stDone                 // after the top-level value: only whitespace may follow
-	stClosed               // Close succeeded
-)
-
-// JSON is the JSON tokenizer: an adapter that drives a jsontext.Decoder one
+// Tokenizer is the JSON tokenizer: an adapter that drives a jsontext.Decoder one
 // complete token at a time.
 //
 // The adapter's own lexer finds where each token ends, so jsontext never sees
@@ -35,42 +37,35 @@ const (
 // whole, for the duplicate check. jsontext validates every token against the
 // grammar and the nesting; its error offsets are mapped back to the input.
 // Keys that jsontext accepts are then checked for case-folded repeats and
-// NUL (internal/keyfold), unless Config.AllowConfusableKeys.
+// NUL (internal/keyfold), unless token.Config.AllowConfusableKeys.
 //
-// A JSON may not be used from several goroutines at once; separate JSONs may
+// A Tokenizer may not be used from several goroutines at once; separate Tokenizers may
 // run in parallel.
-type JSON struct {
-	h     Handler
-	cfg   Config
-	dec   *jsontext.Decoder
-	in    unitReader
-	state state
+type Tokenizer struct {
+	lc  lifecycle.Base // offsets, limits, depth, sticky error, Close
+	dec *jsontext.Decoder
+	in  unitReader
 
-	off   int64 // stream offset just past the input fed so far
 	synth int64 // input bytes handed to jsontext so far
 	pads  int64 // bytes handed to jsontext that are not input (see endNumber)
-	depth int
 
 	delim    byte  // pending ',' or ':' not yet handed to jsontext, or 0
 	delimOff int64 // its offset
 	tokOff   int64 // offset of the first byte of the token being read
 
-	num  lex.Num     // number grammar state (stNumber)
-	lit  string      // the literal being read (stLiteral)
-	litN int         // bytes of lit matched
-	raw  []byte      // number text, or an object key's raw bytes with quotes
-	key  []byte      // an object key's decoded text
-	str  lex.String  // string decoder (stKey, stString)
-	keys keyfold.Set // keys of the open objects (unless AllowConfusableKeys)
-
-	err error // sticky: the error that stopped the tokenizer
+	num  jsonwire.Num    // number grammar state (lifecycle.Number)
+	raw  []byte          // number text, or an object key's raw bytes with quotes
+	key  []byte          // an object key's decoded text
+	str  jsonwire.String // string decoder (lifecycle.Key, lifecycle.String)
+	keys keyfold.Set     // keys of the open objects (unless AllowConfusableKeys)
 }
 
-var _ Tokenizer = (*JSON)(nil)
+var _ token.Tokenizer = (*Tokenizer)(nil)
 
-// NewJSON returns a JSON tokenizer that reports events to h.
-func NewJSON(h Handler, opts ...Option) *JSON {
-	t := &JSON{h: h, cfg: NewConfig(opts...)}
+// New returns a JSON tokenizer that reports events to h.
+func New(h token.Handler, opts ...token.Option) *Tokenizer {
+	t := &Tokenizer{}
+	t.lc.Init(h, "JSON", opts...)
 	t.dec = jsontext.NewDecoder(&t.in, decoderOptions...)
 	return t
 }
@@ -83,99 +78,83 @@ var decoderOptions = []jsontext.Options{
 
 // Reset makes t ready for a new input, reporting to h, with the same options.
 // It keeps t's buffers, so a reused tokenizer does not allocate.
-func (t *JSON) Reset(h Handler) {
+func (t *Tokenizer) Reset(h token.Handler) {
 	t.dec.Reset(&t.in, decoderOptions...)
 	t.str.Reset()
 	t.keys.Reset()
-	*t = JSON{h: h, cfg: t.cfg, dec: t.dec, str: t.str, keys: t.keys,
+	t.lc.Reset(h)
+	*t = Tokenizer{lc: t.lc, dec: t.dec, str: t.str, keys: t.keys,
 		raw: t.raw[:0], key: t.key[:0], in: unitReader{b: t.in.b[:0]}}
 }
 
 // Offset returns the number of input bytes fed so far.
-func (t *JSON) Offset() int64 { return t.off }
+func (t *Tokenizer) Offset() int64 { return t.lc.Offset() }
 
-// Feed consumes the next chunk of input.
-func (t *JSON) Feed(chunk []byte) error {
-	if t.err != nil {
-		return t.err
+// Feed consumes the next chunk of input, which may be empty, and reports the
+// events it determines. After an error, Feed and Close return that error;
+// after Close, Feed returns token.ErrClosed.
+func (t *Tokenizer) Feed(chunk []byte) error {
+	b, base, err := t.lc.Next(chunk)
+	if err != nil {
+		return err
 	}
-	if t.state == stClosed {
-		return ErrClosed
-	}
-	if t.cfg.MaxSize > 0 && t.off+int64(len(chunk)) > t.cfg.MaxSize {
-		limit := t.cfg.MaxSize
-		if t.err = t.lex(chunk[:limit-t.off]); t.err == nil {
-			t.err = &SyntaxError{Offset: limit, Pointer: t.dec.StackPointer(), Err: ErrTooLarge,
-				Detail: fmt.Sprintf("input longer than the limit of %d bytes", limit)}
-		}
-		return t.err
-	}
-	t.err = t.lex(chunk)
-	return t.err
+	return t.lc.Lexed(t.lex(b, base), (*grammar)(t))
 }
 
-// Close ends the input.
-func (t *JSON) Close() error {
-	if t.err != nil || t.state == stClosed {
-		return t.err
+// Close ends the input: it reports a top-level number that ends the input
+// and returns an error if the value is incomplete.
+func (t *Tokenizer) Close() error { return t.lc.Close((*grammar)(t)) }
+
+// grammar is the Tokenizer as the lifecycle sees it.
+type grammar Tokenizer
+
+func (g *grammar) Lex(b []byte, base int64) error { return (*Tokenizer)(g).lex(b, base) }
+
+// End ends a number at the top level, which only the end of input ends.
+func (g *grammar) End() error {
+	t := (*Tokenizer)(g)
+	if !t.num.Complete() {
+		return t.truncated("in number")
 	}
-	if t.err = t.end(); t.err == nil {
-		t.state = stClosed
-	}
-	return t.err
+	return t.endNumber(t.lc.Offset())
 }
 
-func (t *JSON) end() error {
-	switch t.state {
-	case stDone:
-		return nil
-	case stNumber:
-		// The end of input ends a number only at the top level: inside an
-		// array or object the input is cut short, maybe in the number.
-		if !t.num.Complete() || t.depth > 0 {
-			return t.truncated("in number")
-		}
-		return t.endNumber(t.off)
-	case stLiteral:
-		return t.truncated("in literal " + t.lit)
-	case stString:
-		return t.truncated("in string")
-	case stKey:
-		return t.truncated("in object key")
+func (g *grammar) Pointer(at lifecycle.Where) jsontext.Pointer {
+	t := (*Tokenizer)(g)
+	switch at {
+	case lifecycle.Container:
+		return t.keyPointer()
+	case lifecycle.Next:
+		return t.nextPointer()
 	}
-	if t.depth == 0 && t.synth == 0 {
-		return t.truncated("before any value")
-	}
-	return t.truncated("(" + strconv.Itoa(t.depth) + " unclosed)")
+	return t.dec.StackPointer()
 }
 
-// lex runs the lexer over b, which follows t.off in the stream.
-func (t *JSON) lex(b []byte) error {
-	base := t.off
-	t.off += int64(len(b))
+// lex runs the lexer over b, whose first byte is at offset base.
+func (t *Tokenizer) lex(b []byte, base int64) error {
 	var err error
 	for i := 0; i < len(b) && err == nil; {
-		switch t.state {
-		case stBetween:
+		switch t.lc.State {
+		case lifecycle.Between:
 			i, err = t.between(b, i, base)
-		case stString:
-			i, err = t.stringValue(b, i, base)
-		case stKey:
+		case lifecycle.String:
+			i, err = t.lc.JSONString((*grammar)(t), &t.str, b, i, base)
+		case lifecycle.Key:
 			i, err = t.keyName(b, i, base)
-		case stNumber:
+		case lifecycle.Number:
 			i, err = t.number(b, i, base)
-		case stLiteral:
+		case lifecycle.Word:
 			i, err = t.literal(b, i, base)
-		case stDone:
-			i, err = t.trailing(b, i, base)
+		case lifecycle.Done:
+			i, err = t.lc.Trailing(b, i, base)
 		}
 	}
 	return err
 }
 
 // between handles the bytes before a token and the first byte of the token.
-func (t *JSON) between(b []byte, i int, base int64) (int, error) {
-	for i < len(b) && lex.IsSpace(b[i]) {
+func (t *Tokenizer) between(b []byte, i int, base int64) (int, error) {
+	for i < len(b) && jsonwire.IsSpace(b[i]) {
 		i++
 	}
 	if i == len(b) {
@@ -198,22 +177,22 @@ func (t *JSON) between(b []byte, i int, base int64) (int, error) {
 			if _, keyPos := t.expect(); keyPos {
 				want, ptr = "an object key", t.keyPointer()
 			}
-			return i, &SyntaxError{Offset: pos, Pointer: ptr, Err: ErrSyntax,
+			return i, &token.SyntaxError{Offset: pos, Pointer: ptr, Err: token.ErrSyntax,
 				Detail: fmt.Sprintf("invalid character %q after %q (expecting %s)", c, t.delim, want)}
 		}
 		if _, err := t.read(pos, b[i:i+1], false); err != nil {
 			return i, err
 		}
-		t.depth--
-		t.valueEnded()
-		kind := EndArray
+		t.lc.Leave()
+		t.lc.ValueEnded()
+		kind := token.EndArray
 		if c == '}' {
-			kind = EndObject
-			if !t.cfg.AllowConfusableKeys {
+			kind = token.EndObject
+			if !t.lc.Cfg.AllowConfusableKeys {
 				t.keys.Close()
 			}
 		}
-		return i + 1, t.emit(kind, nil, pos+1)
+		return i + 1, t.lc.Emit(kind, nil, pos+1)
 	}
 	want, keyPos := t.expect()
 	if t.delim != want || keyPos && c != '"' {
@@ -222,26 +201,25 @@ func (t *JSON) between(b []byte, i int, base int64) (int, error) {
 	t.tokOff = pos
 	switch {
 	case c == '{' || c == '[':
-		if t.depth >= t.cfg.MaxDepth {
-			return i, &SyntaxError{Offset: pos, Pointer: t.nextPointer(), Err: ErrTooDeep,
-				Detail: fmt.Sprintf("nesting deeper than the limit of %d", t.cfg.MaxDepth)}
+		if t.lc.Depth() >= t.lc.Cfg.MaxDepth {
+			return i, t.lc.TooDeep(pos, t.nextPointer())
 		}
 		if _, err := t.read(pos, b[i:i+1], false); err != nil {
 			return i, err
 		}
-		t.depth++
-		kind := BeginArray
+		t.lc.Enter()
+		kind := token.BeginArray
 		if c == '{' {
-			kind = BeginObject
-			if !t.cfg.AllowConfusableKeys {
+			kind = token.BeginObject
+			if !t.lc.Cfg.AllowConfusableKeys {
 				t.keys.Open()
 			}
 		}
-		return i + 1, t.emit(kind, nil, pos+1)
+		return i + 1, t.lc.Emit(kind, nil, pos+1)
 	case c == '"':
 		t.str.Reset()
 		if keyPos {
-			t.state = stKey
+			t.lc.State = lifecycle.Key
 			t.raw = append(t.raw[:0], '"')
 			t.key = t.key[:0]
 			return i + 1, nil
@@ -249,24 +227,22 @@ func (t *JSON) between(b []byte, i int, base int64) (int, error) {
 		if _, err := t.read(pos, standIn, true); err != nil {
 			return i, err
 		}
-		t.state = stString
-		return i + 1, t.emit(BeginString, nil, pos+1)
-	case lex.StartsNumber(c):
-		t.state = stNumber
-		t.num, _ = lex.NumStart.Step(c)
+		t.lc.State = lifecycle.String
+		return i + 1, t.lc.Emit(token.BeginString, nil, pos+1)
+	case jsonwire.StartsNumber(c):
+		t.lc.State = lifecycle.Number
+		t.num, _ = jsonwire.NumStart.Step(c)
 		t.raw = append(t.raw[:0], c)
 		return i + 1, nil
 	case c == 't' || c == 'f' || c == 'n':
-		t.state = stLiteral
 		switch c {
 		case 't':
-			t.lit = "true"
+			t.lc.StartWord("true")
 		case 'f':
-			t.lit = "false"
+			t.lc.StartWord("false")
 		default:
-			t.lit = "null"
+			t.lc.StartWord("null")
 		}
-		t.litN = 1
 		return i + 1, nil
 	}
 	return i, t.reject(pos, b[i:i+1])
@@ -275,38 +251,14 @@ func (t *JSON) between(b []byte, i int, base int64) (int, error) {
 // standIn is what jsontext reads in place of a string value.
 var standIn = []byte(`""`)
 
-// stringValue streams the data of a string value.
-func (t *JSON) stringValue(b []byte, i int, base int64) (int, error) {
-	text, n, closed, lerr := t.str.Next(b[i:], base+int64(i))
-	end := i + n
-	if len(text) > 0 {
-		dataEnd := end
-		if closed {
-			dataEnd--
-		}
-		escaped := t.str.Escaped(b[i:dataEnd:dataEnd], base+int64(i))
-		if err := t.h.Handle(Event{Kind: StringData, Data: text, Escaped: escaped, Offset: base + int64(dataEnd)}); err != nil {
-			return end, err
-		}
-	}
-	if lerr != nil {
-		return end, t.lexError(lerr, t.dec.StackPointer())
-	}
-	if !closed {
-		return end, nil
-	}
-	t.valueEnded()
-	return end, t.emit(EndString, nil, base+int64(end))
-}
-
 // keyName reads an object key; jsontext checks it once it is complete, and
 // so does t.keys.
-func (t *JSON) keyName(b []byte, i int, base int64) (int, error) {
+func (t *Tokenizer) keyName(b []byte, i int, base int64) (int, error) {
 	text, n, closed, lerr := t.str.Next(b[i:], base+int64(i))
 	t.key = append(t.key, text...)
 	t.raw = append(t.raw, b[i:i+n]...)
 	if lerr != nil {
-		return i + n, t.lexError(lerr, t.keyPointer())
+		return i + n, lifecycle.WireError(lerr, t.keyPointer())
 	}
 	if !closed {
 		return i + n, nil
@@ -314,19 +266,19 @@ func (t *JSON) keyName(b []byte, i int, base int64) (int, error) {
 	if _, err := t.read(t.tokOff, t.raw, false); err != nil {
 		return i + n, err
 	}
-	if !t.cfg.AllowConfusableKeys {
+	if !t.lc.Cfg.AllowConfusableKeys {
 		// Where jsontext puts a duplicate: at the key, in the member it names.
 		if e := t.keys.Check(t.key, t.tokOff); e != nil {
-			return i + n, t.lexError(e, t.dec.StackPointer())
+			return i + n, lifecycle.WireError(e, t.dec.StackPointer())
 		}
 	}
-	t.state = stBetween
-	return i + n, t.emit(Key, t.key, base+int64(i+n))
+	t.lc.State = lifecycle.Between
+	return i + n, t.lc.Emit(token.Key, t.key, base+int64(i+n))
 }
 
 // number reads a number; it is complete at the first byte that cannot
 // continue it, which is then read as the start of what follows.
-func (t *JSON) number(b []byte, i int, base int64) (int, error) {
+func (t *Tokenizer) number(b []byte, i int, base int64) (int, error) {
 	start := i
 	for ; i < len(b); i++ {
 		next, ok := t.num.Step(b[i])
@@ -346,7 +298,7 @@ func (t *JSON) number(b []byte, i int, base int64) (int, error) {
 	return i, t.endNumber(base + int64(i) + 1)
 }
 
-func (t *JSON) endNumber(determinedAt int64) error {
+func (t *Tokenizer) endNumber(determinedAt int64) error {
 	// A space after the number tells jsontext that it is complete, where
 	// the end of the unit would make it ask for more input first. It is
 	// not input: synth does not count it, pads does.
@@ -358,63 +310,39 @@ func (t *JSON) endNumber(determinedAt int64) error {
 	if err != nil {
 		return err
 	}
-	t.valueEnded()
-	return t.emit(Number, t.raw, determinedAt)
+	t.lc.ValueEnded()
+	return t.lc.Emit(token.Number, t.raw, determinedAt)
 }
 
-// literal reads null, true or false.
-func (t *JSON) literal(b []byte, i int, base int64) (int, error) {
-	for ; i < len(b) && t.litN < len(t.lit); i++ {
-		if b[i] != t.lit[t.litN] {
-			t.raw = append(append(t.raw[:0], t.lit[:t.litN]...), b[i])
+// literal reads the rest of null, true or false.
+func (t *Tokenizer) literal(b []byte, i int, base int64) (int, error) {
+	i, complete := t.lc.MatchWord(b, i)
+	lit, n := t.lc.Word()
+	if !complete {
+		if i < len(b) {
+			t.raw = append(append(t.raw[:0], lit[:n]...), b[i])
 			return i, t.reject(t.tokOff, t.raw)
 		}
-		t.litN++
-	}
-	if t.litN < len(t.lit) {
 		return i, nil
 	}
-	t.raw = append(t.raw[:0], t.lit...)
+	t.raw = append(t.raw[:0], lit...)
 	if _, err := t.read(t.tokOff, t.raw, false); err != nil {
 		return i, err
 	}
-	t.valueEnded()
-	kind := Null
-	switch t.lit {
+	t.lc.ValueEnded()
+	kind := token.Null
+	switch lit {
 	case "true":
-		kind = True
+		kind = token.True
 	case "false":
-		kind = False
+		kind = token.False
 	}
-	return i, t.emit(kind, nil, base+int64(i))
-}
-
-// trailing accepts whitespace after the top-level value, and nothing else.
-func (t *JSON) trailing(b []byte, i int, base int64) (int, error) {
-	for ; i < len(b); i++ {
-		if !lex.IsSpace(b[i]) {
-			return i, &SyntaxError{Offset: base + int64(i), Err: ErrTrailingData,
-				Detail: fmt.Sprintf("invalid character %s after top-level value", lex.QuoteChar(b[i:i+1]))}
-		}
-	}
-	return i, nil
-}
-
-// valueEnded moves the lexer past a complete value.
-func (t *JSON) valueEnded() {
-	t.state = stBetween
-	if t.depth == 0 {
-		t.state = stDone
-	}
-}
-
-func (t *JSON) emit(k Kind, data []byte, off int64) error {
-	return t.h.Handle(Event{Kind: k, Data: data, Offset: off})
+	return i, t.lc.Emit(kind, nil, base+int64(i))
 }
 
 // expect returns the delimiter jsontext requires before the next token, and
 // whether that token must be an object key.
-func (t *JSON) expect() (want byte, keyPos bool) {
+func (t *Tokenizer) expect() (want byte, keyPos bool) {
 	kind, n := t.dec.StackIndex(t.dec.StackDepth())
 	switch kind {
 	case jsontext.KindBeginObject:
@@ -436,7 +364,7 @@ func (t *JSON) expect() (want byte, keyPos bool) {
 // read hands jsontext the pending delimiter and tok, a whole token whose first
 // byte is at offset tokOff, and reads it back. If standIn, tok stands for a
 // string value of another length.
-func (t *JSON) read(tokOff int64, tok []byte, standIn bool) (jsontext.Token, error) {
+func (t *Tokenizer) read(tokOff int64, tok []byte, standIn bool) (jsontext.Token, error) {
 	hasDelim := t.delim != 0
 	// The unit is built in the reader's own buffer, reslicing and appending
 	// in place: no pointer is stored unless the buffer grows.
@@ -472,9 +400,9 @@ func (t *JSON) read(tokOff int64, tok []byte, standIn bool) (jsontext.Token, err
 		}
 		off += max(rel, 0)
 	}
-	e := &SyntaxError{Offset: off, Pointer: se.JSONPointer, Err: ErrSyntax, Detail: se.Err.Error()}
+	e := &token.SyntaxError{Offset: off, Pointer: se.JSONPointer, Err: token.ErrSyntax, Detail: se.Err.Error()}
 	if errors.Is(se.Err, jsontext.ErrDuplicateName) {
-		e.Err = ErrDuplicateKey
+		e.Err = token.ErrDuplicateKey
 		e.Detail = "duplicate object key " + strconv.Quote(se.JSONPointer.LastToken())
 	}
 	return jt, e
@@ -482,10 +410,10 @@ func (t *JSON) read(tokOff int64, tok []byte, standIn bool) (jsontext.Token, err
 
 // reject hands jsontext a token that the lexer knows to be wrong, so that it
 // describes the problem.
-func (t *JSON) reject(tokOff int64, tok []byte) error {
+func (t *Tokenizer) reject(tokOff int64, tok []byte) error {
 	_, keyPos := t.expect()
 	_, err := t.read(tokOff, tok, false)
-	if errors.Is(err, ErrTruncated) {
+	if errors.Is(err, token.ErrTruncated) {
 		// jsontext waits for the rest of the token ({n... could be a
 		// literal to it) where the lexer already knows the first byte is
 		// wrong: say so here, at that byte, whatever the chunking.
@@ -493,37 +421,22 @@ func (t *JSON) reject(tokOff int64, tok []byte) error {
 		if keyPos {
 			want, ptr = "an object key", t.keyPointer()
 		}
-		return &SyntaxError{Offset: tokOff, Pointer: ptr, Err: ErrSyntax,
-			Detail: fmt.Sprintf("invalid character %s (expecting %s)", lex.QuoteChar(tok), want)}
+		return &token.SyntaxError{Offset: tokOff, Pointer: ptr, Err: token.ErrSyntax,
+			Detail: fmt.Sprintf("invalid character %s (expecting %s)", jsonwire.QuoteChar(tok), want)}
 	}
 	if err != nil {
 		return err
 	}
-	return &SyntaxError{Offset: tokOff, Pointer: t.dec.StackPointer(), Err: ErrSyntax,
+	return &token.SyntaxError{Offset: tokOff, Pointer: t.dec.StackPointer(), Err: token.ErrSyntax,
 		Detail: fmt.Sprintf("internal error: jsontext accepted %q", tok)}
 }
 
-func (t *JSON) lexError(e *lex.Error, ptr jsontext.Pointer) error {
-	return &SyntaxError{Offset: e.Offset, Pointer: ptr, Err: e.Err, Detail: e.Detail}
-}
-
-func (t *JSON) truncated(where string) error {
-	ptr := t.dec.StackPointer()
-	switch t.state {
-	case stKey:
-		ptr = t.keyPointer()
-	case stNumber, stLiteral:
-		ptr = t.nextPointer() // jsontext has not read it yet
-	}
-	detail := "unexpected end of input"
-	if where != "" {
-		detail += " " + where
-	}
-	return &SyntaxError{Offset: t.off, Pointer: ptr, Err: ErrTruncated, Detail: detail}
+func (t *Tokenizer) truncated(where string) error {
+	return t.lc.Truncated((*grammar)(t), where)
 }
 
 // keyPointer is the pointer of the object whose key is being read.
-func (t *JSON) keyPointer() jsontext.Pointer {
+func (t *Tokenizer) keyPointer() jsontext.Pointer {
 	if _, n := t.dec.StackIndex(t.dec.StackDepth()); n > 0 {
 		return t.dec.StackPointer().Parent()
 	}
@@ -531,7 +444,7 @@ func (t *JSON) keyPointer() jsontext.Pointer {
 }
 
 // nextPointer is the pointer of the value about to start.
-func (t *JSON) nextPointer() jsontext.Pointer {
+func (t *Tokenizer) nextPointer() jsontext.Pointer {
 	kind, n := t.dec.StackIndex(t.dec.StackDepth())
 	if kind != jsontext.KindBeginArray {
 		return t.dec.StackPointer() // the member name just read, or the root

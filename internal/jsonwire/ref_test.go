@@ -1,10 +1,11 @@
-package lex
+package jsonwire
 
 // The decoder as it was before the eight-byte fast paths: a reference for
 // the differential tests, byte for byte the old code under other names.
 
 import (
 	"fmt"
+	"github.com/argstream/argstream/token"
 	"unicode/utf8"
 )
 
@@ -13,7 +14,7 @@ import (
 // split anywhere across calls; decoded text never ends inside a rune.
 //
 // Lone surrogate escapes ("\uD800" not followed by a low surrogate escape, or
-// a low surrogate escape on its own) are rejected with ErrInvalidEscape at the
+// a low surrogate escape on its own) are rejected with token.ErrInvalidEscape at the
 // offset of the escape that cannot be paired, whatever the chunking.
 //
 // The zero value is ready to use; Reset prepares it for the next string.
@@ -106,7 +107,7 @@ func (s *refString) Next(src []byte, off int64) (text []byte, n int, closed bool
 			run = i
 		case c < 0x20:
 			return s.flush(src, run, i, copying), i, false, &Error{
-				Offset: off + int64(i), Err: ErrSyntax,
+				Offset: off + int64(i), Err: token.ErrSyntax,
 				Detail: fmt.Sprintf("invalid character %q in string (expecting non-control character)", rune(c)),
 			}
 		default: // c >= utf8.RuneSelf
@@ -170,7 +171,7 @@ func (s *refString) escape(c byte, off int64) *Error {
 		}
 		d := simpleEscape(c)
 		if d == 0 {
-			return &Error{Offset: s.escOff, Err: ErrInvalidEscape,
+			return &Error{Offset: s.escOff, Err: token.ErrInvalidEscape,
 				Detail: fmt.Sprintf("invalid escape sequence `\\%s` in string", quoteByte(c))}
 		}
 		s.buf = append(s.buf, d)
@@ -178,7 +179,7 @@ func (s *refString) escape(c byte, off int64) *Error {
 	case escHex:
 		v, ok := hexValue(c)
 		if !ok {
-			return &Error{Offset: s.escOff, Err: ErrInvalidEscape,
+			return &Error{Offset: s.escOff, Err: token.ErrInvalidEscape,
 				Detail: fmt.Sprintf("invalid character %q in \\u escape in string (expecting hex digit)", rune(c))}
 		}
 		s.hex = s.hex<<4 | v
@@ -219,7 +220,7 @@ func (s *refString) codePoint(r rune) *Error {
 		s.state = escWantSlash
 		return nil
 	case r >= loMin && r <= loMax:
-		return &Error{Offset: s.escOff, Err: ErrInvalidEscape,
+		return &Error{Offset: s.escOff, Err: token.ErrInvalidEscape,
 			Detail: fmt.Sprintf(`invalid lone surrogate \u%04x in string`, r)}
 	}
 	s.buf = utf8.AppendRune(s.buf, r)
@@ -228,7 +229,7 @@ func (s *refString) codePoint(r rune) *Error {
 }
 
 func (s *refString) badPair() *Error {
-	return &Error{Offset: s.hiOff, Err: ErrInvalidEscape,
+	return &Error{Offset: s.hiOff, Err: token.ErrInvalidEscape,
 		Detail: fmt.Sprintf(`invalid surrogate pair: \u%04x is not followed by a low surrogate escape`, s.high)}
 }
 

@@ -1,4 +1,4 @@
-package token_test
+package jsontoken_test
 
 import (
 	"fmt"
@@ -9,7 +9,7 @@ import (
 )
 
 // suite is the table tests that every JSON tokenizer passes (handrolled's
-// tests run them too), on token.JSON.
+// tests run them too), on jsontoken.Tokenizer.
 var suite = tokentest.Suite{New: tokentest.NewJSON}
 
 // TestTables runs the suite: values in every context and chunking, errors

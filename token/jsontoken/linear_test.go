@@ -1,11 +1,13 @@
-package token
+package jsontoken
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/argstream/argstream/token"
 )
 
-var nop = HandlerFunc(func(Event) error { return nil })
+var nop = token.HandlerFunc(func(token.Event) error { return nil })
 
 // TestLinear checks the second known trap: however the input is split, every
 // byte reaches jsontext at most once, string values never (a 2-byte stand-in
@@ -14,7 +16,7 @@ func TestLinear(t *testing.T) {
 	content := strings.Repeat(`fn main() {\n    println!(\"héllo\");\n}\n`, 2000)
 	in := []byte(`{"path":"src/main.rs","content":"` + content + `","n":[1,2.5,true,null],"k\u00e9y":{}}`)
 	for _, size := range []int{1, 3, 16, 1024, len(in)} {
-		tok := NewJSON(nop)
+		tok := New(nop)
 		for i := 0; i < len(in); i += size {
 			if err := tok.Feed(in[i:min(i+size, len(in))]); err != nil {
 				t.Fatal(err)

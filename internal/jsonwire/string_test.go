@@ -1,7 +1,8 @@
-package lex
+package jsonwire
 
 import (
 	"errors"
+	"github.com/argstream/argstream/token"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -75,23 +76,23 @@ func TestStringErrors(t *testing.T) {
 		cat    error
 		prefix string // text decoded before the error
 	}{
-		{`ab\x"`, 2, ErrInvalidEscape, "ab"},
-		{`\u12G4"`, 0, ErrInvalidEscape, ""},
-		{`ab\ud800"`, 2, ErrInvalidEscape, "ab"},
-		{`\ud800x"`, 0, ErrInvalidEscape, ""},
-		{`\ud800\n"`, 0, ErrInvalidEscape, ""},
-		{`\ud800\u0041"`, 0, ErrInvalidEscape, ""},
-		{`\ud800\ud800"`, 0, ErrInvalidEscape, ""},
-		{`x\udc00"`, 1, ErrInvalidEscape, "x"},
-		{"a\x01\"", 1, ErrSyntax, "a"},
-		{"a\n\"", 1, ErrSyntax, "a"},
-		{"ab\xff\"", 2, ErrInvalidUTF8, "ab"},
-		{"ab\xc3(\"", 2, ErrInvalidUTF8, "ab"},
-		{"\xe2\x82(\"", 0, ErrInvalidUTF8, ""},
-		{"\xed\xa0\x80\"", 0, ErrInvalidUTF8, ""}, // an encoded surrogate
-		{"\xc0\xaf\"", 0, ErrInvalidUTF8, ""},     // overlong
-		{"\xf4\x90\x80\x80\"", 0, ErrInvalidUTF8, ""},
-		{"é\xf0\x9f\x98\"", 2, ErrInvalidUTF8, "é"},
+		{`ab\x"`, 2, token.ErrInvalidEscape, "ab"},
+		{`\u12G4"`, 0, token.ErrInvalidEscape, ""},
+		{`ab\ud800"`, 2, token.ErrInvalidEscape, "ab"},
+		{`\ud800x"`, 0, token.ErrInvalidEscape, ""},
+		{`\ud800\n"`, 0, token.ErrInvalidEscape, ""},
+		{`\ud800\u0041"`, 0, token.ErrInvalidEscape, ""},
+		{`\ud800\ud800"`, 0, token.ErrInvalidEscape, ""},
+		{`x\udc00"`, 1, token.ErrInvalidEscape, "x"},
+		{"a\x01\"", 1, token.ErrSyntax, "a"},
+		{"a\n\"", 1, token.ErrSyntax, "a"},
+		{"ab\xff\"", 2, token.ErrInvalidUTF8, "ab"},
+		{"ab\xc3(\"", 2, token.ErrInvalidUTF8, "ab"},
+		{"\xe2\x82(\"", 0, token.ErrInvalidUTF8, ""},
+		{"\xed\xa0\x80\"", 0, token.ErrInvalidUTF8, ""}, // an encoded surrogate
+		{"\xc0\xaf\"", 0, token.ErrInvalidUTF8, ""},     // overlong
+		{"\xf4\x90\x80\x80\"", 0, token.ErrInvalidUTF8, ""},
+		{"é\xf0\x9f\x98\"", 2, token.ErrInvalidUTF8, "é"},
 	}
 	for _, tt := range tests {
 		if _, err := jsontext.AppendUnquote(nil, `"`+tt.body); err == nil {

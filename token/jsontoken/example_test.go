@@ -1,16 +1,17 @@
-package token_test
+package jsontoken_test
 
 import (
 	"fmt"
 
 	"github.com/argstream/argstream/token"
+	"github.com/argstream/argstream/token/jsontoken"
 )
 
 // The tokenizer reports each event as soon as the bytes fed so far determine
 // it: string data in pieces, a number only once a byte after it shows it has
 // ended.
-func ExampleNewJSON() {
-	tok := token.NewJSON(token.HandlerFunc(func(e token.Event) error {
+func ExampleNew() {
+	tok := jsontoken.New(token.HandlerFunc(func(e token.Event) error {
 		fmt.Printf("%d %v %q\n", e.Offset, e.Kind, e.Data)
 		return nil
 	}))

@@ -1,11 +1,23 @@
-package lex
+package jsonwire
 
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/argstream/argstream/token"
 	"math/bits"
 	"unicode/utf8"
 )
+
+// This file is structured in the following way:
+//
+//   - String, Reset, Pending, Escaped: the incremental decoder of one
+//     string body.
+//   - Next and copying: decoding, borrowing the input while it is plain
+//     text and copying eight bytes at a time once it is not.
+//   - finishRune, escape, codePoint, badPair and the tables: escapes,
+//     surrogate pairs and runes split across calls, and their errors.
+//   - PlainMask, LoadTail, ScanPlain, RuneLen: the plain-byte scanners that
+//     decoding and aggregate's quoting share.
 
 // escape states of a String.
 const (
@@ -21,7 +33,7 @@ const (
 // split anywhere across calls; decoded text never ends inside a rune.
 //
 // Lone surrogate escapes ("\uD800" not followed by a low surrogate escape, or
-// a low surrogate escape on its own) are rejected with ErrInvalidEscape at the
+// a low surrogate escape on its own) are rejected with token.ErrInvalidEscape at the
 // offset of the escape that cannot be paired, whatever the chunking.
 //
 // The zero value is ready to use; Reset prepares it for the next string.
@@ -307,7 +319,7 @@ func (s *String) room(w, n int) []byte {
 }
 
 func controlError(c byte, off int64) *Error {
-	return &Error{Offset: off, Err: ErrSyntax,
+	return &Error{Offset: off, Err: token.ErrSyntax,
 		Detail: fmt.Sprintf("invalid character %q in string (expecting non-control character)", rune(c))}
 }
 
@@ -407,7 +419,7 @@ func (s *String) escape(c byte, off int64) *Error {
 		}
 		d := simpleEscape(c)
 		if d == 0 {
-			return &Error{Offset: s.escOff, Err: ErrInvalidEscape,
+			return &Error{Offset: s.escOff, Err: token.ErrInvalidEscape,
 				Detail: fmt.Sprintf("invalid escape sequence `\\%s` in string", quoteByte(c))}
 		}
 		s.buf = append(s.buf, d)
@@ -415,7 +427,7 @@ func (s *String) escape(c byte, off int64) *Error {
 	case escHex:
 		v, ok := hexValue(c)
 		if !ok {
-			return &Error{Offset: s.escOff, Err: ErrInvalidEscape,
+			return &Error{Offset: s.escOff, Err: token.ErrInvalidEscape,
 				Detail: fmt.Sprintf("invalid character %q in \\u escape in string (expecting hex digit)", rune(c))}
 		}
 		s.hex = s.hex<<4 | v
@@ -456,7 +468,7 @@ func (s *String) codePoint(r rune) *Error {
 		s.state = escWantSlash
 		return nil
 	case r >= loMin && r <= loMax:
-		return &Error{Offset: s.escOff, Err: ErrInvalidEscape,
+		return &Error{Offset: s.escOff, Err: token.ErrInvalidEscape,
 			Detail: fmt.Sprintf(`invalid lone surrogate \u%04x in string`, r)}
 	}
 	s.buf = utf8.AppendRune(s.buf, r)
@@ -465,12 +477,12 @@ func (s *String) codePoint(r rune) *Error {
 }
 
 func (s *String) badPair() *Error {
-	return &Error{Offset: s.hiOff, Err: ErrInvalidEscape,
+	return &Error{Offset: s.hiOff, Err: token.ErrInvalidEscape,
 		Detail: fmt.Sprintf(`invalid surrogate pair: \u%04x is not followed by a low surrogate escape`, s.high)}
 }
 
 func invalidUTF8(off int64) *Error {
-	return &Error{Offset: off, Err: ErrInvalidUTF8, Detail: "invalid UTF-8 in string"}
+	return &Error{Offset: off, Err: token.ErrInvalidUTF8, Detail: "invalid UTF-8 in string"}
 }
 
 // simpleEscape returns the byte that the escape '\\' c stands for, or 0 if

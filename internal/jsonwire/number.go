@@ -1,4 +1,4 @@
-package lex
+package jsonwire
 
 // Num is a state of the JSON number grammar (RFC 8259, section 6):
 //
