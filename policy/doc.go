@@ -65,9 +65,10 @@
 //     "exclusive_minimum": 0 on an unattended rule, and both trigger a skip
 //     rule with those bounds. (Bounds are compared exactly, and as float64
 //     against the bound's own float64.) A number text longer than 800
-//     bytes, which Go's strconv.ParseFloat can misread (1<800 zeros>e-800,
-//     exactly 1, reads as 0.1), never satisfies an unattended rule, and
-//     Go's reading of it counts for the others.
+//     bytes, which Go 1.26's strconv.ParseFloat misreads (1<800
+//     zeros>e-800, exactly 1, reads as 0.1) where Go 1.27's does not, has
+//     no reading a rule can rely on: it never satisfies an unattended
+//     rule, and always satisfies a numeric matcher of the others.
 //   - a path, on a parameter declared in "paths", is the text as written,
 //     and the path a POSIX or a Windows tool resolves it to (see "Path
 //     styles").

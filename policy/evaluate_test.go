@@ -73,7 +73,8 @@ func match(t *testing.T, rule, value string) bool {
 	return p.Evaluate(known("v", value), true).Rule == 0
 }
 
-// longOne is exactly 1, in a text that strconv.ParseFloat misreads as 0.1.
+// longOne is exactly 1, in a text that Go 1.26's strconv.ParseFloat misreads
+// as 0.1.
 var longOne = "1" + strings.Repeat("0", 800) + "e-800"
 
 func TestMatchers(t *testing.T) {
@@ -139,9 +140,9 @@ func TestMatchers(t *testing.T) {
 		{`{"arg": "/v", "maximum": 0.1, "mode": "unattended"}`, `0.1`, true},
 		{`{"arg": "/v", "exclusive_minimum": 100, "mode": "skip"}`, `100.00000000000000001`, true},
 		{`{"arg": "/v", "exclusive_maximum": 0, "mode": "skip"}`, `-1e-400`, true},
-		// Go's strconv.ParseFloat reads 1<800 zeros>e-800 (exactly 1) as 0.1:
-		// a number text that long never passes a permissive rule, and Go's
-		// reading of it counts for a restrictive one.
+		// Go 1.26's strconv.ParseFloat reads 1<800 zeros>e-800 (exactly 1) as
+		// 0.1, Go 1.27's as 1: a number text that long never passes a
+		// permissive rule, and always triggers a restrictive numeric one.
 		{`{"arg": "/v", "minimum": 1, "mode": "unattended"}`, longOne, false},
 		{`{"arg": "/v", "const": 1, "mode": "unattended"}`, longOne, false},
 		{`{"arg": "/v", "exclusive_maximum": 0.5, "mode": "skip"}`, longOne, true},

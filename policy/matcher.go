@@ -207,9 +207,10 @@ func compile(m Matcher, isPath, permissive bool, o *options) (matcher, error) {
 // for Python and Go), compared with the float64 of the operand; a path is
 // what was written and what a POSIX or a Windows tool resolves it to. A
 // permissive matcher holds only if every reading matches; a restrictive one
-// if any does. A number text longer than strconvExact bytes, which Go's
-// strconv.ParseFloat may misread (see strconvReading), never satisfies a
-// permissive matcher, and Go's reading of it counts for a restrictive one.
+// if any does. A number text longer than strconvExact bytes, which some Go
+// versions' strconv.ParseFloat misread, has no reading a rule can rely on:
+// it never satisfies a permissive matcher and always satisfies a
+// restrictive numeric one.
 func (m *matcher) match(v *value) bool {
 	if m.path {
 		return m.matchPath(v)
@@ -224,11 +225,10 @@ func (m *matcher) match(v *value) bool {
 					return true
 				}
 			case m.permissive:
-				if v.long == "" && v.num.cmp(w.num) == 0 {
+				if !v.long && v.num.cmp(w.num) == 0 {
 					return true
 				}
-			case v.num.cmp(w.num) == 0 || m.readings[i].cmpReading(v.num) == 0,
-				v.long != "" && strconvReading(v.long).cmp(w.num.floatReading()) == 0:
+			case v.long || v.num.cmp(w.num) == 0 || m.readings[i].cmpReading(v.num) == 0:
 				return true
 			}
 		}
@@ -243,9 +243,9 @@ func (m *matcher) match(v *value) bool {
 	}
 	exact, float := m.holds(v.num.cmp(m.bound)), m.holds(m.reading.cmpReading(v.num))
 	if m.permissive {
-		return exact && float && v.long == ""
+		return exact && float && !v.long
 	}
-	return exact || float || v.long != "" && m.holds(strconvReading(v.long).cmp(m.boundF))
+	return exact || float || v.long
 }
 
 // holds reports whether a bound holds for a value that compares c (-1, 0,

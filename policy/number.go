@@ -335,24 +335,13 @@ func nearestFloat(s string) decimal {
 	return d.floatReading()
 }
 
-// strconvReading returns the exact value of strconv.ParseFloat(s, 64) on
-// the JSON number text s, what a Go tool that decodes s with encoding/json
-// reads, misreadings included (see float): 1<800 zeros>e-800 reads as
-// 0.1, and 1<100000 zeros>e-100000 as 0. For a text of at most
-// strconvExact bytes it is nearestFloat(s), so a caller need only call
-// it for longer texts; it costs what nearestFloat costs.
-func strconvReading(s string) decimal {
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil && !math.IsInf(f, 0) {
-		return decimal{}
-	}
-	return exactFloat(f)
-}
-
 // strconvExact is the length up to which strconv.ParseFloat reads every
-// JSON number text as its nearest float64: a mantissa of at most 800
-// digits is not cut short, and an exponent it caps (at 5 digits) is then
-// far beyond the range whatever the mantissa.
+// JSON number text as its nearest float64, in every Go version: a mantissa
+// of at most 800 digits is not cut short, and an exponent it caps (at 5
+// digits) is then far beyond the range whatever the mantissa. Longer texts,
+// Go 1.26 misreads (1<800 zeros>e-800, exactly 1, is 0.1) and Go 1.27 reads
+// right: what a tool reads depends on what it was built with, so the
+// matcher does not rely on any reading of them.
 const strconvExact = 800
 
 // float returns the float64 nearest to d, as strconv.ParseFloat(s, 64)

@@ -269,46 +269,6 @@ func TestStrconvMisreads(t *testing.T) {
 	}
 }
 
-// TestStrconvReading: what a Go tool reads, misreadings included; and on
-// texts of at most strconvExact bytes, the nearest float64.
-func TestStrconvReading(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{"99.99999999999999999", "100"},
-		{"1e-400", "0"},
-		{"1e400", "+Inf"},
-		{"1" + strings.Repeat("0", 800) + "e-800", "0.1000000000000000055511151231257827021181583404541015625"},
-		{"1" + strings.Repeat("0", 100000) + "e-100000", "0"},
-		{"0." + strings.Repeat("0", 100000) + "5e100000", "0"},
-	} {
-		got := strconvReading(c.in)
-		var want decimal
-		if c.want == "+Inf" {
-			want = exactFloat(math.Inf(1))
-		} else {
-			want, _ = parseDecimal(c.want)
-		}
-		if got.cmp(want) != 0 {
-			t.Errorf("strconvReading(%.20s…) = %v, want %s", c.in, got, c.want)
-		}
-	}
-	// Every form of text up to the length: long mantissas, with and
-	// without a point, and exponents that compensate them.
-	for _, s := range []string{
-		"1" + strings.Repeat("0", strconvExact-6) + "e-794",
-		"9007199254740993" + strings.Repeat("0", strconvExact-22) + "e-778",
-		"0." + strings.Repeat("0", strconvExact-10) + "1e793",
-		"1" + strings.Repeat("0", strconvExact-8) + "e-99999",
-		"1." + strings.Repeat("0", strconvExact-10) + "1e99999",
-	} {
-		if len(s) > strconvExact {
-			t.Fatalf("test text of %d bytes", len(s))
-		}
-		if got, want := strconvReading(s), nearestFloat(s); got.cmp(want) != 0 {
-			t.Errorf("strconvReading(%.20s…) = %v, nearestFloat %v", s, got, want)
-		}
-	}
-}
-
 // numText is a JSON number text with the value it was built from.
 type numText struct {
 	Text string

@@ -17,7 +17,7 @@ type value struct {
 	kind  jsontext.Kind // 'n', 'f', 't', '"', '0', '{' or '['
 	str   string        // a string's content
 	num   decimal       // a number's value
-	long  string        // a number's text, when longer than strconvExact: Go may misread it
+	long  bool          // a number's text is longer than strconvExact: tools may misread it
 	keys  []string      // an object's member names, in order
 	items []value       // an array's elements, or an object's member values
 }
@@ -50,9 +50,7 @@ func readValue(d *jsontext.Decoder) (value, error) {
 		if v.num, ok = parseDecimal(text); !ok {
 			return value{}, fmt.Errorf("bad number %s", text)
 		}
-		if len(text) > strconvExact {
-			v.long = text
-		}
+		v.long = len(text) > strconvExact
 	case '{':
 		for d.PeekKind() != '}' {
 			name, err := d.ReadToken()
