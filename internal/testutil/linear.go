@@ -39,17 +39,27 @@ func CheckLinear(t testing.TB, n int, prepare func(n int) (work func())) float64
 	if d := timeLoops(small, 1); d < 2*time.Millisecond { // also warms up
 		loops = min(int(2*time.Millisecond/max(d, time.Microsecond))+1, 1000)
 	}
-	bestSmall, bestLarge := time.Duration(1<<62), time.Duration(1<<62)
 	var ratio float64
-	for rep := 1; rep <= 9; rep++ {
-		bestSmall = min(bestSmall, timeLoops(small, loops))
-		bestLarge = min(bestLarge, timeLoops(large, loops))
-		ratio = float64(bestLarge) / float64(max(bestSmall, 1))
-		if rep >= 5 && ratio <= MaxGrowth || rep >= 3 && ratio > 2*MaxGrowth {
-			break // clearly linear, or clearly not
+	var bestSmall, bestLarge time.Duration
+	// A ratio over the limit is measured again, twice at most, and fails
+	// only if it stays over: other test packages running at the same time
+	// (go test ./... runs them in parallel) can slow one measurement, not
+	// three, and a superlinear cost is over the limit every time.
+	for attempt := 0; attempt < 3; attempt++ {
+		bestSmall, bestLarge = time.Duration(1<<62), time.Duration(1<<62)
+		for rep := 1; rep <= 9; rep++ {
+			bestSmall = min(bestSmall, timeLoops(small, loops))
+			bestLarge = min(bestLarge, timeLoops(large, loops))
+			ratio = float64(bestLarge) / float64(max(bestSmall, 1))
+			if rep >= 5 && ratio <= MaxGrowth || rep >= 3 && ratio > 2*MaxGrowth {
+				break // clearly linear, or clearly not
+			}
+		}
+		t.Logf("n=%d: %v, 4n: %v (%d runs each time), ratio %.2f", n, bestSmall, bestLarge, loops, ratio)
+		if ratio <= MaxGrowth || ratio > 2*MaxGrowth {
+			break
 		}
 	}
-	t.Logf("n=%d: %v, 4n: %v (%d runs each time), ratio %.2f", n, bestSmall, bestLarge, loops, ratio)
 	if ratio > MaxGrowth {
 		t.Errorf("the time for 4n (n=%d) is %.1f times the time for n (%v against %v), want at most %d: not linear",
 			n, ratio, bestLarge, bestSmall, MaxGrowth)
