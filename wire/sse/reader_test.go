@@ -29,8 +29,8 @@ func readAll(r *Reader) ([]ev, error) {
 	return out, r.Err()
 }
 
-// chunkReader returns its input in reads of the sizes in sizes (in turn,
-// the last repeated; 0 an empty read).
+// chunkReader returns its input in reads of the sizes in sizes, in turn and
+// then again from the first (0 is an empty read).
 type chunkReader struct {
 	data  []byte
 	sizes []int
@@ -41,7 +41,7 @@ func (c *chunkReader) Read(p []byte) (int, error) {
 	if len(c.data) == 0 {
 		return 0, io.EOF
 	}
-	n := c.sizes[min(c.i, len(c.sizes)-1)]
+	n := c.sizes[c.i%len(c.sizes)]
 	c.i++
 	n = min(n, len(p), len(c.data))
 	copy(p, c.data[:n])
@@ -147,7 +147,7 @@ func TestSpec(t *testing.T) {
 func TestCRLFAcrossReads(t *testing.T) {
 	in := "data: a\r\ndata: b\r\n\r\nevent: c\r\ndata: d\r\n\r\n"
 	for cut := 1; cut < len(in); cut++ {
-		r := NewReader(&chunkReader{data: []byte(in), sizes: []int{cut, 1 << 20}})
+		r := NewReader(&chunkReader{data: []byte(in), sizes: []int{cut, len(in)}})
 		got, err := readAll(r)
 		want := []ev{{Data: "a\nb"}, {Type: "c", Data: "d"}}
 		if diff := cmp.Diff(want, got); diff != "" || err != nil {
