@@ -1,0 +1,450 @@
+package sse
+
+// This file is structured in the following way:
+//
+//   - Event, Option and the limit;
+//   - Reader: NewReader, Reset, Next, Event, Err;
+//   - the scanner: a byte-level state machine (scan) that keeps its state
+//     between reads, so that no byte is looked at twice whatever the read
+//     sizes, and copies each field value once, into the buffer it belongs to.
+
+import (
+	"errors"
+	"io"
+)
+
+// DefaultMaxEventSize is the limit on the size of one event when
+// MaxEventSize is not given: 16 MiB, far above what an LLM provider sends
+// in one event (the largest is the final summary of a response, which
+// repeats its whole output), and small enough that a hostile or broken
+// server cannot make a Reader hold an unbounded amount of memory.
+const DefaultMaxEventSize = 16 << 20
+
+// readSize is the size of the buffer a Reader reads into. The bytes read are
+// scanned at once and copied into the event's buffers, so the read buffer
+// never grows: an event of any size needs only the memory of its fields.
+const readSize = 4096
+
+// Done is the data of the event that ends an OpenAI Chat Completions stream:
+// "data: [DONE]". The Reader gives it like any other event; Event.IsDone
+// tells it.
+const Done = "[DONE]"
+
+// An Event is one event of the stream. Its slices are borrowed from the
+// Reader, as bufio.Scanner.Bytes is: they are valid until the next call of
+// Next or Reset, which may overwrite them. Clone makes a copy to keep.
+type Event struct {
+	// Type is the value of the event's "event" field: empty for the default
+	// type, which the WHATWG spec names "message". Compare it with
+	// string(ev.Type) == "content_block_delta", which does not allocate.
+	Type []byte
+	// Data is the values of the event's "data" fields, joined with "\n".
+	// An event has at least one data field (a block without one is not an
+	// event), but its Data may be empty ("data" or "data:" alone).
+	Data []byte
+	// ID is the stream's last event ID: the value of the last "id" field
+	// read so far, in this event or in an earlier one, as the spec says; empty
+	// if none. An "id" field whose value holds U+0000 is ignored.
+	ID []byte
+}
+
+// IsDone reports whether ev is the end of an OpenAI Chat Completions stream:
+// its data is exactly "[DONE]" (Done). The Reader itself gives no meaning to
+// it, and reads on: the adapter stops.
+func (ev Event) IsDone() bool { return string(ev.Data) == Done }
+
+// Clone returns a copy of ev that owns its memory, to keep after the next
+// call of Next.
+func (ev Event) Clone() Event {
+	return Event{Type: clone(ev.Type), Data: clone(ev.Data), ID: clone(ev.ID)}
+}
+
+func clone(b []byte) []byte {
+	if b == nil {
+		return nil
+	}
+	return append(make([]byte, 0, len(b)), b...)
+}
+
+// An Option configures a Reader.
+type Option func(*config)
+
+type config struct {
+	maxEventSize int64
+}
+
+// MaxEventSize limits the size of one event to n bytes, counted in the
+// stream: the lines of the event (its fields and the comments among them)
+// with their line ends, not the blank line that ends it. Past the limit,
+// Next returns false and Err reports ErrEventTooLarge at the offset of the
+// first byte beyond it. The Reader never holds more than n bytes of an
+// event. Values below 1 select DefaultMaxEventSize.
+func MaxEventSize(n int) Option {
+	return func(c *config) {
+		if n < 1 {
+			n = DefaultMaxEventSize
+		}
+		c.maxEventSize = int64(n)
+	}
+}
+
+// A Reader reads the events of a server-sent-events stream, one at a time:
+//
+//	rd := sse.NewReader(body)
+//	for rd.Next() {
+//		ev := rd.Event() // borrowed until the next call of Next
+//		...
+//	}
+//	if err := rd.Err(); err != nil { ... }
+//
+// A Reader is for one goroutine: its methods must not be called
+// concurrently. To stop a Reader from another goroutine, close the
+// underlying reader (an HTTP response body): its next Read fails, and Next
+// returns false with that error in Err.
+type Reader struct {
+	rd      io.Reader
+	max     int64
+	buf     []byte // the read buffer; buf[pos:end] is not scanned yet
+	pos     int
+	end     int
+	readErr error // the error of the last Read, handled once buf is scanned
+
+	// The scanner's state, kept between reads.
+	state   uint8
+	field   uint8 // the field whose value is being read
+	name    [5]byte
+	nameLen int  // len(name) + 1 once the name is longer than any known one
+	bomN    int  // the bytes of a leading byte order mark seen so far
+	skipLF  bool // a line ended at CR: an LF right after it belongs to it
+	blankCR bool // ... and the line was blank
+	pending bool // a field line came after the last blank line
+	idNUL   bool // the "id" value being read holds U+0000
+
+	data   []byte // the data buffer: each data value followed by "\n"
+	typ    []byte // the event type buffer
+	id     []byte // the last event ID
+	idNext []byte // the "id" value being read
+
+	off     int64 // bytes of the stream scanned
+	evStart int64 // offset where the current event begins
+	line    int64 // the line being scanned, from 1
+
+	ev   Event
+	err  error
+	done bool // the stream ended cleanly
+}
+
+// The scanner's states.
+const (
+	stBOM       uint8 = iota // at the start of the stream, maybe in a BOM
+	stLineStart              // at the start of a line
+	stName                   // in a field name
+	stSpace                  // right after the colon: one space to skip
+	stValue                  // in a field value or a comment
+)
+
+// The fields.
+const (
+	fOther uint8 = iota // retry, unknown fields and comments: ignored
+	fData
+	fEvent
+	fID
+)
+
+var bom = [3]byte{0xEF, 0xBB, 0xBF}
+
+// NewReader returns a Reader of the stream r.
+func NewReader(r io.Reader, opts ...Option) *Reader {
+	c := config{maxEventSize: DefaultMaxEventSize}
+	for _, o := range opts {
+		o(&c)
+	}
+	rd := &Reader{max: c.maxEventSize, buf: make([]byte, readSize)}
+	rd.Reset(r)
+	return rd
+}
+
+// Reset makes the Reader read a new stream r, with the same options, and
+// keeps the memory it has grown, so that reading stream after stream does
+// not allocate.
+func (r *Reader) Reset(rd io.Reader) {
+	*r = Reader{
+		rd:     rd,
+		max:    r.max,
+		buf:    r.buf,
+		data:   r.data[:0],
+		typ:    r.typ[:0],
+		id:     r.id[:0],
+		idNext: r.idNext[:0],
+		line:   1,
+	}
+}
+
+// Next reads the next event, which Event then returns. It returns false at
+// the end of the stream or at the first error, which Err then returns; after
+// that it keeps returning false.
+func (r *Reader) Next() bool {
+	if r.err != nil || r.done {
+		return false
+	}
+	// The previous event is given up: its type buffer is reset, as the spec
+	// does at dispatch.
+	r.ev = Event{}
+	r.data = r.data[:0]
+	r.typ = r.typ[:0]
+	for {
+		if r.pos < r.end {
+			if r.scan() {
+				return true
+			}
+			if r.err != nil {
+				return false
+			}
+			continue
+		}
+		if r.readErr != nil {
+			r.finish()
+			return false
+		}
+		r.fill()
+	}
+}
+
+// Event returns the event that the last call of Next read: the zero Event if
+// it returned false. Its memory is borrowed (see Event).
+func (r *Reader) Event() Event { return r.ev }
+
+// Err returns the error that ended the stream, nil if it ended cleanly: at
+// the end of the input, after the blank line of its last event. It is an
+// *Error: a stream that ends in the middle of an event (ErrTruncated), an
+// event over the limit (ErrEventTooLarge), or the error of the underlying
+// reader, which errors.Is and errors.As find through it.
+func (r *Reader) Err() error { return r.err }
+
+// fill reads the next bytes into buf.
+func (r *Reader) fill() {
+	for empty := 0; ; empty++ {
+		n, err := r.rd.Read(r.buf)
+		if n < 0 || n > len(r.buf) {
+			n, err = 0, errBadReadCount
+		}
+		r.pos, r.end = 0, n
+		if err != nil {
+			r.readErr = err
+			return
+		}
+		if n > 0 {
+			return
+		}
+		if empty == 100 {
+			r.readErr = io.ErrNoProgress
+			return
+		}
+	}
+}
+
+var errBadReadCount = errors.New("sse: the underlying reader returned an impossible count")
+
+// finish ends the stream once readErr is reached.
+func (r *Reader) finish() {
+	switch {
+	case r.readErr != io.EOF:
+		r.err = &Error{Offset: r.off, Line: r.line, Err: r.readErr}
+	case r.pending:
+		// The spec discards the unfinished event silently; the caller is told.
+		r.err = &Error{Offset: r.off, Line: r.line, Err: ErrTruncated}
+	default:
+		r.done = true
+	}
+}
+
+// tooLarge stops the stream at the first byte past the limit, on line line.
+func (r *Reader) tooLarge(line int64) {
+	r.err = &Error{Offset: r.evStart + r.max, Line: line, Err: ErrEventTooLarge, Limit: r.max}
+}
+
+// scan scans buf[pos:end], and returns true when it dispatches an event.
+// Each byte is looked at once; the bytes of a field value are copied, in one
+// append per read, into the buffer they belong to.
+func (r *Reader) scan() bool {
+	b := r.buf[:r.end]
+	i := r.pos
+	defer func() { r.pos = i }()
+	for i < len(b) {
+		c := b[i]
+		if r.skipLF {
+			r.skipLF = false
+			if c == '\n' {
+				i++
+				r.off++
+				if r.blankCR {
+					r.evStart = r.off // the blank line's line end is no one's
+				} else if r.off-r.evStart > r.max {
+					r.tooLarge(r.line - 1)
+					return false
+				}
+				continue
+			}
+		}
+		switch r.state {
+		case stBOM:
+			if c == bom[r.bomN] {
+				i++
+				r.off++
+				r.bomN++
+				r.pending = true
+				if r.bomN == len(bom) {
+					r.state, r.pending, r.evStart = stLineStart, false, r.off
+				}
+				continue
+			}
+			if r.bomN == 0 {
+				r.state = stLineStart
+				continue
+			}
+			// Not a BOM: the bytes seen so far begin a field name that no
+			// field has.
+			if r.off-r.evStart > r.max {
+				r.tooLarge(r.line)
+				return false
+			}
+			r.state, r.nameLen = stName, len(r.name)+1
+			continue // c in stName
+
+		case stLineStart:
+			i++
+			r.off++
+			switch c {
+			case '\r', '\n':
+				// A blank line: dispatch the event, if it has data.
+				r.line++
+				r.skipLF, r.blankCR = c == '\r', true
+				r.evStart, r.pending = r.off, false
+				if len(r.data) > 0 {
+					r.ev = Event{Type: r.typ, Data: r.data[:len(r.data)-1], ID: r.id}
+					return true
+				}
+				r.typ = r.typ[:0]
+				continue
+			case ':':
+				r.state, r.field = stValue, fOther // a comment
+			default:
+				r.state, r.pending = stName, true
+				r.name[0], r.nameLen = c, 1
+			}
+
+		case stName:
+			i++
+			r.off++
+			switch c {
+			case ':':
+				r.startField()
+				r.state = stSpace
+			case '\r', '\n':
+				// A field with no colon: its value is empty.
+				r.startField()
+				if r.off-r.evStart > r.max {
+					r.tooLarge(r.line)
+					return false
+				}
+				r.endLine(c)
+				continue
+			default:
+				if r.nameLen < len(r.name) {
+					r.name[r.nameLen] = c
+					r.nameLen++
+				} else {
+					r.nameLen = len(r.name) + 1
+				}
+			}
+
+		case stSpace:
+			r.state = stValue
+			if c != ' ' {
+				continue // c in stValue
+			}
+			i++
+			r.off++
+
+		case stValue:
+			j := i
+			for j < len(b) && b[j] != '\n' && b[j] != '\r' {
+				j++
+			}
+			if room := r.max - (r.off - r.evStart); int64(j-i) > room {
+				r.tooLarge(r.line)
+				return false
+			}
+			r.appendValue(b[i:j])
+			r.off += int64(j - i)
+			i = j
+			if i == len(b) {
+				return false
+			}
+			c = b[i]
+			i++
+			r.off++
+			if r.off-r.evStart > r.max {
+				r.tooLarge(r.line)
+				return false
+			}
+			r.endLine(c)
+			continue
+		}
+		if r.off-r.evStart > r.max {
+			r.tooLarge(r.line)
+			return false
+		}
+	}
+	return false
+}
+
+// startField chooses the field whose name has just ended.
+func (r *Reader) startField() {
+	r.field = fOther
+	if r.nameLen <= len(r.name) {
+		switch string(r.name[:r.nameLen]) {
+		case "data":
+			r.field = fData
+		case "event":
+			r.field = fEvent
+			r.typ = r.typ[:0]
+		case "id":
+			r.field = fID
+			r.idNext, r.idNUL = r.idNext[:0], false
+		}
+	}
+}
+
+// appendValue adds v, a piece of the value being read, to its field.
+func (r *Reader) appendValue(v []byte) {
+	switch r.field {
+	case fData:
+		r.data = append(r.data, v...)
+	case fEvent:
+		r.typ = append(r.typ, v...)
+	case fID:
+		r.idNext = append(r.idNext, v...)
+		for _, c := range v {
+			if c == 0 {
+				r.idNUL = true
+			}
+		}
+	}
+}
+
+// endLine ends a field or comment line at the line end c.
+func (r *Reader) endLine(c byte) {
+	switch r.field {
+	case fData:
+		r.data = append(r.data, '\n')
+	case fID:
+		if !r.idNUL {
+			r.id, r.idNext = r.idNext, r.id
+		}
+	}
+	r.field = fOther
+	r.line++
+	r.state = stLineStart
+	r.skipLF, r.blankCR = c == '\r', false
+}
