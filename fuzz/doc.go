@@ -1,4 +1,15 @@
-// Package fuzz holds argstream's fuzz targets. Run one with
+// Package fuzz holds argstream's fuzz targets:
+//
+//   - FuzzChunking: any input in any chunks gives the outcome of the whole
+//     input and of jsontext, and a valid input cut short invents nothing;
+//   - FuzzHandrolled: the hand-rolled baseline agrees with the jsontext
+//     tokenizer;
+//   - FuzzPolicy: the streaming policy decision equals the decision on the
+//     complete arguments, for fuzzed rules, arguments and chunkings;
+//   - FuzzSSE: the server-sent-events reader gives the same events and end
+//     for any read sizes.
+//
+// Run one with
 //
 //	go test ./fuzz -run '^$' -fuzz FuzzChunking -fuzztime 5m
 //
