@@ -13,7 +13,7 @@ go127=${GO127:-go1.27.4}
 filter='^BenchmarkStream$/^file=(createFile|modifyFile)-(100k|1m)$/^chunk=(16|1024)$/^impl=argstream-(tokenizer|pipeline)$'
 for tc in local "$go127"; do
 	GOTOOLCHAIN=$tc go version | tee "results/toolchain-$tc.txt"
-	GOTOOLCHAIN=$tc go test -run '^$' -benchmem -bench "$filter" -benchtime 0.3s -count 5 . | tee -a "results/toolchain-$tc.txt"
+	GOTOOLCHAIN=$tc go test -run '^$' -benchmem -bench "$filter" -benchtime 0.3s -count 6 . | tee -a "results/toolchain-$tc.txt"
 done
 if command -v benchstat >/dev/null; then
 	benchstat "results/toolchain-local.txt" "results/toolchain-$go127.txt" | tee results/toolchains.txt
