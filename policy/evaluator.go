@@ -44,6 +44,7 @@ type Evaluator struct {
 	state    []ruleState
 	hits     []bool     // an All rule had a matching value
 	memo     []keyRef   // the key slices found equal to each rule's tokens (see keyIs)
+	parser   parser     // decodes the values rules match
 	memos    [][]keyRef // each rule's part of memo
 	next     int        // the rules before next are eliminated
 	decision Decision
@@ -250,7 +251,7 @@ func (e *Evaluator) onValue(rel fragment.Path, text jsontext.Value) error {
 		}
 		if !parsed {
 			var err error
-			if v, err = parseValue(text); err != nil {
+			if v, err = e.parser.parse(text); err != nil {
 				return err
 			}
 			parsed = true

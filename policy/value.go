@@ -24,12 +24,31 @@ type value struct {
 
 // parseValue decodes one JSON value.
 func parseValue(text []byte) (value, error) {
-	d := jsontext.NewDecoder(bytes.NewReader(text))
-	v, err := readValue(d)
+	var p parser
+	return p.parse(text)
+}
+
+// parser decodes JSON values with a decoder it keeps, so that an Evaluator,
+// which decodes every value a rule's pointer reaches, does not make a new
+// one (a few KB) for each. The zero parser is ready.
+type parser struct {
+	rd  bytes.Reader
+	dec *jsontext.Decoder
+}
+
+// parse decodes one JSON value.
+func (p *parser) parse(text []byte) (value, error) {
+	p.rd.Reset(text)
+	if p.dec == nil {
+		p.dec = jsontext.NewDecoder(&p.rd)
+	} else {
+		p.dec.Reset(&p.rd)
+	}
+	v, err := readValue(p.dec)
 	if err != nil {
 		return value{}, err
 	}
-	if _, err := d.ReadToken(); err != io.EOF {
+	if _, err := p.dec.ReadToken(); err != io.EOF {
 		return value{}, errors.New("more than one JSON value")
 	}
 	return v, nil
