@@ -135,6 +135,13 @@ func TestErrorEvent(t *testing.T) {
 		t.Errorf("results %+v, want one truncated call", res)
 	}
 
+	// Without "event:" lines, the data's type says it is an error.
+	resp.Reset()
+	err = Read(context.Background(), strings.NewReader("data: {\"type\":\"error\",\"error\":{\"type\":\"api_error\",\"message\":\"Internal\"}}\n\n"), resp)
+	if !errors.As(err, &pe) || pe.Type != "api_error" || pe.Message != "Internal" {
+		t.Errorf("Read = %v, want a *ProviderError api_error: Internal", err)
+	}
+
 	// An error event whose data is not JSON is still an error.
 	resp.Reset()
 	err = Read(context.Background(), strings.NewReader("event: error\ndata: oops\n\n"), resp)
