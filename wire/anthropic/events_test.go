@@ -1,0 +1,289 @@
+package anthropic
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/argstream/argstream/token"
+	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire/sse"
+	"github.com/google/go-cmp/cmp"
+)
+
+// sseFromChunks frames the lines of a vercel-ai *.chunks.txt recording (one
+// SSE data payload per line, the framing stripped) as SSE again. With
+// eventField, each event gets the "event:" line the API sends, from the
+// payload's type; without, only its data line, and Read goes by the type.
+func sseFromChunks(t testing.TB, chunks []byte, eventField bool) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	sc := bufio.NewScanner(bytes.NewReader(chunks))
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" {
+			continue
+		}
+		if eventField {
+			_, rest, _ := strings.Cut(line, `"type":"`)
+			typ, _, _ := strings.Cut(rest, `"`)
+			b.WriteString("event: " + typ + "\n")
+		}
+		b.WriteString("data: " + line + "\n\n")
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func TestProgrammaticToolCalling(t *testing.T) {
+	chunks, err := os.ReadFile("../../toolcall/testdata/anthropic-programmatic-tool-calling.chunks.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, eventField := range []bool{true, false} {
+		stream := sseFromChunks(t, chunks, eventField)
+		resp := toolcall.New()
+		err := Read(context.Background(), bytes.NewReader(stream), resp)
+		// The first message of the recording ends at message_delta, with no
+		// message_stop.
+		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Fatalf("Read = %v", err)
+		}
+		got := summarize(resp.End())
+		if diff := cmp.Diff(want(expect(t, stream)), got); diff != "" {
+			t.Errorf("eventField %v (-want +got):\n%s", eventField, diff)
+		}
+		var rollDie *gotCall
+		for i := range got {
+			if got[i].Name == "rollDie" {
+				rollDie = &got[i]
+			}
+		}
+		if rollDie == nil || rollDie.Arguments != `{"player":"player1"}` || !rollDie.Executable {
+			t.Errorf("rollDie = %+v, want its input from content_block_start", rollDie)
+		}
+	}
+}
+
+// Anthropic's stream for a tool called with no arguments, as in vercel-ai's
+// anthropic-tool-no-args recording: input {} at the start, one empty
+// partial_json.
+const noArgs = `event: message_start
+data: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[]}}
+
+event: content_block_start
+data: {"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"get_time","input":{}}}
+
+event: content_block_delta
+data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":""}}
+
+event: content_block_stop
+data: {"type":"content_block_stop","index":0}
+
+event: message_delta
+data: {"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":20}}
+
+event: message_stop
+data: {"type":"message_stop"}
+
+`
+
+func TestNoArgs(t *testing.T) {
+	resp := toolcall.New()
+	if err := Read(context.Background(), strings.NewReader(noArgs), resp); err != nil {
+		t.Fatal(err)
+	}
+	got := summarize(resp.End())
+	wantCalls := []gotCall{{Index: 0, ID: "toolu_1", Name: "get_time", Arguments: "{}", Executable: true}}
+	if diff := cmp.Diff(wantCalls, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+const errorMidStream = `event: message_start
+data: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[]}}
+
+event: content_block_start
+data: {"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{}}}
+
+event: content_block_delta
+data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"city\":"}}
+
+event: error
+data: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}
+
+`
+
+func TestErrorEvent(t *testing.T) {
+	resp := toolcall.New()
+	err := Read(context.Background(), strings.NewReader(errorMidStream), resp)
+	var pe *ProviderError
+	if !errors.As(err, &pe) || pe.Type != "overloaded_error" || pe.Message != "Overloaded" {
+		t.Fatalf("Read = %v, want a *ProviderError overloaded_error: Overloaded", err)
+	}
+	res := resp.End()
+	if len(res) != 1 || res[0].Executable || !errors.Is(res[0].Err, token.ErrTruncated) {
+		t.Errorf("results %+v, want one truncated call", res)
+	}
+
+	// Without "event:" lines, the data's type says it is an error.
+	resp.Reset()
+	err = Read(context.Background(), strings.NewReader("data: {\"type\":\"error\",\"error\":{\"type\":\"api_error\",\"message\":\"Internal\"}}\n\n"), resp)
+	if !errors.As(err, &pe) || pe.Type != "api_error" || pe.Message != "Internal" {
+		t.Errorf("Read = %v, want a *ProviderError api_error: Internal", err)
+	}
+
+	// An error event whose data is not JSON is still an error.
+	resp.Reset()
+	err = Read(context.Background(), strings.NewReader("event: error\ndata: oops\n\n"), resp)
+	if !errors.As(err, &pe) || pe.Message != "oops" {
+		t.Errorf("Read = %v, want a *ProviderError with the raw data", err)
+	}
+}
+
+func TestEnds(t *testing.T) {
+	start := `event: content_block_start
+data: {"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"f","input":{}}}
+
+event: content_block_delta
+data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"a\":1}"}}
+
+event: content_block_stop
+data: {"type":"content_block_stop","index":0}
+
+`
+	for _, tc := range []struct {
+		name, stream string
+		truncated    bool // wraps sse.ErrTruncated
+	}{
+		{"clean EOF", start, false},
+		{"cut mid-event", start + "event: message_delta\ndata: {", true},
+		{"no final blank line", start + "event: message_stop\ndata: {\"type\":\"message_stop\"}\n", true},
+	} {
+		resp := toolcall.New()
+		err := Read(context.Background(), strings.NewReader(tc.stream), resp)
+		if !errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, sse.ErrTruncated) != tc.truncated {
+			t.Errorf("%s: Read = %v", tc.name, err)
+		}
+		res := resp.End()
+		if len(res) != 1 || !res[0].Executable || string(res[0].Arguments) != `{"a":1}` {
+			t.Errorf("%s: results %+v, want the stopped call complete", tc.name, res)
+		}
+	}
+
+	// After message_stop, nothing more is read.
+	resp := toolcall.New()
+	stream := start + "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\nevent: content_block_delta\ndata: {\n\n"
+	if err := Read(context.Background(), strings.NewReader(stream), resp); err != nil {
+		t.Errorf("Read = %v", err)
+	}
+}
+
+func TestMalformed(t *testing.T) {
+	for _, data := range []string{
+		`not json`,
+		`[1]`,
+		`{"type":"content_block_delta","delta":{"type":"input_json_delta","partial_json":"x"}}`,
+		`{"type":"content_block_stop","index":-1}`,
+		`{"type":"content_block_stop","index":1.5}`,
+		`{"type":"content_block_stop","index":"1"}`,
+		`{"type":"content_block_stop","index":99999999999999999999}`,
+		`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":5}}`,
+		`{"type":"content_block_start","index":0,"content_block":7}`,
+		`{"type":"content_block_stop","index":0} {}`,
+		`{"type":"content_block_stop","index":0`,
+	} {
+		resp := toolcall.New()
+		err := Read(context.Background(), strings.NewReader("data: "+data+"\n\n"), resp)
+		if !errors.Is(err, ErrMalformed) {
+			t.Errorf("%s: Read = %v, want ErrMalformed", data, err)
+		}
+	}
+}
+
+func TestIgnored(t *testing.T) {
+	stream := "event: ping\ndata: {\"type\": \"ping\"}\n\n" +
+		"event: future_event\ndata: not even json\n\n" +
+		": a comment\n\n" +
+		"data: {\"type\":\"future_event\",\"index\":3}\n\n" +
+		"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"signature_delta\",\"signature\":\"abc\"}}\n\n" +
+		"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
+	resp := toolcall.New()
+	if err := Read(context.Background(), strings.NewReader(stream), resp); err != nil {
+		t.Fatal(err)
+	}
+	if res := resp.End(); len(res) != 0 {
+		t.Errorf("results %+v, want none", res)
+	}
+}
+
+func TestThinking(t *testing.T) {
+	stream := `event: content_block_delta
+data: {"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"Let me \"think\"\n"}}
+
+event: content_block_delta
+data: {"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"caf\u00e9"}}
+
+event: message_stop
+data: {"type":"message_stop"}
+
+`
+	var got []string
+	resp := toolcall.New()
+	err := Read(context.Background(), strings.NewReader(stream), resp,
+		OnThinking(func(i int64, b []byte) { got = append(got, "thinking "+string(b)) }),
+		OnText(func(i int64, b []byte) { got = append(got, "text "+string(b)) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"thinking Let me \"think\"\n", "text café"}, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+type cancelReader struct {
+	r      io.Reader
+	cancel context.CancelFunc
+	after  int
+}
+
+func (c *cancelReader) Read(p []byte) (int, error) {
+	c.after--
+	if c.after == 0 {
+		c.cancel()
+	}
+	return c.r.Read(p)
+}
+
+func TestContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	resp := toolcall.New()
+	if err := Read(ctx, strings.NewReader(noArgs), resp); !errors.Is(err, context.Canceled) {
+		t.Errorf("Read = %v, want context.Canceled", err)
+	}
+
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	rd := &cancelReader{r: iotest.OneByteReader(strings.NewReader(noArgs)), cancel: cancel, after: 300}
+	if err := Read(ctx, rd, resp); !errors.Is(err, context.Canceled) {
+		t.Errorf("Read = %v, want context.Canceled mid-stream", err)
+	}
+}
+
+func TestResponseEnded(t *testing.T) {
+	resp := toolcall.New()
+	resp.End()
+	if err := Read(context.Background(), strings.NewReader(noArgs), resp); !errors.Is(err, toolcall.ErrEnded) {
+		t.Errorf("Read = %v, want toolcall.ErrEnded", err)
+	}
+}

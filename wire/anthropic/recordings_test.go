@@ -1,0 +1,277 @@
+package anthropic
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/argstream/argstream/token"
+	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire/sse"
+	"github.com/google/go-cmp/cmp"
+)
+
+// recordings are the Anthropic Messages streams of testdata/llm_streams.
+// vercel-ai__openai-compatible__anthropic-fallback-tool-call.sse is Claude
+// behind an OpenAI Chat Completions endpoint, not an Anthropic stream.
+var recordings = []struct {
+	file string
+	// noFinalBlankLine: the recording ends after message_stop's data line,
+	// without the blank line that dispatches it.
+	noFinalBlankLine bool
+}{
+	{"anthropic-sdk-python__tests-lib-streaming-fixtures__tool_use_response.sse", true},
+	{"anthropic-sdk-python__tests-lib-streaming-fixtures__tool_use_invalid_json_response.sse", true},
+	{"anthropic-sdk-python__tests-lib-streaming-fixtures__incomplete_partial_json_response.sse", true},
+	{"pydantic-ai__cassettes__test_anthropic__test_anthropic_mcp_servers_stream.sse", false},
+	{"pydantic-ai__cassettes__test_anthropic__test_anthropic_text_editor_code_execution_tool_stream.sse", false},
+}
+
+func readRecording(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "llm_streams", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// expectedCall is what the stream itself says of one tool call, decoded
+// with encoding/json independently of Read.
+type expectedCall struct {
+	index   int64
+	id      string
+	name    string
+	input   json.RawMessage
+	deltas  strings.Builder
+	stopped bool
+}
+
+// expect decodes every "data:" line of an SSE stream with encoding/json and
+// gathers the tool calls: their ids, names, start inputs, the concatenation
+// of their partial_json deltas, and whether they stopped.
+func expect(t testing.TB, stream []byte) []*expectedCall {
+	t.Helper()
+	var calls []*expectedCall
+	byIndex := map[int64]*expectedCall{}
+	sc := bufio.NewScanner(bytes.NewReader(stream))
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		data, ok := strings.CutPrefix(sc.Text(), "data:")
+		if !ok {
+			continue
+		}
+		var ev struct {
+			Type         string `json:"type"`
+			Index        int64  `json:"index"`
+			ContentBlock struct {
+				Type  string          `json:"type"`
+				ID    string          `json:"id"`
+				Name  string          `json:"name"`
+				Input json.RawMessage `json:"input"`
+			} `json:"content_block"`
+			Delta struct {
+				Type        string `json:"type"`
+				PartialJSON string `json:"partial_json"`
+			} `json:"delta"`
+		}
+		if err := json.Unmarshal([]byte(data), &ev); err != nil {
+			t.Fatalf("decoding %q: %v", data, err)
+		}
+		switch ev.Type {
+		case "content_block_start":
+			switch ev.ContentBlock.Type {
+			case "tool_use", "server_tool_use", "mcp_tool_use":
+				c := &expectedCall{index: ev.Index, id: ev.ContentBlock.ID, name: ev.ContentBlock.Name, input: ev.ContentBlock.Input}
+				calls = append(calls, c)
+				byIndex[ev.Index] = c
+			}
+		case "content_block_delta":
+			if c := byIndex[ev.Index]; c != nil && ev.Delta.Type == "input_json_delta" {
+				c.deltas.WriteString(ev.Delta.PartialJSON)
+			}
+		case "content_block_stop":
+			if c := byIndex[ev.Index]; c != nil {
+				c.stopped = true
+			}
+		}
+	}
+	return calls
+}
+
+// arguments is the expected compact arguments of c, or "" if they are not
+// valid JSON.
+func (c *expectedCall) arguments() string {
+	text := c.deltas.String()
+	if text == "" {
+		text = string(c.input)
+		if text == "" {
+			text = "{}"
+		}
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, []byte(text)); err != nil {
+		return ""
+	}
+	return buf.String()
+}
+
+type gotCall struct {
+	Index      int64
+	ID, Name   string
+	Arguments  string
+	Executable bool
+	Truncated  bool
+	Syntax     bool
+}
+
+func summarize(results []toolcall.Result) []gotCall {
+	var out []gotCall
+	for _, r := range results {
+		var se *token.SyntaxError
+		out = append(out, gotCall{
+			Index:      int64(r.Call.Index),
+			ID:         r.Call.ID,
+			Name:       r.Call.Name,
+			Arguments:  string(r.Arguments),
+			Executable: r.Executable,
+			Truncated:  errors.Is(r.Err, token.ErrTruncated),
+			Syntax:     errors.As(r.Err, &se) && !errors.Is(r.Err, token.ErrTruncated),
+		})
+	}
+	return out
+}
+
+func want(calls []*expectedCall) []gotCall {
+	var out []gotCall
+	for _, c := range calls {
+		g := gotCall{Index: c.index, ID: c.id, Name: c.name}
+		switch args := c.arguments(); {
+		case !c.stopped:
+			g.Truncated = true
+		case args == "":
+			g.Syntax = true
+		default:
+			g.Arguments, g.Executable = args, true
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+func checkReadErr(t *testing.T, err error, noFinalBlankLine bool) {
+	t.Helper()
+	if noFinalBlankLine {
+		if !errors.Is(err, sse.ErrTruncated) || !errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Fatalf("Read = %v, want an error wrapping sse.ErrTruncated and io.ErrUnexpectedEOF", err)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("Read = %v", err)
+	}
+}
+
+func TestRecordings(t *testing.T) {
+	for _, rec := range recordings {
+		t.Run(rec.file, func(t *testing.T) {
+			stream := readRecording(t, rec.file)
+			wantCalls := want(expect(t, stream))
+			if len(wantCalls) == 0 {
+				t.Fatal("no tool call in the recording")
+			}
+			resp := toolcall.New()
+			err := Read(context.Background(), bytes.NewReader(stream), resp)
+			checkReadErr(t, err, rec.noFinalBlankLine)
+			got := summarize(resp.End())
+			if diff := cmp.Diff(wantCalls, got); diff != "" {
+				t.Errorf("results (-want +got):\n%s", diff)
+			}
+			t.Logf("%+v", got)
+		})
+	}
+}
+
+// TestRecordingsCompleted: the anthropic-sdk-python recordings, with the
+// final blank line they lack, read without error to the same calls.
+func TestRecordingsCompleted(t *testing.T) {
+	for _, rec := range recordings {
+		if !rec.noFinalBlankLine {
+			continue
+		}
+		stream := append(readRecording(t, rec.file), "\n\n"...)
+		resp := toolcall.New()
+		if err := Read(context.Background(), bytes.NewReader(stream), resp); err != nil {
+			t.Fatalf("%s: Read = %v", rec.file, err)
+		}
+		if diff := cmp.Diff(want(expect(t, stream)), summarize(resp.End())); diff != "" {
+			t.Errorf("%s: results (-want +got):\n%s", rec.file, diff)
+		}
+	}
+}
+
+func TestRecordingsNegative(t *testing.T) {
+	resp := toolcall.New()
+	_ = Read(context.Background(), bytes.NewReader(readRecording(t, recordings[1].file)), resp)
+	res := resp.End()
+	if len(res) != 1 || res[0].Executable || res[0].Err == nil || errors.Is(res[0].Err, token.ErrTruncated) {
+		t.Errorf("invalid JSON: %+v, want one non-executable call with a syntax error", res)
+	}
+	var se *token.SyntaxError
+	if !errors.As(res[0].Err, &se) {
+		t.Errorf("invalid JSON: err %v is not a *token.SyntaxError", res[0].Err)
+	}
+
+	resp.Reset()
+	_ = Read(context.Background(), bytes.NewReader(readRecording(t, recordings[2].file)), resp)
+	res = resp.End()
+	if len(res) != 1 || res[0].Executable || !errors.Is(res[0].Err, token.ErrTruncated) {
+		t.Errorf("incomplete: %+v, want one truncated call", res)
+	}
+}
+
+// randomReader returns reads of random sizes from 1 to 64 bytes.
+type randomReader struct {
+	r   io.Reader
+	rng *rand.Rand
+}
+
+func (r *randomReader) Read(p []byte) (int, error) {
+	if n := 1 + r.rng.IntN(64); len(p) > n {
+		p = p[:n]
+	}
+	return r.r.Read(p)
+}
+
+// TestSplits: every split of a recording into reads gives the same results.
+func TestSplits(t *testing.T) {
+	for _, rec := range recordings {
+		stream := readRecording(t, rec.file)
+		resp := toolcall.New()
+		err := Read(context.Background(), bytes.NewReader(stream), resp)
+		wantRes := summarize(resp.End())
+		readers := []io.Reader{iotest.OneByteReader(bytes.NewReader(stream)), iotest.HalfReader(bytes.NewReader(stream))}
+		for seed := range uint64(20) {
+			readers = append(readers, &randomReader{bytes.NewReader(stream), rand.New(rand.NewPCG(seed, 1))})
+		}
+		for i, rd := range readers {
+			resp.Reset()
+			err2 := Read(context.Background(), rd, resp)
+			if (err == nil) != (err2 == nil) {
+				t.Errorf("%s reader %d: Read = %v, whole = %v", rec.file, i, err2, err)
+			}
+			if diff := cmp.Diff(wantRes, summarize(resp.End())); diff != "" {
+				t.Errorf("%s reader %d (-whole +split):\n%s", rec.file, i, diff)
+			}
+		}
+	}
+}
