@@ -6,25 +6,9 @@ import (
 	"os"
 	"testing"
 
+	"github.com/argstream/argstream/internal/testutil"
 	"github.com/argstream/argstream/toolcall"
 )
-
-// anthropicEvent is the part of an Anthropic Messages stream event that
-// tool calls need.
-type anthropicEvent struct {
-	Type         string `json:"type"`
-	Index        int64  `json:"index"`
-	ContentBlock struct {
-		Type  string          `json:"type"`
-		ID    string          `json:"id"`
-		Name  string          `json:"name"`
-		Input json.RawMessage `json:"input"`
-	} `json:"content_block"`
-	Delta struct {
-		Type        string `json:"type"`
-		PartialJSON string `json:"partial_json"`
-	} `json:"delta"`
-}
 
 // driveAnthropic plays a recorded Anthropic stream, one event per line, as
 // an SDK event loop would.
@@ -37,7 +21,7 @@ func driveAnthropic(t *testing.T, r *toolcall.Response, path string) {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		var e anthropicEvent
+		var e testutil.AnthropicEvent
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
 			t.Fatal(err)
 		}

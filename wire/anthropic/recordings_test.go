@@ -14,6 +14,7 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/argstream/argstream/internal/testutil"
 	"github.com/argstream/argstream/token"
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire/sse"
@@ -70,20 +71,7 @@ func expect(t testing.TB, stream []byte) []*expectedCall {
 		if !ok {
 			continue
 		}
-		var ev struct {
-			Type         string `json:"type"`
-			Index        int64  `json:"index"`
-			ContentBlock struct {
-				Type  string          `json:"type"`
-				ID    string          `json:"id"`
-				Name  string          `json:"name"`
-				Input json.RawMessage `json:"input"`
-			} `json:"content_block"`
-			Delta struct {
-				Type        string `json:"type"`
-				PartialJSON string `json:"partial_json"`
-			} `json:"delta"`
-		}
+		var ev testutil.AnthropicEvent
 		if err := json.Unmarshal([]byte(data), &ev); err != nil {
 			t.Fatalf("decoding %q: %v", data, err)
 		}
