@@ -588,7 +588,7 @@ func TestReadingBound(t *testing.T) {
 // old math/big exponent made superlinear: 7.9 s for 1.6M nines), a long
 // integer part, a long run of zeros after the point.
 func TestDecimalLinear(t *testing.T) {
-	const n = 50_000
+	const n = 10_000
 	shapes := []struct {
 		name string
 		text func(n int) string
