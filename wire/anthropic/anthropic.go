@@ -1,13 +1,13 @@
 package anthropic
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 
 	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire/internal/adapter"
 	"github.com/argstream/argstream/wire/sse"
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -65,19 +65,14 @@ func Read(ctx context.Context, body io.Reader, resp *toolcall.Response, opts ...
 	return r.run(ctx)
 }
 
-var decOpts = []jsontext.Options{jsontext.AllowDuplicateNames(true)}
-
-var errUnexpectedEnd = fmt.Errorf("anthropic: stream ended before message_stop: %w", io.ErrUnexpectedEOF)
-
 type reader struct {
 	cfg  config
 	resp *toolcall.Response
 	sse  *sse.Reader
-	br   bytes.Reader
-	dec  jsontext.Decoder
+	dec  adapter.Decoder
+	n    int64 // events read
 
 	// The fields of the event being read; byte slices are reused.
-	key       []byte
 	typ       []byte
 	index     int64
 	hasIndex  bool
@@ -92,40 +87,13 @@ type reader struct {
 	errMsg    []byte
 }
 
+var stream = adapter.Stream{Name: "anthropic", Last: "message_stop"}
+
 func (r *reader) run(ctx context.Context) error {
-	var n int64
-	for {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if !r.sse.Next() {
-			break
-		}
-		n++
-		ev := r.sse.Event()
-		done, err := r.event(ev)
-		if err != nil {
-			if errors.Is(err, ErrMalformed) {
-				return fmt.Errorf("%w: event %d: %w", ErrMalformed, n, err)
-			}
-			return err
-		}
-		if done {
-			return nil
-		}
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	err := r.sse.Err()
-	switch {
-	case err == nil:
-		return errUnexpectedEnd
-	case errors.Is(err, sse.ErrTruncated):
-		return fmt.Errorf("anthropic: stream ended before message_stop: %w: %w", io.ErrUnexpectedEOF, err)
-	default:
-		return fmt.Errorf("anthropic: %w", err)
-	}
+	return adapter.Loop(ctx, r.sse, stream, func(ev sse.Event) (bool, error) {
+		r.n++
+		return r.event(ev)
+	})
 }
 
 // event handles one event and reports whether it was message_stop.
@@ -152,7 +120,7 @@ func (r *reader) event(ev sse.Event) (done bool, err error) {
 	switch string(kind) {
 	case "content_block_start":
 		if !r.hasIndex {
-			return false, errNoIndex
+			return false, r.malformed(errNoIndex)
 		}
 		switch string(r.blockType) {
 		case "tool_use", "server_tool_use", "mcp_tool_use":
@@ -160,7 +128,7 @@ func (r *reader) event(ev sse.Event) (done bool, err error) {
 		}
 	case "content_block_delta":
 		if !r.hasIndex {
-			return false, errNoIndex
+			return false, r.malformed(errNoIndex)
 		}
 		if !r.hasStr {
 			return false, nil
@@ -179,7 +147,7 @@ func (r *reader) event(ev sse.Event) (done bool, err error) {
 		}
 	case "content_block_stop":
 		if !r.hasIndex {
-			return false, errNoIndex
+			return false, r.malformed(errNoIndex)
 		}
 		return false, r.resp.Stop(r.index)
 	case "message_stop":
@@ -194,13 +162,12 @@ func (r *reader) providerError() error {
 	return &ProviderError{Type: string(r.errType), Message: string(r.errMsg)}
 }
 
-var (
-	errNoIndex  = fmt.Errorf("%w: no index", ErrMalformed)
-	errNotObj   = fmt.Errorf("%w: not a JSON object", ErrMalformed)
-	errKind     = fmt.Errorf("%w: a field of the wrong kind", ErrMalformed)
-	errBadIndex = fmt.Errorf("%w: the index is not an integer from 0", ErrMalformed)
-	errTrailing = fmt.Errorf("%w: bytes after the JSON object", ErrMalformed)
-)
+var errNoIndex = errors.New("no index")
+
+// malformed wraps err, found in the data of the current event.
+func (r *reader) malformed(err error) error {
+	return fmt.Errorf("%w: event %d: %w", ErrMalformed, r.n, err)
+}
 
 // parse decodes the fields of one event's data into r.
 func (r *reader) parse(data []byte) error {
@@ -210,193 +177,73 @@ func (r *reader) parse(data []byte) error {
 	r.deltaType, r.str, r.hasStr = r.deltaType[:0], r.str[:0], false
 	r.errType, r.errMsg = r.errType[:0], r.errMsg[:0]
 
-	r.br.Reset(data)
-	r.dec.Reset(&r.br, decOpts...)
-	if err := r.open(); err != nil {
-		return err
-	}
-	for {
-		more, err := r.nextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(r.key) {
-		case "type":
-			r.typ, err = r.readString(r.typ)
-		case "index":
-			err = r.readIndex()
-		case "content_block":
-			err = r.object(r.blockField)
-		case "delta":
-			err = r.object(r.deltaField)
-		case "error":
-			err = r.object(r.errorField)
-		default:
-			err = r.dec.SkipValue()
-		}
-		if err != nil {
-			return err
-		}
-	}
-	if _, err := r.dec.ReadToken(); err != io.EOF {
-		if err == nil {
-			return errTrailing
-		}
-		return malformed(err)
+	r.dec.Reset(data)
+	if err := r.dec.Root(r.field); err != nil {
+		return r.malformed(err)
 	}
 	return nil
 }
 
-func malformed(err error) error {
-	if errors.Is(err, ErrMalformed) {
-		return err
-	}
-	return fmt.Errorf("%w: %w", ErrMalformed, err)
-}
-
-// open reads the '{' of an object.
-func (r *reader) open() error {
-	if r.dec.PeekKind() != '{' {
-		if _, err := r.dec.ReadToken(); err != nil {
-			return malformed(err)
-		}
-		return errNotObj
-	}
-	if _, err := r.dec.ReadToken(); err != nil {
-		return malformed(err)
-	}
-	return nil
-}
-
-// nextKey reads the next name of the object into r.key, or its '}'.
-func (r *reader) nextKey() (bool, error) {
-	if r.dec.PeekKind() == '}' {
-		_, err := r.dec.ReadToken()
-		return false, malformedOrNil(err)
-	}
-	v, err := r.dec.ReadValue()
-	if err != nil {
-		return false, malformed(err)
-	}
-	r.key, err = jsontext.AppendUnquote(r.key[:0], v)
-	return true, malformedOrNil(err)
-}
-
-func malformedOrNil(err error) error {
-	if err == nil {
-		return nil
-	}
-	return malformed(err)
-}
-
-// object reads an object value, calling field for each of its names; a null
-// is taken as an empty object.
-func (r *reader) object(field func() error) error {
-	switch r.dec.PeekKind() {
-	case 'n':
-		return malformedOrNil(r.dec.SkipValue())
-	case '{':
-	default:
-		if err := r.dec.SkipValue(); err != nil {
-			return malformed(err)
-		}
-		return errKind
-	}
-	if err := r.open(); err != nil {
-		return err
-	}
-	for {
-		more, err := r.nextKey()
-		if err != nil || !more {
-			return err
-		}
-		if err := field(); err != nil {
-			return err
-		}
-	}
-}
-
-func (r *reader) blockField() (err error) {
-	switch string(r.key) {
+func (r *reader) field(key []byte) (err error) {
+	switch string(key) {
 	case "type":
-		r.blockType, err = r.readString(r.blockType)
+		r.typ, err = r.dec.String(r.typ)
+	case "index":
+		r.index, err = r.dec.Index()
+		r.hasIndex = err == nil
+	case "content_block":
+		err = r.dec.Object(r.blockField)
+	case "delta":
+		err = r.dec.Object(r.deltaField)
+	case "error":
+		err = r.dec.Object(r.errorField)
+	default:
+		err = r.dec.Skip()
+	}
+	return err
+}
+
+func (r *reader) blockField(key []byte) (err error) {
+	switch string(key) {
+	case "type":
+		r.blockType, err = r.dec.String(r.blockType)
 	case "id":
-		r.id, err = r.readString(r.id)
+		r.id, err = r.dec.String(r.id)
 	case "name":
-		r.name, err = r.readString(r.name)
+		r.name, err = r.dec.String(r.name)
 	case "input":
 		var v jsontext.Value
-		v, err = r.dec.ReadValue()
+		v, err = r.dec.Value()
 		if err == nil && v.Kind() != 'n' {
 			r.input = append(r.input[:0], v...)
 		}
 	default:
-		err = r.dec.SkipValue()
+		err = r.dec.Skip()
 	}
-	return malformedOrNil(err)
+	return err
 }
 
-func (r *reader) deltaField() (err error) {
-	switch string(r.key) {
+func (r *reader) deltaField(key []byte) (err error) {
+	switch string(key) {
 	case "type":
-		r.deltaType, err = r.readString(r.deltaType)
+		r.deltaType, err = r.dec.String(r.deltaType)
 	case "partial_json", "text", "thinking":
-		r.str, err = r.readString(r.str)
+		r.str, err = r.dec.String(r.str)
 		r.hasStr = err == nil
 	default:
-		err = r.dec.SkipValue()
+		err = r.dec.Skip()
 	}
-	return malformedOrNil(err)
+	return err
 }
 
-func (r *reader) errorField() (err error) {
-	switch string(r.key) {
+func (r *reader) errorField(key []byte) (err error) {
+	switch string(key) {
 	case "type":
-		r.errType, err = r.readString(r.errType)
+		r.errType, err = r.dec.String(r.errType)
 	case "message":
-		r.errMsg, err = r.readString(r.errMsg)
+		r.errMsg, err = r.dec.String(r.errMsg)
 	default:
-		err = r.dec.SkipValue()
+		err = r.dec.Skip()
 	}
-	return malformedOrNil(err)
-}
-
-// readString reads a string value, unquoted into dst[:0].
-func (r *reader) readString(dst []byte) ([]byte, error) {
-	v, err := r.dec.ReadValue()
-	if err != nil {
-		return dst[:0], malformed(err)
-	}
-	if v.Kind() != '"' {
-		return dst[:0], errKind
-	}
-	dst, err = jsontext.AppendUnquote(dst[:0], v)
-	return dst, malformedOrNil(err)
-}
-
-// readIndex reads a non-negative integer.
-func (r *reader) readIndex() error {
-	v, err := r.dec.ReadValue()
-	if err != nil {
-		return malformed(err)
-	}
-	if v.Kind() != '0' || len(v) == 0 {
-		return errBadIndex
-	}
-	var n int64
-	for _, c := range v {
-		if c < '0' || c > '9' {
-			return errBadIndex
-		}
-		d := int64(c - '0')
-		if n > (1<<63-1-d)/10 {
-			return errBadIndex
-		}
-		n = n*10 + d
-	}
-	r.index, r.hasIndex = n, true
-	return nil
+	return err
 }

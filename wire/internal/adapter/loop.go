@@ -1,0 +1,63 @@
+package adapter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/argstream/argstream/wire/sse"
+)
+
+// Stream says how one provider's stream ends, for Loop.
+type Stream struct {
+	// Name prefixes Loop's errors: "anthropic".
+	Name string
+	// Last names the event that ends a whole stream, for the error of a
+	// stream that ends without it: "message_stop".
+	Last string
+	// CompleteAtEOF, if set, reports whether a stream whose body ends
+	// cleanly (between events) without Last is complete all the same.
+	CompleteAtEOF func() bool
+}
+
+// Loop reads the events of rd and hands each to event, until event reports
+// done, returns an error, or ctx ends (checked before each event). It
+// returns nil when event reports done, and otherwise:
+//
+//   - event's error;
+//   - ctx.Err();
+//   - at a clean end of the body, nil if s.CompleteAtEOF says so, or else
+//     an error wrapping io.ErrUnexpectedEOF;
+//   - for a stream cut inside an event, an error wrapping both
+//     io.ErrUnexpectedEOF and rd's *sse.Error for sse.ErrTruncated;
+//   - any other error of rd, wrapped.
+func Loop(ctx context.Context, rd *sse.Reader, s Stream, event func(sse.Event) (done bool, err error)) error {
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if !rd.Next() {
+			break
+		}
+		done, err := event(rd.Event())
+		if err != nil || done {
+			return err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	err := rd.Err()
+	switch {
+	case err == nil:
+		if s.CompleteAtEOF != nil && s.CompleteAtEOF() {
+			return nil
+		}
+		return fmt.Errorf("%s: stream ended before %s: %w", s.Name, s.Last, io.ErrUnexpectedEOF)
+	case errors.Is(err, sse.ErrTruncated):
+		return fmt.Errorf("%s: stream ended before %s: %w: %w", s.Name, s.Last, io.ErrUnexpectedEOF, err)
+	default:
+		return fmt.Errorf("%s: %w", s.Name, err)
+	}
+}
