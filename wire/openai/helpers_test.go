@@ -1,0 +1,15 @@
+package openai
+
+import (
+	"testing"
+
+	"github.com/argstream/argstream/internal/testutil"
+)
+
+// Test helpers shared by the Chat Completions and the Responses tests; see
+// also internal/testutil's wire.go.
+
+func readRecording(t testing.TB, name string) []byte {
+	t.Helper()
+	return testutil.Testdata(t, "llm_streams/"+name)
+}
