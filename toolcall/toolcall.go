@@ -387,6 +387,10 @@ func (r *Response) decline(c *call) (onlyPending bool) {
 	return true
 }
 
+// isEmptyObject reports whether b is the JSON text of an empty object,
+// white space included: "{}", " { \n } ".
 func isEmptyObject(b []byte) bool {
-	return string(bytes.Trim(b, " \t\r\n")) == "{}"
+	b = bytes.Trim(b, " \t\r\n")
+	return len(b) >= 2 && b[0] == '{' && b[len(b)-1] == '}' &&
+		len(bytes.Trim(b[1:len(b)-1], " \t\r\n")) == 0
 }

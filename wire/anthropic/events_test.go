@@ -1,7 +1,6 @@
 package anthropic
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -11,37 +10,20 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/token"
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire/sse"
 	"github.com/google/go-cmp/cmp"
 )
 
-// sseFromChunks frames the lines of a vercel-ai *.chunks.txt recording (one
-// SSE data payload per line, the framing stripped) as SSE again. With
-// eventField, each event gets the "event:" line the API sends, from the
-// payload's type; without, only its data line, and Read goes by the type.
 func sseFromChunks(t testing.TB, chunks []byte, eventField bool) []byte {
 	t.Helper()
-	var b bytes.Buffer
-	sc := bufio.NewScanner(bytes.NewReader(chunks))
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" {
-			continue
-		}
-		if eventField {
-			_, rest, _ := strings.Cut(line, `"type":"`)
-			typ, _, _ := strings.Cut(rest, `"`)
-			b.WriteString("event: " + typ + "\n")
-		}
-		b.WriteString("data: " + line + "\n\n")
-	}
-	if err := sc.Err(); err != nil {
+	b, err := wiretest.SSEFromChunks(chunks, eventField)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return b.Bytes()
+	return b
 }
 
 func TestProgrammaticToolCalling(t *testing.T) {
@@ -58,11 +40,11 @@ func TestProgrammaticToolCalling(t *testing.T) {
 		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
 			t.Fatalf("Read = %v", err)
 		}
-		got := summarize(resp.End())
+		got := wiretest.Outcomes(resp.End())
 		if diff := cmp.Diff(want(expect(t, stream)), got); diff != "" {
 			t.Errorf("eventField %v (-want +got):\n%s", eventField, diff)
 		}
-		var rollDie *gotCall
+		var rollDie *wiretest.CallOutcome
 		for i := range got {
 			if got[i].Name == "rollDie" {
 				rollDie = &got[i]
@@ -102,8 +84,8 @@ func TestNoArgs(t *testing.T) {
 	if err := Read(context.Background(), strings.NewReader(noArgs), resp); err != nil {
 		t.Fatal(err)
 	}
-	got := summarize(resp.End())
-	wantCalls := []gotCall{{Index: 0, ID: "toolu_1", Name: "get_time", Arguments: "{}", Executable: true}}
+	got := wiretest.Outcomes(resp.End())
+	wantCalls := []wiretest.CallOutcome{{Index: 0, ID: "toolu_1", Name: "get_time", Arguments: "{}", Executable: true}}
 	if diff := cmp.Diff(wantCalls, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}

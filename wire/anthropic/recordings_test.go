@@ -7,14 +7,12 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"testing/iotest"
 
 	"github.com/argstream/argstream/internal/testutil"
+	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/token"
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire/sse"
@@ -39,11 +37,7 @@ var recordings = []struct {
 
 func readRecording(t testing.TB, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "llm_streams", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return wiretest.Testdata(t, "llm_streams/"+name)
 }
 
 // expectedCall is what the stream itself says of one tool call, decoded
@@ -113,36 +107,10 @@ func (c *expectedCall) arguments() string {
 	return buf.String()
 }
 
-type gotCall struct {
-	Index      int64
-	ID, Name   string
-	Arguments  string
-	Executable bool
-	Truncated  bool
-	Syntax     bool
-}
-
-func summarize(results []toolcall.Result) []gotCall {
-	var out []gotCall
-	for _, r := range results {
-		var se *token.SyntaxError
-		out = append(out, gotCall{
-			Index:      int64(r.Call.Index),
-			ID:         r.Call.ID,
-			Name:       r.Call.Name,
-			Arguments:  string(r.Arguments),
-			Executable: r.Executable,
-			Truncated:  errors.Is(r.Err, token.ErrTruncated),
-			Syntax:     errors.As(r.Err, &se) && !errors.Is(r.Err, token.ErrTruncated),
-		})
-	}
-	return out
-}
-
-func want(calls []*expectedCall) []gotCall {
-	var out []gotCall
+func want(calls []*expectedCall) []wiretest.CallOutcome {
+	var out []wiretest.CallOutcome
 	for _, c := range calls {
-		g := gotCall{Index: c.index, ID: c.id, Name: c.name}
+		g := wiretest.CallOutcome{Index: c.index, ID: c.id, Name: c.name}
 		switch args := c.arguments(); {
 		case !c.stopped:
 			g.Truncated = true
@@ -180,7 +148,7 @@ func TestRecordings(t *testing.T) {
 			resp := toolcall.New()
 			err := Read(context.Background(), bytes.NewReader(stream), resp)
 			checkReadErr(t, err, rec.noFinalBlankLine)
-			got := summarize(resp.End())
+			got := wiretest.Outcomes(resp.End())
 			if diff := cmp.Diff(wantCalls, got); diff != "" {
 				t.Errorf("results (-want +got):\n%s", diff)
 			}
@@ -201,7 +169,7 @@ func TestRecordingsCompleted(t *testing.T) {
 		if err := Read(context.Background(), bytes.NewReader(stream), resp); err != nil {
 			t.Fatalf("%s: Read = %v", rec.file, err)
 		}
-		if diff := cmp.Diff(want(expect(t, stream)), summarize(resp.End())); diff != "" {
+		if diff := cmp.Diff(want(expect(t, stream)), wiretest.Outcomes(resp.End())); diff != "" {
 			t.Errorf("%s: results (-want +got):\n%s", rec.file, diff)
 		}
 	}
@@ -227,29 +195,16 @@ func TestRecordingsNegative(t *testing.T) {
 	}
 }
 
-// randomReader returns reads of random sizes from 1 to 64 bytes.
-type randomReader struct {
-	r   io.Reader
-	rng *rand.Rand
-}
-
-func (r *randomReader) Read(p []byte) (int, error) {
-	if n := 1 + r.rng.IntN(64); len(p) > n {
-		p = p[:n]
-	}
-	return r.r.Read(p)
-}
-
 // TestSplits: every split of a recording into reads gives the same results.
 func TestSplits(t *testing.T) {
 	for _, rec := range recordings {
 		stream := readRecording(t, rec.file)
 		resp := toolcall.New()
 		err := Read(context.Background(), bytes.NewReader(stream), resp)
-		wantRes := summarize(resp.End())
+		wantRes := wiretest.Outcomes(resp.End())
 		readers := []io.Reader{iotest.OneByteReader(bytes.NewReader(stream)), iotest.HalfReader(bytes.NewReader(stream))}
 		for seed := range uint64(20) {
-			readers = append(readers, &randomReader{bytes.NewReader(stream), rand.New(rand.NewPCG(seed, 1))})
+			readers = append(readers, wiretest.RandomReads(bytes.NewReader(stream), seed, 64))
 		}
 		for i, rd := range readers {
 			resp.Reset()
@@ -257,9 +212,70 @@ func TestSplits(t *testing.T) {
 			if (err == nil) != (err2 == nil) {
 				t.Errorf("%s reader %d: Read = %v, whole = %v", rec.file, i, err2, err)
 			}
-			if diff := cmp.Diff(wantRes, summarize(resp.End())); diff != "" {
+			if diff := cmp.Diff(wantRes, wiretest.Outcomes(resp.End())); diff != "" {
 				t.Errorf("%s reader %d (-whole +split):\n%s", rec.file, i, diff)
 			}
 		}
+	}
+}
+
+// chunkRecordings are the Anthropic recordings of vercel/ai, one data
+// payload per line; several hold more than one message (response).
+var chunkRecordings = []string{
+	"vercel-ai__anthropic__anthropic-code-execution-20250825.2.chunks.txt",
+	"vercel-ai__anthropic__anthropic-json-tool.1.chunks.txt",
+	"vercel-ai__anthropic__anthropic-programmatic-tool-calling.1.chunks.txt",
+	"vercel-ai__anthropic__anthropic-tool-no-args.chunks.txt",
+	"vercel-ai__anthropic__anthropic-tool-search-deferred-regex.chunks.txt",
+}
+
+// messages cuts a chunk recording into its messages: the lines up to and
+// including each message_stop.
+func messages(t testing.TB, chunks []byte) [][]byte {
+	var out [][]byte
+	var cur []byte
+	for line := range bytes.Lines(chunks) {
+		cur = append(cur, line...)
+		if wiretest.JSONType(t, bytes.TrimSpace(line)) == "message_stop" {
+			out = append(out, cur)
+			cur = nil
+		}
+	}
+	if len(bytes.TrimSpace(cur)) > 0 {
+		t.Fatalf("%d bytes after the last message_stop", len(cur))
+	}
+	return out
+}
+
+// TestChunkRecordings: each message of the vercel/ai recordings, framed as
+// the API sends it (with and without event lines) and read whole or in
+// random reads, gives the calls the recording holds.
+func TestChunkRecordings(t *testing.T) {
+	calls := 0
+	for _, name := range chunkRecordings {
+		for m, msg := range messages(t, readRecording(t, name)) {
+			for _, eventField := range []bool{true, false} {
+				stream := sseFromChunks(t, msg, eventField)
+				wantCalls := want(expect(t, stream))
+				resp := toolcall.New()
+				for i, rd := range []io.Reader{bytes.NewReader(stream), wiretest.RandomReads(bytes.NewReader(stream), uint64(m), 64)} {
+					resp.Reset()
+					if err := Read(context.Background(), rd, resp); err != nil {
+						t.Fatalf("%s message %d, reader %d: Read = %v", name, m, i, err)
+					}
+					if diff := cmp.Diff(wantCalls, wiretest.Outcomes(resp.End())); diff != "" {
+						t.Errorf("%s message %d, event lines %v, reader %d (-want +got):\n%s", name, m, eventField, i, diff)
+					}
+				}
+				if eventField {
+					calls += len(wantCalls)
+				}
+			}
+		}
+	}
+	// 3 + 1 + 2 + 1 + 3 calls, as INDEX.md counts them; the tool-search
+	// recording's other two are server_tool_use blocks, calls here too.
+	if calls < 10 {
+		t.Errorf("%d calls in the chunk recordings, want at least 10", calls)
 	}
 }

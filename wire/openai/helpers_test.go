@@ -3,7 +3,7 @@ package openai
 import (
 	"testing"
 
-	"github.com/argstream/argstream/internal/testutil"
+	"github.com/argstream/argstream/internal/testutil/wiretest"
 )
 
 // Test helpers shared by the Chat Completions and the Responses tests; see
@@ -11,5 +11,5 @@ import (
 
 func readRecording(t testing.TB, name string) []byte {
 	t.Helper()
-	return testutil.Testdata(t, "llm_streams/"+name)
+	return wiretest.Testdata(t, "llm_streams/"+name)
 }

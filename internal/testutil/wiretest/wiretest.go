@@ -1,4 +1,10 @@
-package testutil
+// Package wiretest supports the tests of the provider wire adapters
+// (wire/...) and of the commands that read provider streams: generated
+// responses and their SSE framing, recordings framed again, reads of random
+// sizes, and a comparable summary of a response's results. It is apart from
+// testutil because it depends on toolcall, which testutil's users (policy)
+// must not.
+package wiretest
 
 import (
 	"bufio"
@@ -14,14 +20,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
+	"github.com/argstream/argstream/internal/testutil"
 	"github.com/argstream/argstream/token"
 	"github.com/argstream/argstream/toolcall"
 )
-
-// Support for the tests of the provider wire adapters (wire/...): generated
-// responses, their SSE framing, recordings, reads of random sizes, and a
-// comparable summary of a response's results.
 
 // WireCall is one tool call of a generated response.
 type WireCall struct {
@@ -49,17 +53,26 @@ type WirePlan struct {
 // from first up, in random order of start, deltas of 0 to 16 bytes (empty
 // deltas included, keys and escapes cut anywhere), and a random
 // interleaving.
-func MakeWirePlan(docs []Doc, first int64, rng *rand.Rand) (WirePlan, error) {
+func MakeWirePlan(docs []testutil.Doc, first int64, rng *rand.Rand) (WirePlan, error) {
 	var p WirePlan
 	var seqs [][]WireStep
 	for i, pos := range rng.Perm(len(docs)) {
-		want, err := Canonical(docs[pos].Text)
+		want, err := testutil.Canonical(docs[pos].Text)
 		if err != nil {
 			return p, fmt.Errorf("generated arguments %q: %v", docs[pos].Text, err)
 		}
 		c := WireCall{Index: first + int64(i), ID: fmt.Sprint("call_", i), Name: fmt.Sprint("tool", i), Want: string(want)}
-		for _, ch := range SplitRandom(docs[pos].Text, rng, 1+rng.IntN(16)) {
-			c.Deltas = append(c.Deltas, string(ch))
+		// A delta is a JSON string: it holds whole characters, so a cut
+		// inside a UTF-8 sequence moves to the character's end.
+		text, at, cut := docs[pos].Text, 0, 0
+		for _, ch := range testutil.SplitRandom(text, rng, 1+rng.IntN(16)) {
+			cut += len(ch)
+			end := max(cut, at)
+			for end < len(text) && !utf8.RuneStart(text[end]) {
+				end++
+			}
+			c.Deltas = append(c.Deltas, string(text[at:end]))
+			at = end
 		}
 		if rng.IntN(4) == 0 { // an empty delta first, as some servers send
 			c.Deltas = append([]string{""}, c.Deltas...)
@@ -269,4 +282,17 @@ func Testdata(t testing.TB, name string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// JSONType is the "type" member of a JSON object, decoded with
+// encoding/json, independently of the code under test; "" if it has none.
+func JSONType(t testing.TB, data []byte) string {
+	t.Helper()
+	var v struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		t.Fatalf("decoding %q: %v", data, err)
+	}
+	return v.Type
 }
