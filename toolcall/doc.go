@@ -29,9 +29,10 @@
 // is called then, with the identity known then. A Chunk for an index never
 // started opens an unnamed call. The first non-empty id and name win:
 // later empty or different ones are ignored. Start's input is argument text
-// (Anthropic's content_block_start input), except that an empty object ({}, white space allowed) before any
-// argument bytes is a placeholder: deltas follow, or, if the call stops
-// with none, the call had no input and its arguments are {}. Chunks of a
+// (Anthropic's content_block_start input), except that an empty object
+// ({}, white space allowed) before any argument bytes is a placeholder:
+// deltas follow, or, if the call stops with none, the call had no input and
+// its arguments are {}. Chunks of a
 // declined call, or of one whose arguments have failed, are discarded;
 // bytes after Stop make the call fail with ErrAfterStop. Stop of an index
 // never started is ignored (a loop may call Stop for text blocks too). End

@@ -172,10 +172,10 @@ func New(opts ...Option) *Response {
 //
 // A non-empty input is argument text, parsed through the call's Stream like
 // a Chunk, so that it is validated and streamed like any other, with one
-// exception: an input that is an empty object ({}, white space allowed) before any argument
-// bytes is taken as Anthropic sends it, a placeholder: the deltas that
-// follow are the arguments, and if none come before the call's Stop the
-// call was made with no input and its arguments are {}.
+// exception: an input that is an empty object ({}, white space allowed)
+// before any argument bytes is taken as Anthropic sends it, a placeholder:
+// the deltas that follow are the arguments, and if none come before the
+// call's Stop the call was made with no input and its arguments are {}.
 //
 // Start returns ErrIndex or ErrEnded; a call's own errors are in its
 // Result, never returned here, so that one call's failure does not stop
