@@ -1,18 +1,431 @@
 package openai
 
+// This file is structured in the following way:
+//
+//   - ReadChat, with the events it reads;
+//   - chatReader: the event loop, and what one chunk does to the Response;
+//   - the decoding of a chunk's data into the chatReader's reused fields:
+//     the whole data is decoded, and checked, before anything is done.
+
 import (
 	"context"
-	"errors"
+	"fmt"
 	"io"
 
 	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire/internal/adapter"
+	"github.com/argstream/argstream/wire/sse"
 )
 
 // ReadChat reads the server-sent events of a Chat Completions streaming
-// response from body and drives resp with the tool calls of one choice.
+// response ("stream": true) from body and drives resp with the tool calls
+// of one choice: choice 0, or the one set with Choice. It returns when the
+// stream is complete, reading no further, and does not call resp.End: the
+// caller does, to get the Results. The package documentation lists the
+// errors it returns; the specifics are below.
 //
-// (Being written: this stub returns an error.)
+// # Events read
+//
+// Chat Completions servers do not normally send an "event" field. By it:
+//
+//   - none, or "message" (the type the SSE spec gives an event without
+//     one): data [DONE] completes the stream, and ReadChat returns nil at
+//     once; any other data is a chunk.
+//   - "error": a *ProviderError, from the data's "error" member, or from
+//     the data's own members if it has none, or with the whole data as its
+//     Message if the data is not a JSON object.
+//   - any other type: ignored, so that event types to come do not break
+//     ReadChat.
+//
+// A chunk is one chat.completion.chunk JSON object, of which ReadChat reads
+// "error" and "choices" and skips the other members (id, model, usage...).
+// A chunk whose "error" is not null is a *ProviderError: an object's type,
+// code, message and param (a code or param that is a number keeps its JSON
+// text, "429"; a null is ""), or a string as the Message. Of "choices"
+// (empty or null in usage chunks), ReadChat reads the chosen choice, whose
+// "index" is the Choice option's (a choice without an index is choice 0, as
+// some servers send it when n is 1), and ignores the others. In the chosen
+// choice's "delta", in this order:
+//
+//   - reasoning_content or reasoning (the reasoning text of DeepSeek, vLLM,
+//     OpenRouter...; a string, or an object with a "text" string as some
+//     gateways send it): OnThinking, if set, when not empty. vLLM sends both
+//     names with the same text: a delta's second one is ignored.
+//   - content, then refusal (the text a model writes instead of content when
+//     it refuses): OnText, if set, when not empty.
+//   - tool_calls, element by element. An element must have an "index", the
+//     call's index in the response (which need not start at 0): one without
+//     is malformed. An element whose "type" is there and is not "function"
+//     (a custom tool, whose input is free text, not JSON) is ignored. For the
+//     others: Response.Start(index, id, name, nil) if the element has an
+//     "id" or a function "name" (the first non-empty id and name win: a
+//     later "" or a different one changes nothing); then, if the function's
+//     "arguments" string is not empty, Response.Chunk(index, arguments),
+//     decoded from JSON.
+//   - other members (role, audio, the function_call of the deprecated
+//     functions API...): ignored.
+//
+// The chosen choice's "finish_reason", when not null or empty, is
+// remembered: a body that ends cleanly (between events) after it completes
+// the stream, [DONE] or not, since some servers do not send [DONE]. Any
+// other end of the body is an error wrapping io.ErrUnexpectedEOF. ReadChat
+// never calls Response.Stop: Chat Completions does not say when one call's
+// arguments end, and End closes every call.
+//
+// The data of a chunk is decoded and checked whole before anything is done
+// with it: a malformed chunk (not JSON, a member of the wrong kind, an index
+// that is negative or not an integer, a tool_calls element without its
+// index, the chosen choice twice) drives resp with nothing of it, and
+// ReadChat returns an error wrapping ErrMalformed with the event's number
+// (counting every event from 1).
+//
+// ReadChat allocates per stream, and per tool call: the strings of its id
+// and name, converted once even if a server repeats them in every delta.
 func ReadChat(ctx context.Context, body io.Reader, resp *toolcall.Response, opts ...Option) error {
-	_ = newConfig(opts)
-	return errors.New("openai: ReadChat: not implemented yet")
+	r := &chatReader{cfg: newConfig(opts), resp: resp, sse: sse.NewReader(body)}
+	return r.run(ctx)
+}
+
+type chatReader struct {
+	cfg      config
+	resp     *toolcall.Response
+	sse      *sse.Reader
+	dec      adapter.Decoder
+	n        int64 // events read
+	finished bool  // the chosen choice had a finish_reason
+
+	// identified holds, for each call index given to resp, which of id and
+	// name resp has (chatHasID, chatHasName): a server that repeats them in
+	// every delta has them converted to strings once.
+	identified map[int64]uint8
+
+	// The fields of the chunk being read; byte slices are reused.
+	errorEvent bool // the event's type is "error": its own members may be the error
+	hasError   bool // the data has a non-null "error" member, which wins
+	errType    []byte
+	errCode    []byte
+	errMessage []byte
+	errParam   []byte
+	choicePos  int        // the position in "choices" of the choice being read
+	cur        chatChoice // the choice being read
+	chosen     chatChoice // the chosen choice, if hasChosen
+	hasChosen  bool
+	scratch    []byte
+}
+
+// chatChoice is one element of a chunk's "choices".
+type chatChoice struct {
+	index    int64
+	finish   []byte
+	thinking []byte
+	text     []byte
+	refusal  []byte
+	calls    []chatCall // calls[:nCalls] are this chunk's
+	nCalls   int
+}
+
+// chatCall is one element of a delta's "tool_calls".
+type chatCall struct {
+	index    int64
+	hasIndex bool
+	hasType  bool
+	typ      []byte
+	id       []byte
+	name     []byte
+	args     []byte
+}
+
+const (
+	chatHasID = 1 << iota
+	chatHasName
+)
+
+func (r *chatReader) run(ctx context.Context) error {
+	stream := adapter.Stream{Name: "openai", Last: "[DONE]", CompleteAtEOF: func() bool { return r.finished }}
+	return adapter.Loop(ctx, r.sse, stream, func(ev sse.Event) (bool, error) {
+		r.n++
+		return r.event(ev)
+	})
+}
+
+// event handles one event and reports whether it was [DONE].
+func (r *chatReader) event(ev sse.Event) (done bool, err error) {
+	switch string(ev.Type) {
+	case "", "message":
+		if ev.IsDone() {
+			return true, nil
+		}
+		if err := r.parse(ev.Data, false); err != nil {
+			return false, err
+		}
+		if r.hasError {
+			return false, r.providerError()
+		}
+		if r.hasChosen {
+			return false, r.apply(&r.chosen)
+		}
+	case "error":
+		if err := r.parse(ev.Data, true); err != nil {
+			return false, &ProviderError{Message: string(ev.Data)}
+		}
+		return false, r.providerError()
+	}
+	return false, nil
+}
+
+// apply does what the chosen choice of a chunk says.
+func (r *chatReader) apply(c *chatChoice) error {
+	if len(c.thinking) > 0 && r.cfg.onThinking != nil {
+		r.cfg.onThinking(r.cfg.choice, c.thinking)
+	}
+	if r.cfg.onText != nil {
+		if len(c.text) > 0 {
+			r.cfg.onText(r.cfg.choice, c.text)
+		}
+		if len(c.refusal) > 0 {
+			r.cfg.onText(r.cfg.choice, c.refusal)
+		}
+	}
+	for i := range c.nCalls {
+		t := &c.calls[i]
+		if t.hasType && string(t.typ) != "function" {
+			continue
+		}
+		if err := r.identify(t); err != nil {
+			return err
+		}
+		if len(t.args) > 0 {
+			if err := r.resp.Chunk(t.index, t.args); err != nil {
+				return err
+			}
+		}
+	}
+	if len(c.finish) > 0 {
+		r.finished = true
+	}
+	return nil
+}
+
+// identify gives resp the id and name of t that resp does not have yet.
+func (r *chatReader) identify(t *chatCall) error {
+	known := r.identified[t.index]
+	var id, name string
+	if len(t.id) > 0 && known&chatHasID == 0 {
+		id, known = string(t.id), known|chatHasID
+	}
+	if len(t.name) > 0 && known&chatHasName == 0 {
+		name, known = string(t.name), known|chatHasName
+	}
+	if id == "" && name == "" {
+		return nil
+	}
+	if r.identified == nil {
+		r.identified = make(map[int64]uint8)
+	}
+	r.identified[t.index] = known
+	return r.resp.Start(t.index, id, name, nil)
+}
+
+func (r *chatReader) providerError() error {
+	return &ProviderError{Type: string(r.errType), Code: string(r.errCode), Message: string(r.errMessage), Param: string(r.errParam)}
+}
+
+// malformed wraps err, found in the data of the current event.
+func (r *chatReader) malformed(err error) error {
+	return fmt.Errorf("%w: event %d: %w", ErrMalformed, r.n, err)
+}
+
+// parse decodes the fields of one event's data into r. With errorEvent, the
+// data's own message, type, code and param are the error's, unless it has
+// an "error" member.
+func (r *chatReader) parse(data []byte, errorEvent bool) error {
+	r.errorEvent, r.hasError = errorEvent, false
+	r.errType, r.errCode, r.errMessage, r.errParam = r.errType[:0], r.errCode[:0], r.errMessage[:0], r.errParam[:0]
+	r.hasChosen = false
+
+	r.dec.Reset(data)
+	if err := r.dec.Root(r.field); err != nil {
+		return r.malformed(err)
+	}
+	return nil
+}
+
+func (r *chatReader) field(key []byte) error {
+	switch string(key) {
+	case "choices":
+		return r.dec.Array(r.choice)
+	case "error":
+		return r.errorMember()
+	case "message", "type", "code", "param":
+		if r.errorEvent && !r.hasError {
+			return r.errorField(key) // an error event's own members
+		}
+	}
+	return r.dec.Skip()
+}
+
+// errorMember reads a chunk's "error": null (no error), a string (its
+// message) or an object.
+func (r *chatReader) errorMember() (err error) {
+	kind := r.dec.Kind()
+	if kind == 'n' {
+		return r.dec.Skip()
+	}
+	r.hasError = true
+	r.errType, r.errCode, r.errMessage, r.errParam = r.errType[:0], r.errCode[:0], r.errMessage[:0], r.errParam[:0]
+	if kind == '"' {
+		r.errMessage, err = r.dec.String(r.errMessage)
+		return err
+	}
+	return r.dec.Object(r.errorField)
+}
+
+func (r *chatReader) errorField(key []byte) (err error) {
+	switch string(key) {
+	case "type":
+		r.errType, err = r.scalar(r.errType)
+	case "code":
+		r.errCode, err = r.scalar(r.errCode)
+	case "message":
+		r.errMessage, err = r.scalar(r.errMessage)
+	case "param":
+		r.errParam, err = r.scalar(r.errParam)
+	default:
+		err = r.dec.Skip()
+	}
+	return err
+}
+
+// scalar reads a string, decoded, a null, as empty, or any other value, as
+// its JSON text, into dst[:0].
+func (r *chatReader) scalar(dst []byte) ([]byte, error) {
+	switch r.dec.Kind() {
+	case '"', 'n':
+		dst, _, err := r.dec.NullableString(dst)
+		return dst, err
+	}
+	v, err := r.dec.Value()
+	return append(dst[:0], v...), err
+}
+
+// choice reads the element i of "choices" into r.cur, and keeps it in
+// r.chosen if it is the chosen one.
+func (r *chatReader) choice(i int) error {
+	c := &r.cur
+	c.index, c.nCalls = 0, 0
+	c.finish, c.thinking, c.text, c.refusal = c.finish[:0], c.thinking[:0], c.text[:0], c.refusal[:0]
+	r.choicePos = i
+	if err := r.dec.Object(r.choiceField); err != nil {
+		return err
+	}
+	if c.index != r.cfg.choice {
+		return nil
+	}
+	if r.hasChosen {
+		return fmt.Errorf("/choices/%d is choice %d again", i, c.index)
+	}
+	r.cur, r.chosen, r.hasChosen = r.chosen, r.cur, true
+	return nil
+}
+
+func (r *chatReader) choiceField(key []byte) (err error) {
+	c := &r.cur
+	switch string(key) {
+	case "index":
+		c.index, err = r.dec.Index()
+	case "delta":
+		err = r.dec.Object(r.deltaField)
+	case "finish_reason":
+		c.finish, _, err = r.dec.NullableString(c.finish)
+	default:
+		err = r.dec.Skip()
+	}
+	return err
+}
+
+func (r *chatReader) deltaField(key []byte) (err error) {
+	c := &r.cur
+	switch string(key) {
+	case "content":
+		c.text, _, err = r.dec.NullableString(c.text)
+	case "refusal":
+		c.refusal, _, err = r.dec.NullableString(c.refusal)
+	case "reasoning_content", "reasoning":
+		if r.dec.Kind() == '{' {
+			r.scratch = r.scratch[:0]
+			err = r.dec.Object(r.reasoningField)
+		} else {
+			r.scratch, _, err = r.dec.NullableString(r.scratch)
+		}
+		if len(c.thinking) == 0 {
+			c.thinking, r.scratch = r.scratch, c.thinking
+		}
+	case "tool_calls":
+		err = r.dec.Array(r.call)
+	default:
+		err = r.dec.Skip()
+	}
+	return err
+}
+
+// reasoningField reads a member of a reasoning object: its "text".
+func (r *chatReader) reasoningField(key []byte) (err error) {
+	if string(key) == "text" {
+		r.scratch, _, err = r.dec.NullableString(r.scratch)
+		return err
+	}
+	return r.dec.Skip()
+}
+
+// call reads the element i of a delta's "tool_calls" into the next
+// chatCall of r.cur, reusing its buffers.
+func (r *chatReader) call(i int) error {
+	c := &r.cur
+	if c.nCalls == len(c.calls) {
+		c.calls = append(c.calls, chatCall{})
+	}
+	t := &c.calls[c.nCalls]
+	c.nCalls++
+	t.index, t.hasIndex, t.hasType = 0, false, false
+	t.typ, t.id, t.name, t.args = t.typ[:0], t.id[:0], t.name[:0], t.args[:0]
+	if err := r.dec.Object(r.callField); err != nil {
+		return err
+	}
+	if !t.hasIndex {
+		return fmt.Errorf("/choices/%d/delta/tool_calls/%d has no index", r.choicePos, i)
+	}
+	return nil
+}
+
+func (r *chatReader) callField(key []byte) (err error) {
+	c := &r.cur
+	t := &c.calls[c.nCalls-1]
+	switch string(key) {
+	case "index":
+		t.index, err = r.dec.Index()
+		t.hasIndex = err == nil
+	case "id":
+		t.id, _, err = r.dec.NullableString(t.id)
+	case "type":
+		t.typ, t.hasType, err = r.dec.NullableString(t.typ)
+	case "function":
+		err = r.dec.Object(r.functionField)
+	default:
+		err = r.dec.Skip()
+	}
+	return err
+}
+
+func (r *chatReader) functionField(key []byte) (err error) {
+	c := &r.cur
+	t := &c.calls[c.nCalls-1]
+	switch string(key) {
+	case "name":
+		t.name, _, err = r.dec.NullableString(t.name)
+	case "arguments":
+		t.args, _, err = r.dec.NullableString(t.args)
+	default:
+		err = r.dec.Skip()
+	}
+	return err
 }

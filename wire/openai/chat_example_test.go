@@ -1,0 +1,40 @@
+package openai_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire/openai"
+)
+
+// ReadChat reads a recorded stream: Claude behind an OpenAI-compatible Chat
+// Completions endpoint, which writes a sentence and then calls read_file as
+// its tool call of index 1.
+func ExampleReadChat() {
+	body, err := os.Open("../../testdata/llm_streams/vercel-ai__openai-compatible__anthropic-fallback-tool-call.sse")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer body.Close()
+
+	resp := toolcall.New()
+	err = openai.ReadChat(context.Background(), body, resp,
+		openai.OnText(func(choice int64, text []byte) { fmt.Printf("text: %q\n", text) }))
+	if err != nil {
+		// The recording ends without the blank line after "data: [DONE]":
+		// the stream is not known to be whole, and ReadChat says so. The
+		// call's arguments are complete all the same.
+		fmt.Println("error:", err)
+	}
+	for _, r := range resp.End() {
+		fmt.Println(r.Call.Index, r.Call.Name, string(r.Arguments), r.Executable)
+	}
+	// Output:
+	// text: "Reading"
+	// text: " it."
+	// error: openai: stream ended before [DONE]: unexpected EOF: sse: stream ends in the middle of an event at byte 1707 (line 18)
+	// 1 read_file {"path":"a.txt"} true
+}

@@ -1,0 +1,261 @@
+package openai
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/argstream/argstream/internal/testutil"
+	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire/sse"
+	gocmp "github.com/google/go-cmp/cmp"
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/gen"
+	"github.com/leanovate/gopter/prop"
+)
+
+// chatGenArgs generates tool call arguments: JSON objects, with random
+// white space and escapes; a value that is not an object is wrapped in one.
+func chatGenArgs() gopter.Gen {
+	return testutil.GenDoc(testutil.GenValue(2).Map(func(n testutil.Node) testutil.Node {
+		if n.Kind == '{' {
+			return n
+		}
+		return testutil.Node{Kind: '{', Keys: []string{"arg"}, Items: []testutil.Node{n}}
+	}))
+}
+
+// chatStream is a WirePlan written as a Chat Completions stream.
+type chatStream struct {
+	plan   testutil.WirePlan
+	events []testutil.SSEEvent
+	// What each event carries: the steps of the plan, the argument bytes
+	// per call (by position in plan.Calls), the text of the chosen choice.
+	steps  [][]testutil.WireStep
+	fed    []map[int]int
+	text   []string
+	finish int   // the event with the finish_reason
+	needs  []int // per call, its argument bytes up to the last significant one
+}
+
+// chatQuote writes s as a JSON string.
+func chatQuote(s string) string {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// chatRuneDeltas cuts a call's arguments where its deltas cut them, moving
+// each cut back to the start of a rune it splits: a delta is a JSON
+// string, which holds whole runes.
+func chatRuneDeltas(deltas []string) []string {
+	out := make([]string, len(deltas))
+	carry := ""
+	for i, d := range deltas {
+		s := carry + d
+		carry = ""
+		for j := len(s) - 1; j >= 0 && j >= len(s)-utf8.UTFMax; j-- {
+			if utf8.RuneStart(s[j]) {
+				if !utf8.FullRuneInString(s[j:]) {
+					s, carry = s[:j], s[j:]
+				}
+				break
+			}
+		}
+		out[i] = s
+	}
+	if carry != "" {
+		panic("arguments end inside a rune")
+	}
+	return out
+}
+
+// chatWriteStream encodes p: each start as an element with id, type, name
+// and empty arguments, each delta as an element with arguments only, ends
+// as nothing (Chat has no per-call end); one to three elements per chunk,
+// index first or last; text chunks of the chosen choice 0 and elements of
+// a choice 1 (n = 2) mixed in; then the finish_reason, sometimes a usage
+// chunk, and [DONE].
+func chatWriteStream(p testutil.WirePlan, rng *rand.Rand) chatStream {
+	s := chatStream{plan: p}
+	deltas := make([][]string, len(p.Calls))
+	for i, c := range p.Calls {
+		deltas[i] = chatRuneDeltas(c.Deltas)
+		doc := strings.Join(deltas[i], "")
+		s.needs = append(s.needs, len(strings.TrimRight(doc, " \t\r\n")))
+	}
+	add := func(data string, steps []testutil.WireStep, fed map[int]int, text string) {
+		s.events = append(s.events, testutil.SSEEvent{Data: data})
+		s.steps = append(s.steps, steps)
+		s.fed = append(s.fed, fed)
+		s.text = append(s.text, text)
+	}
+	add(`{"id":"chatcmpl-1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":null},"finish_reason":null}]}`, nil, nil, "")
+	steps := p.Steps
+	for len(steps) > 0 {
+		if rng.IntN(5) == 0 {
+			text := fmt.Sprint("word", rng.IntN(100), " ")
+			add(`{"choices":[{"index":0,"delta":{"content":`+chatQuote(text)+`},"finish_reason":null}]}`, nil, nil, text)
+		}
+		n := min(len(steps), 1+rng.IntN(3))
+		group := steps[:n]
+		steps = steps[n:]
+		var elems []string
+		fed := map[int]int{}
+		for _, st := range group {
+			c := p.Calls[st.Call]
+			index := fmt.Sprint(c.Index)
+			var fields []string
+			switch {
+			case st.Delta == -1:
+				fields = []string{`"id":` + chatQuote(c.ID), `"type":"function"`, `"function":{"name":` + chatQuote(c.Name) + `,"arguments":""}`}
+			case st.Delta < len(deltas[st.Call]):
+				d := deltas[st.Call][st.Delta]
+				fields = []string{`"function":{"arguments":` + chatQuote(d) + `}`}
+				fed[st.Call] += len(d)
+			default: // the call's end: nothing on the wire
+				continue
+			}
+			if rng.IntN(3) == 0 {
+				fields = append(fields, `"index":`+index)
+			} else {
+				fields = append([]string{`"index":` + index}, fields...)
+			}
+			elems = append(elems, "{"+strings.Join(fields, ",")+"}")
+		}
+		if len(elems) == 0 {
+			continue
+		}
+		choices := []string{`{"index":0,"delta":{"tool_calls":[` + strings.Join(elems, ",") + `]},"logprobs":null,"finish_reason":null}`}
+		if rng.IntN(4) == 0 { // choice 1, to ignore
+			other := `{"delta":{"content":"other","tool_calls":[{"index":0,"id":"call_x","type":"function","function":{"name":"x","arguments":"]]"}}]},"index":1}`
+			if rng.IntN(2) == 0 {
+				choices = append(choices, other)
+			} else {
+				choices = append([]string{other}, choices...)
+			}
+		}
+		add(`{"id":"chatcmpl-1","object":"chat.completion.chunk","choices":[`+strings.Join(choices, ",")+`]}`, group, fed, "")
+	}
+	s.finish = len(s.events)
+	add(`{"id":"chatcmpl-1","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`, nil, nil, "")
+	if rng.IntN(2) == 0 {
+		add(`{"id":"chatcmpl-1","choices":[],"usage":{"prompt_tokens":10,"completion_tokens":20,"total_tokens":30}}`, nil, nil, "")
+	}
+	add("[DONE]", nil, nil, "")
+	return s
+}
+
+// want returns the calls and the text that the first k events give: a call
+// whose start came is there, executable if all its significant argument
+// bytes came, and truncated otherwise.
+func (s chatStream) want(k int) ([]testutil.CallOutcome, string) {
+	started := map[int]bool{}
+	fed := map[int]int{}
+	var text strings.Builder
+	for e := range k {
+		for _, st := range s.steps[e] {
+			if st.Delta == -1 {
+				started[st.Call] = true
+			}
+		}
+		for c, n := range s.fed[e] {
+			fed[c] += n
+		}
+		text.WriteString(s.text[e])
+	}
+	var out []testutil.CallOutcome
+	for i, c := range s.plan.Calls {
+		if !started[i] {
+			continue
+		}
+		o := testutil.CallOutcome{Index: c.Index, ID: c.ID, Name: c.Name, Truncated: true}
+		if fed[i] >= s.needs[i] {
+			o = testutil.CallOutcome{Index: c.Index, ID: c.ID, Name: c.Name, Arguments: c.Want, Executable: true}
+		}
+		out = append(out, o)
+	}
+	slices.SortFunc(out, func(a, b testutil.CallOutcome) int { return cmp.Compare(a.Index, b.Index) })
+	return out, text.String()
+}
+
+// chatCheckPlan reads a generated stream whole, then cut at a byte, and
+// returns what went wrong.
+func chatCheckPlan(t *testing.T, resp *toolcall.Response, docs []testutil.Doc, seed uint64, cut int) string {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	p, err := testutil.MakeWirePlan(docs, int64(rng.IntN(2)), rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := chatWriteStream(p, rng)
+	stream := testutil.FrameSSE(s.events, true, rng)
+
+	got := chatRead(t, bytes.NewReader(stream), resp)
+	if got.err != nil {
+		return fmt.Sprintf("whole: ReadChat = %v\nstream %q", got.err, stream)
+	}
+	if diff := gocmp.Diff(p.Want(), got.calls); diff != "" {
+		return fmt.Sprintf("whole: (-want +got):\n%s\nstream %q", diff, stream)
+	}
+	if _, text := s.want(len(s.events)); got.text != text {
+		return fmt.Sprintf("whole: text %q, want %q", got.text, text)
+	}
+
+	// Cut anywhere, or, half of the time, near the end, where the
+	// finish_reason, usage and [DONE] are. Which events the cut stream
+	// dispatches, and whether it ends inside one, the sse Reader (tested
+	// on its own) says.
+	if cut&1 == 0 {
+		cut = (cut >> 1) % len(stream)
+	} else {
+		cut = len(stream) - 1 - (cut>>1)%min(len(stream), 300)
+	}
+	rd := sse.NewReader(bytes.NewReader(stream[:cut]))
+	k := 0
+	for rd.Next() {
+		k++
+	}
+	complete := k == len(s.events) || k > s.finish && rd.Err() == nil
+	got = chatRead(t, bytes.NewReader(stream[:cut]), resp)
+	switch {
+	case complete && got.err != nil,
+		!complete && (!errors.Is(got.err, io.ErrUnexpectedEOF) || errors.Is(got.err, sse.ErrTruncated) != errors.Is(rd.Err(), sse.ErrTruncated)):
+		return fmt.Sprintf("cut at %d of %d, %d events of %d: ReadChat = %v", cut, len(stream), k, len(s.events), got.err)
+	}
+	calls, text := s.want(k)
+	if diff := gocmp.Diff(calls, got.calls); diff != "" {
+		return fmt.Sprintf("cut at %d of %d, %d events of %d: (-want +got):\n%s\nstream %q", cut, len(stream), k, len(s.events), diff, stream[:cut])
+	}
+	if got.text != text {
+		return fmt.Sprintf("cut at %d, %d events: text %q, want %q", cut, k, got.text, text)
+	}
+	return ""
+}
+
+func TestChatPropertyPlans(t *testing.T) {
+	resp := toolcall.New() // reused: Reset must forget everything
+	properties := gopter.NewProperties(testutil.PropertyParameters(200))
+	docs := gen.SliceOfN(4, chatGenArgs(), reflect.TypeOf(testutil.Doc{}))
+	properties.Property("calls give back their arguments; a cut leaves the complete ones intact, the others truncated", prop.ForAll(
+		func(n int, docs []testutil.Doc, seed uint64, cut int) bool {
+			msg := chatCheckPlan(t, resp, docs[:n], seed, cut)
+			if msg != "" {
+				t.Log(msg)
+			}
+			return msg == ""
+		},
+		gen.IntRange(1, 4), docs, gen.UInt64(), gen.IntRange(0, 1<<20),
+	))
+	properties.TestingRun(t)
+}

@@ -1,0 +1,359 @@
+package openai
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"slices"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/argstream/argstream/internal/testutil"
+	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire/sse"
+	gocmp "github.com/google/go-cmp/cmp"
+)
+
+// chatRecordings are the Chat Completions streams of testdata/llm_streams,
+// with what each is known to hold, which the expectation computed from the
+// stream must agree with.
+var chatRecordings = []struct {
+	file string
+	// chunks: a vercel/ai *.chunks.txt file, data payloads without framing
+	// and without [DONE]: framed again, the stream ends after finish_reason.
+	chunks bool
+	// noFinalBlankLine: the recording ends with [DONE]'s data line, without
+	// the blank line that dispatches it.
+	noFinalBlankLine bool
+	names            []string // the calls' tool names, in index order
+	first            int64    // the first call's index
+	text, thinking   string   // the start of the text and of the reasoning
+}{
+	{"openai-python__test_parse_multiple_pydantic_tools__f82268f2.sse", false, false, []string{"GetWeatherArgs", "get_stock_price"}, 0, "", ""},
+	{"openai-python__test_parse_strict_tools__a247c49c.sse", false, false, []string{"get_weather"}, 0, "", ""},
+	// Two interactions: ReadChat stops at the first [DONE], before the
+	// second one's text ("The capital of the UK is London.").
+	{"pydantic-ai__cassettes__test_openai__test_run_stream_sync_streams_real_model.sse", false, false, []string{"get_capital"}, 0, "", ""},
+	{"vercel-ai__openai-compatible__anthropic-fallback-tool-call.sse", false, true, []string{"read_file"}, 1, "Reading it.", ""},
+	{"vercel-ai__deepseek__deepseek-tool-call.chunks.txt", true, false, []string{"weather"}, 0, "", "The user is asking"},
+	// The second chunk has "name": "", which must not erase the name.
+	{"vercel-ai__mistral__mistral-incremental-tool-call.chunks.txt", true, false, []string{"webSearchTool"}, 0, "", ""},
+}
+
+// chatRecording returns the SSE stream of a recording.
+func chatRecording(t testing.TB, file string, chunks bool) []byte {
+	t.Helper()
+	b := readRecording(t, file)
+	if !chunks {
+		return b
+	}
+	b, err := testutil.SSEFromChunks(b, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// chatChunkJSON is the part of a chat.completion.chunk that the tests
+// decode with encoding/json, independently of ReadChat.
+type chatChunkJSON struct {
+	Choices []struct {
+		Index int64 `json:"index"`
+		Delta struct {
+			Content          *string `json:"content"`
+			Refusal          *string `json:"refusal"`
+			ReasoningContent *string `json:"reasoning_content"`
+			Reasoning        *string `json:"reasoning"`
+			ToolCalls        []struct {
+				Index    int64  `json:"index"`
+				ID       string `json:"id"`
+				Type     string `json:"type"`
+				Function struct {
+					Name      string `json:"name"`
+					Arguments string `json:"arguments"`
+				} `json:"function"`
+			} `json:"tool_calls"`
+		} `json:"delta"`
+		FinishReason *string `json:"finish_reason"`
+	} `json:"choices"`
+}
+
+// chatExpected is what a stream says, computed with encoding/json: the
+// calls, the text and reasoning of the chosen choice, and whether the
+// stream is complete ([DONE], or a finish_reason).
+type chatExpected struct {
+	calls          []testutil.CallOutcome
+	text, thinking string
+	done, finished bool
+}
+
+// chatExpect decodes every data line of an SSE stream whose events are one
+// data line each, up to the first [DONE], and gathers the chosen choice's
+// calls (first non-empty id and name, concatenated arguments), text and
+// reasoning. The arguments must be complete: the recordings' are.
+func chatExpect(t testing.TB, stream []byte, choice int64) chatExpected {
+	t.Helper()
+	var e chatExpected
+	type call struct {
+		index    int64
+		id, name string
+		args     strings.Builder
+	}
+	var calls []*call
+	byIndex := map[int64]*call{}
+	sc := bufio.NewScanner(bytes.NewReader(stream))
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		data, ok := strings.CutPrefix(sc.Text(), "data:")
+		if !ok {
+			continue
+		}
+		data = strings.TrimPrefix(data, " ")
+		if data == "[DONE]" {
+			e.done = true
+			break
+		}
+		var chunk chatChunkJSON
+		if err := json.Unmarshal([]byte(data), &chunk); err != nil {
+			t.Fatalf("decoding %q: %v", data, err)
+		}
+		for _, ch := range chunk.Choices {
+			if ch.Index != choice {
+				continue
+			}
+			d := ch.Delta
+			for _, s := range []*string{d.ReasoningContent, d.Reasoning} {
+				if s != nil && *s != "" {
+					e.thinking += *s
+					break
+				}
+			}
+			for _, s := range []*string{d.Content, d.Refusal} {
+				if s != nil {
+					e.text += *s
+				}
+			}
+			for _, tc := range d.ToolCalls {
+				if tc.Type != "" && tc.Type != "function" {
+					continue
+				}
+				c := byIndex[tc.Index]
+				if c == nil {
+					if tc.ID == "" && tc.Function.Name == "" && tc.Function.Arguments == "" {
+						continue
+					}
+					c = &call{index: tc.Index}
+					calls = append(calls, c)
+					byIndex[tc.Index] = c
+				}
+				if c.id == "" {
+					c.id = tc.ID
+				}
+				if c.name == "" {
+					c.name = tc.Function.Name
+				}
+				c.args.WriteString(tc.Function.Arguments)
+			}
+			if ch.FinishReason != nil && *ch.FinishReason != "" {
+				e.finished = true
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range calls {
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, []byte(c.args.String())); err != nil {
+			t.Fatalf("call %d: arguments %q: %v", c.index, c.args.String(), err)
+		}
+		e.calls = append(e.calls, testutil.CallOutcome{Index: c.index, ID: c.id, Name: c.name, Arguments: compact.String(), Executable: true})
+	}
+	slices.SortFunc(e.calls, func(a, b testutil.CallOutcome) int { return cmp.Compare(a.Index, b.Index) })
+	return e
+}
+
+// chatGot is what ReadChat did with a stream.
+type chatGot struct {
+	err            error
+	calls          []testutil.CallOutcome
+	text, thinking string
+}
+
+// chatRead reads stream from rd into resp, reset first.
+func chatRead(t testing.TB, rd io.Reader, resp *toolcall.Response, opts ...Option) chatGot {
+	t.Helper()
+	var g chatGot
+	var text, thinking strings.Builder
+	want := newConfig(opts).choice
+	opts = append(opts,
+		OnText(func(i int64, b []byte) {
+			if i != want {
+				t.Errorf("OnText index %d, want %d", i, want)
+			}
+			text.Write(b)
+		}),
+		OnThinking(func(i int64, b []byte) {
+			if i != want {
+				t.Errorf("OnThinking index %d, want %d", i, want)
+			}
+			thinking.Write(b)
+		}))
+	resp.Reset()
+	g.err = ReadChat(context.Background(), rd, resp, opts...)
+	g.calls = testutil.Outcomes(resp.End())
+	g.text, g.thinking = text.String(), thinking.String()
+	return g
+}
+
+func TestChatRecordings(t *testing.T) {
+	resp := toolcall.New()
+	for _, rec := range chatRecordings {
+		t.Run(rec.file, func(t *testing.T) {
+			stream := chatRecording(t, rec.file, rec.chunks)
+			want := chatExpect(t, stream, 0)
+			if want.done == rec.chunks || !want.finished {
+				t.Fatalf("the recording has [DONE] %v, a finish_reason %v", want.done, want.finished)
+			}
+			var names []string
+			for _, c := range want.calls {
+				names = append(names, c.Name)
+			}
+			if !slices.Equal(names, rec.names) || want.calls[0].Index != rec.first ||
+				!strings.HasPrefix(want.text, rec.text) || !strings.HasPrefix(want.thinking, rec.thinking) {
+				t.Fatalf("the expectation: calls %+v, text %q, thinking %q; the recording is known to hold %v from index %d, text %q, thinking %q",
+					want.calls, want.text, want.thinking, rec.names, rec.first, rec.text, rec.thinking)
+			}
+			got := chatRead(t, bytes.NewReader(stream), resp)
+			chatCheckEnd(t, got.err, rec.noFinalBlankLine)
+			if diff := gocmp.Diff(want.calls, got.calls); diff != "" {
+				t.Errorf("calls (-want +got):\n%s", diff)
+			}
+			if got.text != want.text || got.thinking != want.thinking {
+				t.Errorf("text %q, thinking %q; want %q, %q", got.text, got.thinking, want.text, want.thinking)
+			}
+			t.Logf("%+v; text %q; %d bytes of thinking", got.calls, got.text, len(got.thinking))
+		})
+	}
+}
+
+func chatCheckEnd(t *testing.T, err error, noFinalBlankLine bool) {
+	t.Helper()
+	if noFinalBlankLine {
+		if !errors.Is(err, sse.ErrTruncated) || !errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Fatalf("ReadChat = %v, want an error wrapping sse.ErrTruncated and io.ErrUnexpectedEOF", err)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("ReadChat = %v", err)
+	}
+}
+
+// TestChatRecordingsCompleted: the recordings that lack the blank line
+// after [DONE], with it, read without error to the same calls.
+func TestChatRecordingsCompleted(t *testing.T) {
+	resp := toolcall.New()
+	for _, rec := range chatRecordings {
+		if !rec.noFinalBlankLine {
+			continue
+		}
+		stream := append(chatRecording(t, rec.file, rec.chunks), '\n')
+		got := chatRead(t, bytes.NewReader(stream), resp)
+		if got.err != nil {
+			t.Fatalf("%s: ReadChat = %v", rec.file, got.err)
+		}
+		if diff := gocmp.Diff(chatExpect(t, stream, 0).calls, got.calls); diff != "" {
+			t.Errorf("%s: calls (-want +got):\n%s", rec.file, diff)
+		}
+	}
+}
+
+// TestChatRecordingsNotFinished: the chunk recordings without their last
+// chunk, which has the finish_reason, end before the stream is complete;
+// their calls, whose arguments are all there, are executable all the same.
+func TestChatRecordingsNotFinished(t *testing.T) {
+	resp := toolcall.New()
+	for _, rec := range chatRecordings {
+		if !rec.chunks {
+			continue
+		}
+		chunks := bytes.TrimRight(readRecording(t, rec.file), "\n")
+		chunks = chunks[:bytes.LastIndexByte(chunks, '\n')+1]
+		stream, err := testutil.SSEFromChunks(chunks, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := chatExpect(t, stream, 0)
+		if want.finished {
+			t.Fatalf("%s: a finish_reason before the last chunk", rec.file)
+		}
+		got := chatRead(t, bytes.NewReader(stream), resp)
+		if !errors.Is(got.err, io.ErrUnexpectedEOF) || errors.Is(got.err, sse.ErrTruncated) {
+			t.Errorf("%s: ReadChat = %v, want an error wrapping io.ErrUnexpectedEOF only", rec.file, got.err)
+		}
+		if diff := gocmp.Diff(want.calls, got.calls); diff != "" {
+			t.Errorf("%s: calls (-want +got):\n%s", rec.file, diff)
+		}
+	}
+}
+
+// chatFailingReader returns its error once r is exhausted.
+type chatFailingReader struct {
+	r   io.Reader
+	err error
+}
+
+func (f *chatFailingReader) Read(p []byte) (int, error) {
+	n, err := f.r.Read(p)
+	if err == io.EOF {
+		err = f.err
+	}
+	return n, err
+}
+
+// TestChatDoneReadsNoFurther: ReadChat returns at [DONE] without another
+// Read of the body, which would fail here.
+func TestChatDoneReadsNoFurther(t *testing.T) {
+	rec := chatRecordings[0]
+	stream := chatRecording(t, rec.file, rec.chunks)
+	rd := &chatFailingReader{iotest.OneByteReader(bytes.NewReader(stream)), errors.New("read past [DONE]")}
+	got := chatRead(t, rd, toolcall.New())
+	if got.err != nil {
+		t.Fatalf("ReadChat = %v", got.err)
+	}
+	if diff := gocmp.Diff(chatExpect(t, stream, 0).calls, got.calls); diff != "" {
+		t.Errorf("calls (-want +got):\n%s", diff)
+	}
+}
+
+// TestChatSplits: every split of a recording into reads gives the same
+// results.
+func TestChatSplits(t *testing.T) {
+	resp := toolcall.New()
+	for _, rec := range chatRecordings {
+		stream := chatRecording(t, rec.file, rec.chunks)
+		whole := chatRead(t, bytes.NewReader(stream), resp)
+		readers := []io.Reader{iotest.OneByteReader(bytes.NewReader(stream)), iotest.HalfReader(bytes.NewReader(stream))}
+		for seed := range uint64(20) {
+			readers = append(readers, testutil.RandomReads(bytes.NewReader(stream), seed, 64))
+		}
+		for i, rd := range readers {
+			got := chatRead(t, rd, resp)
+			if (got.err == nil) != (whole.err == nil) {
+				t.Errorf("%s reader %d: ReadChat = %v, whole = %v", rec.file, i, got.err, whole.err)
+			}
+			if diff := gocmp.Diff(whole.calls, got.calls); diff != "" {
+				t.Errorf("%s reader %d (-whole +split):\n%s", rec.file, i, diff)
+			}
+			if got.text != whole.text || got.thinking != whole.thinking {
+				t.Errorf("%s reader %d: text %q, thinking %q; whole %q, %q", rec.file, i, got.text, got.thinking, whole.text, whole.thinking)
+			}
+		}
+	}
+}

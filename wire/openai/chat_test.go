@@ -1,0 +1,355 @@
+package openai
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/argstream/argstream/internal/testutil"
+	"github.com/argstream/argstream/token"
+	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire/sse"
+	gocmp "github.com/google/go-cmp/cmp"
+)
+
+// chatSSE frames each data as one event.
+func chatSSE(data ...string) string {
+	var b strings.Builder
+	for _, d := range data {
+		b.WriteString("data: " + d + "\n\n")
+	}
+	return b.String()
+}
+
+// chatDelta is a chunk whose choice 0 has delta.
+func chatDelta(delta string) string {
+	return `{"id":"chatcmpl-1","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":` + delta + `,"logprobs":null,"finish_reason":null}]}`
+}
+
+// chatArgs is a chunk with one tool_calls element of index i: its
+// arguments only.
+func chatArgs(i, args string) string {
+	return chatDelta(`{"tool_calls":[{"index":` + i + `,"function":{"arguments":` + args + `}}]}`)
+}
+
+// chatStart is a chunk that starts call i.
+func chatStart(i, id, name string) string {
+	return chatDelta(`{"tool_calls":[{"index":` + i + `,"id":"` + id + `","type":"function","function":{"name":"` + name + `","arguments":""}}]}`)
+}
+
+const (
+	chatRole     = `{"id":"chatcmpl-1","choices":[{"index":0,"delta":{"role":"assistant","content":null,"refusal":null},"finish_reason":null}]}`
+	chatFinish   = `{"id":"chatcmpl-1","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`
+	chatUsage    = `{"id":"chatcmpl-1","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}`
+	chatDoneData = `[DONE]`
+)
+
+// chatWhole wraps the chunks of a stream between the role chunk and the
+// finish_reason, usage and [DONE].
+func chatWhole(chunks ...string) string {
+	return chatSSE(append(append([]string{chatRole}, chunks...), chatFinish, chatUsage, chatDoneData)...)
+}
+
+func chatOK(index int64, id, name, args string) testutil.CallOutcome {
+	return testutil.CallOutcome{Index: index, ID: id, Name: name, Arguments: args, Executable: true}
+}
+
+// TestChatShapes: the shapes of tool_calls that servers send.
+func TestChatShapes(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		stream string
+		want   []testutil.CallOutcome
+	}{
+		{"empty deltas", chatWhole(chatStart("0", "call_1", "f"), chatArgs("0", `""`), chatArgs("0", `"{\"a\":"`), chatArgs("0", `""`), chatArgs("0", `"1}"`)),
+			[]testutil.CallOutcome{chatOK(0, "call_1", "f", `{"a":1}`)}},
+		{"keys and escapes split", chatWhole(chatStart("0", "call_1", "f"), chatArgs("0", `"{\"lo"`), chatArgs("0", `"cation\": \"Pa\\"`), chatArgs("0", `"u00e9\\n\"}"`)),
+			[]testutil.CallOutcome{chatOK(0, "call_1", "f", `{"location":"Paé\n"}`)}},
+		{"whole in one element", chatWhole(chatDelta(`{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":"{\"a\": [1, 2]}"}}]}`)),
+			[]testutil.CallOutcome{chatOK(0, "call_1", "f", `{"a":[1,2]}`)}},
+		{"index last, nulls", chatWhole(chatDelta(`{"tool_calls":[{"id":"call_1","type":null,"function":{"name":"f","arguments":null},"index":0}]}`), chatDelta(`{"tool_calls":[{"id":null,"function":{"name":null,"arguments":"{}"},"index":0}]}`)),
+			[]testutil.CallOutcome{chatOK(0, "call_1", "f", `{}`)}},
+		{"id and name in every delta, then others", chatWhole(
+			chatDelta(`{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":"{\"a\""}}]}`),
+			chatDelta(`{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":":1}"}}]}`),
+			chatDelta(`{"tool_calls":[{"index":0,"id":"call_2","type":"function","function":{"name":"g","arguments":""}}]}`)),
+			[]testutil.CallOutcome{chatOK(0, "call_1", "f", `{"a":1}`)}},
+		{"name and id later, empty ones ignored", chatWhole(chatArgs("0", `"{\"a\""`), chatDelta(`{"tool_calls":[{"index":0,"id":"","function":{"name":"f","arguments":":"}}]}`), chatDelta(`{"tool_calls":[{"index":0,"id":"call_1","function":{"name":"","arguments":"2}"}}]}`)),
+			// The name came after the arguments began: with no policy, the
+			// call is executable.
+			[]testutil.CallOutcome{chatOK(0, "call_1", "f", `{"a":2}`)}},
+		{"parallel calls in one chunk, from 1", chatWhole(
+			chatDelta(`{"tool_calls":[{"index":1,"id":"call_1","type":"function","function":{"name":"f","arguments":""}},{"index":2,"id":"call_2","type":"function","function":{"name":"g","arguments":"{\"b\":"}}]}`),
+			chatDelta(`{"tool_calls":[{"index":2,"function":{"arguments":"true}"}},{"index":1,"function":{"arguments":"{\"a\":null}"}}]}`)),
+			[]testutil.CallOutcome{chatOK(1, "call_1", "f", `{"a":null}`), chatOK(2, "call_2", "g", `{"b":true}`)}},
+		{"custom tool ignored", chatWhole(
+			chatDelta(`{"tool_calls":[{"index":0,"id":"call_0","type":"custom","custom":{"name":"shell","input":"ls -l"}}]}`),
+			chatDelta(`{"tool_calls":[{"index":0,"custom":{"input":" /tmp"}}]}`),
+			chatStart("1", "call_1", "f"), chatArgs("1", `"{}"`)),
+			[]testutil.CallOutcome{chatOK(1, "call_1", "f", `{}`)}},
+		{"no arguments", chatWhole(chatStart("0", "call_1", "f")),
+			[]testutil.CallOutcome{{Index: 0, ID: "call_1", Name: "f", Truncated: true}}},
+		{"no name", chatWhole(chatArgs("0", `"{}"`)),
+			[]testutil.CallOutcome{{Index: 0, Arguments: "{}"}}},
+		{"bad JSON of one call only", chatWhole(chatStart("0", "call_0", "f"), chatStart("1", "call_1", "g"), chatArgs("0", `"{\"a\":}"`), chatArgs("1", `"{\"b\":1}"`)),
+			[]testutil.CallOutcome{{Index: 0, ID: "call_0", Name: "f", Syntax: true}, chatOK(1, "call_1", "g", `{"b":1}`)}},
+		{"text only", chatWhole(chatDelta(`{"content":"hi"}`)), nil},
+	} {
+		got := chatRead(t, strings.NewReader(tc.stream), toolcall.New())
+		if got.err != nil {
+			t.Errorf("%s: ReadChat = %v", tc.name, got.err)
+		}
+		if diff := gocmp.Diff(tc.want, got.calls); diff != "" {
+			t.Errorf("%s: (-want +got):\n%s", tc.name, diff)
+		}
+	}
+}
+
+func TestChatText(t *testing.T) {
+	stream := chatWhole(
+		chatDelta(`{"content":"","reasoning_content":"Let me "}`),
+		chatDelta(`{"content":null,"reasoning_content":null,"reasoning":"think."}`),
+		// vLLM: both names, the same text.
+		chatDelta(`{"reasoning":" Twice","reasoning_content":" Twice"}`),
+		// A gateway's reasoning object.
+		chatDelta(`{"reasoning_content":{"text":"!","signature":"x"}}`),
+		chatDelta(`{"content":"caf\u00e9 \"1\"\n","reasoning":""}`),
+		chatDelta(`{"refusal":"I can't.","content":"Sorry: "}`),
+	)
+	var got []string
+	err := ReadChat(context.Background(), strings.NewReader(stream), toolcall.New(),
+		OnThinking(func(i int64, b []byte) { got = append(got, "thinking "+string(b)) }),
+		OnText(func(i int64, b []byte) { got = append(got, "text "+string(b)) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"thinking Let me ", "thinking think.", "thinking  Twice", "thinking !", "text café \"1\"\n", "text Sorry: ", "text I can't."}
+	if diff := gocmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+
+	// Without callbacks, the text is read and dropped.
+	if err := ReadChat(context.Background(), strings.NewReader(stream), toolcall.New()); err != nil {
+		t.Errorf("ReadChat without callbacks = %v", err)
+	}
+}
+
+func TestChatProviderError(t *testing.T) {
+	start := chatSSE(chatRole, chatStart("0", "call_1", "f"), chatArgs("0", `"{\"a\":"`))
+	for _, tc := range []struct {
+		name, stream string
+		want         ProviderError
+		text         string // its Error()
+	}{
+		{"OpenAI", start + chatSSE(`{"error":{"message":"The server had an error","type":"server_error","param":null,"code":null}}`),
+			ProviderError{Type: "server_error", Message: "The server had an error"}, "openai: error event: server_error: The server had an error"},
+		{"numeric code", start + chatSSE(`{"error":{"object":"error","message":"Rate limited","type":"BadRequestError","param":"model","code":429,"metadata":{"raw":"x"}}}`),
+			ProviderError{Type: "BadRequestError", Code: "429", Message: "Rate limited", Param: "model"}, "openai: error event: BadRequestError: 429: Rate limited"},
+		{"string code, no type", start + chatSSE(`{"error":{"message":"m","code":"context_length_exceeded"}}`),
+			ProviderError{Code: "context_length_exceeded", Message: "m"}, "openai: error event: context_length_exceeded: m"},
+		{"string error", start + chatSSE(`{"error":"boom"}`), ProviderError{Message: "boom"}, "openai: error event: boom"},
+		{"error with a chunk's choices", start + chatSSE(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"1}"}}]}}],"error":{"message":"m"}}`),
+			ProviderError{Message: "m"}, "openai: error event: m"},
+		{"error event", start + "event: error\ndata: {\"message\":\"m\",\"type\":\"t\",\"code\":500,\"param\":null}\n\n",
+			ProviderError{Type: "t", Code: "500", Message: "m"}, "openai: error event: t: 500: m"},
+		{"error event, error object", start + "event: error\ndata: {\"message\":\"outer\",\"error\":{\"message\":\"inner\",\"type\":\"t\"},\"type\":\"outer\"}\n\n",
+			ProviderError{Type: "t", Message: "inner"}, "openai: error event: t: inner"},
+		{"error event, not JSON", start + "event: error\ndata: upstream failed\n\n", ProviderError{Message: "upstream failed"}, "openai: error event: upstream failed"},
+	} {
+		resp := toolcall.New()
+		err := ReadChat(context.Background(), strings.NewReader(tc.stream), resp)
+		var pe *ProviderError
+		if !errors.As(err, &pe) {
+			t.Errorf("%s: ReadChat = %v, want a *ProviderError", tc.name, err)
+			continue
+		}
+		if *pe != tc.want || pe.Error() != tc.text {
+			t.Errorf("%s: %#v %q, want %#v %q", tc.name, *pe, pe.Error(), tc.want, tc.text)
+		}
+		res := resp.End()
+		if len(res) != 1 || res[0].Executable || !errors.Is(res[0].Err, token.ErrTruncated) {
+			t.Errorf("%s: results %+v, want the call truncated", tc.name, res)
+		}
+	}
+
+	// "error": null is no error.
+	stream := chatWhole(`{"choices":[],"error":null}`)
+	if err := ReadChat(context.Background(), strings.NewReader(stream), toolcall.New()); err != nil {
+		t.Errorf("error null: ReadChat = %v", err)
+	}
+}
+
+func TestChatMalformed(t *testing.T) {
+	for _, tc := range []struct {
+		data string
+		msg  string // in the error's message
+	}{
+		{``, ``},
+		{`not json`, ``},
+		{`[1]`, `not a JSON object`},
+		{`{"choices":[]} {}`, `bytes after`},
+		{`{"choices":[{"index":0,"delta":{}}]`, ``},
+		{`{"choices":{}}`, `/choices is not an array`},
+		{`{"choices":[{"index":-1,"delta":{}}]}`, `/choices/0/index is -1`},
+		{`{"choices":[{"index":"0","delta":{}}]}`, `/choices/0/index`},
+		{`{"choices":[{"index":0,"delta":[]}]}`, `/choices/0/delta is not an object`},
+		{`{"choices":[{"index":0,"delta":{"content":5}}]}`, `/choices/0/delta/content is not a string`},
+		{`{"choices":[{"index":0,"delta":{"reasoning_content":[]}}]}`, `reasoning_content is not a string`},
+		{`{"choices":[{"index":0,"delta":{},"finish_reason":1}]}`, `finish_reason is not a string`},
+		{`{"choices":[{"index":0,"delta":{"tool_calls":{}}}]}`, `tool_calls is not an array`},
+		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"id":"call_1","function":{"name":"f","arguments":""}}]}}]}`, `/choices/0/delta/tool_calls/0 has no index`},
+		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{}"}},{"function":{"arguments":"{}"}}]}}]}`, `/choices/0/delta/tool_calls/1 has no index`},
+		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":-1,"function":{"arguments":"{}"}}]}}]}`, `tool_calls/0/index is -1, not an integer from 0`},
+		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":1.0,"function":{"arguments":"{}"}}]}}]}`, `tool_calls/0/index is 1.0`},
+		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":null,"function":{"arguments":"{}"}}]}}]}`, `tool_calls/0/index is null`},
+		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":5}}]}}]}`, `arguments is not a string`},
+		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":{"a":1}}}]}}]}`, `arguments is not a string`},
+		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":7,"function":{"arguments":"{}"}}]}}]}`, `id is not a string`},
+		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":"f"}]}}]}`, `function is not an object`},
+		{`{"choices":[{"index":0,"delta":{}},{"delta":{"content":"x"}}]}`, `/choices/1 is choice 0 again`},
+		{`{"error":5}`, `/error is not an object`},
+		{`{"choices":[{"index":0,"delta":{"content":"\ud800"}}]}`, ``},
+	} {
+		// A valid event first, for the malformed one's number: 2. The calls
+		// of a malformed chunk are not started.
+		stream := chatSSE(chatRole, tc.data)
+		resp := toolcall.New()
+		err := ReadChat(context.Background(), strings.NewReader(stream), resp)
+		if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), "event 2: ") || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("%s: ReadChat = %v, want ErrMalformed at event 2: ...%s", tc.data, err, tc.msg)
+		}
+		if res := resp.End(); len(res) != 0 {
+			t.Errorf("%s: results %+v, want none", tc.data, res)
+		}
+	}
+}
+
+// chatTwoChoices is a response of n = 2: choice 0 calls f, choice 1 calls g
+// and says more; the choices finish at different chunks.
+var chatTwoChoices = chatSSE(
+	`{"choices":[{"index":0,"delta":{"role":"assistant","content":"A"}},{"index":1,"delta":{"role":"assistant","content":"B"}}]}`,
+	`{"choices":[{"delta":{"tool_calls":[{"index":0,"id":"call_a","type":"function","function":{"name":"f","arguments":"{\"x\":0}"}}]},"index":0}]}`,
+	`{"choices":[{"delta":{"tool_calls":[{"index":0,"id":"call_b","type":"function","function":{"name":"g","arguments":"{\"y\":"}}]},"index":1}]}`,
+	`{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"},{"index":1,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"1}"}}],"content":"b"}}]}`,
+	`{"choices":[{"index":1,"delta":{},"finish_reason":"tool_calls"}]}`,
+)
+
+func TestChatChoice(t *testing.T) {
+	for _, tc := range []struct {
+		opts []Option
+		want []testutil.CallOutcome
+		text string
+	}{
+		{nil, []testutil.CallOutcome{chatOK(0, "call_a", "f", `{"x":0}`)}, "A"},
+		{[]Option{Choice(1)}, []testutil.CallOutcome{chatOK(0, "call_b", "g", `{"y":1}`)}, "Bb"},
+		{[]Option{Choice(2)}, nil, ""},
+	} {
+		choice := newConfig(tc.opts).choice
+		got := chatRead(t, strings.NewReader(chatTwoChoices+chatSSE(chatDoneData)), toolcall.New(), tc.opts...)
+		if got.err != nil || got.text != tc.text {
+			t.Errorf("choice %d: ReadChat = %v, text %q; want nil, %q", choice, got.err, got.text, tc.text)
+		}
+		if diff := gocmp.Diff(tc.want, got.calls); diff != "" {
+			t.Errorf("choice %d: (-want +got):\n%s", choice, diff)
+		}
+	}
+
+	// Without [DONE], the chosen choice's finish_reason completes the
+	// stream: cut before the last chunk, choice 0 has finished, choice 1
+	// has not.
+	cut := chatTwoChoices[:strings.LastIndex(chatTwoChoices, "data:")]
+	for _, tc := range []struct {
+		choice   int64
+		complete bool
+	}{{0, true}, {1, false}} {
+		got := chatRead(t, strings.NewReader(cut), toolcall.New(), Choice(tc.choice))
+		if (got.err == nil) != tc.complete || got.err != nil && !errors.Is(got.err, io.ErrUnexpectedEOF) {
+			t.Errorf("choice %d, no [DONE]: ReadChat = %v, want complete %v", tc.choice, got.err, tc.complete)
+		}
+	}
+}
+
+func TestChatEnds(t *testing.T) {
+	body := chatSSE(chatRole, chatStart("0", "call_1", "f"), chatArgs("0", `"{\"a\":1}"`))
+	for _, tc := range []struct {
+		name, stream  string
+		complete      bool
+		truncated     bool // wraps sse.ErrTruncated
+		callsComplete bool
+	}{
+		{"clean end, no finish_reason", body, false, false, true},
+		{"finish_reason, usage, clean end", body + chatSSE(chatFinish, chatUsage), true, false, true},
+		{"finish_reason, cut in an event", body + chatSSE(chatFinish) + "data: {\"choices\":", false, true, true},
+		{"no final blank line after [DONE]", body + chatSSE(chatFinish) + "data: [DONE]\n", false, true, true},
+		{"empty finish_reason", body + chatSSE(`{"choices":[{"index":0,"delta":{},"finish_reason":""}]}`), false, false, true},
+		{"cut in the arguments", chatSSE(chatRole, chatStart("0", "call_1", "f"), chatArgs("0", `"{\"a\":"`)), false, false, false},
+		{"[DONE] with the event field", body + "event: message\ndata: [DONE]\n\n", true, false, true},
+		{"after [DONE], nothing is read", body + chatSSE(chatDoneData) + "data: not json\n\ndata: {", true, false, true},
+		{"other event types ignored", ": comment\n\nevent: ping\ndata: ping\n\n" + body + "event: future\ndata: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"junk\"}}]}}]}\n\n" + chatSSE(chatDoneData), true, false, true},
+	} {
+		resp := toolcall.New()
+		err := ReadChat(context.Background(), strings.NewReader(tc.stream), resp)
+		switch {
+		case tc.complete && err != nil,
+			!tc.complete && (!errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, sse.ErrTruncated) != tc.truncated):
+			t.Errorf("%s: ReadChat = %v", tc.name, err)
+		}
+		want := []testutil.CallOutcome{chatOK(0, "call_1", "f", `{"a":1}`)}
+		if !tc.callsComplete {
+			want = []testutil.CallOutcome{{Index: 0, ID: "call_1", Name: "f", Truncated: true}}
+		}
+		if diff := gocmp.Diff(want, testutil.Outcomes(resp.End())); diff != "" {
+			t.Errorf("%s: (-want +got):\n%s", tc.name, diff)
+		}
+	}
+}
+
+type chatCancelReader struct {
+	r      io.Reader
+	cancel context.CancelFunc
+	after  int
+}
+
+func (c *chatCancelReader) Read(p []byte) (int, error) {
+	c.after--
+	if c.after == 0 {
+		c.cancel()
+	}
+	return c.r.Read(p)
+}
+
+func TestChatContext(t *testing.T) {
+	stream := chatWhole(chatStart("0", "call_1", "f"), chatArgs("0", `"{\"a\":1}"`))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	resp := toolcall.New()
+	if err := ReadChat(ctx, strings.NewReader(stream), resp); !errors.Is(err, context.Canceled) {
+		t.Errorf("ReadChat = %v, want context.Canceled", err)
+	}
+
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	rd := &chatCancelReader{r: iotest.OneByteReader(strings.NewReader(stream)), cancel: cancel, after: 300}
+	resp.Reset()
+	if err := ReadChat(ctx, rd, resp); !errors.Is(err, context.Canceled) {
+		t.Errorf("ReadChat = %v, want context.Canceled mid-stream", err)
+	}
+}
+
+func TestChatResponseEnded(t *testing.T) {
+	resp := toolcall.New()
+	resp.End()
+	stream := chatWhole(chatStart("0", "call_1", "f"), chatArgs("0", `"{}"`))
+	if err := ReadChat(context.Background(), strings.NewReader(stream), resp); !errors.Is(err, toolcall.ErrEnded) {
+		t.Errorf("ReadChat = %v, want toolcall.ErrEnded", err)
+	}
+	resp.Reset()
+	resp.End()
+	stream = chatWhole(chatArgs("0", `"{}"`))
+	if err := ReadChat(context.Background(), strings.NewReader(stream), resp); !errors.Is(err, toolcall.ErrEnded) {
+		t.Errorf("arguments only: ReadChat = %v, want toolcall.ErrEnded", err)
+	}
+}
