@@ -25,7 +25,7 @@ import (
 // drives resp with its function calls, until response.completed or
 // response.incomplete. It does not call resp.End: the caller does, to get
 // the Results. Each call's index in resp is its item's output_index, its id
-// the item's call_id (what the caller sends back in the
+// the item's call_id (what the caller sends back in its
 // function_call_output item), its name the item's name.
 //
 // # Events read
@@ -34,81 +34,83 @@ import (
 // of its data (both forms occur); the data is JSON. ReadResponses reads:
 //
 //   - response.output_item.added whose item type is function_call:
-//     Response.Start(output_index, call_id, name, arguments), the item's
-//     arguments being given as Start's input if they are not empty (they
-//     are empty in OpenAI's streams; an arguments "{}" is then Start's
-//     placeholder). An item of type mcp_call (a tool of a remote MCP server,
-//     which OpenAI calls itself) is a call too, with the item's id as its
-//     id, since it has no call_id: its arguments stream as a function
-//     call's do. Every other item (message, reasoning, web_search_call,
-//     file_search_call, tool_search_call, code_interpreter_call,
-//     custom_tool_call, whose input is free text and not JSON, and the
-//     item types to come) is not a call and is ignored.
+//     Response.Start(output_index, call_id, name, arguments). The item's
+//     arguments, empty in OpenAI's streams, are Start's input, so that a
+//     proxy that sends them there is read too (an arguments "{}" being
+//     Start's placeholder). An item of type mcp_call (a tool of a remote
+//     MCP server, which OpenAI calls itself: the caller does not run it) is
+//     a call too, with the item's id as its id, since it has no call_id;
+//     its arguments stream as a function call's do. Every other item
+//     (message, reasoning, web_search_call, file_search_call,
+//     tool_search_call, code_interpreter_call, custom_tool_call, whose
+//     input is free text and not JSON, and the item types to come) is not a
+//     call, and is ignored with its events.
 //   - response.function_call_arguments.delta and
 //     response.mcp_call_arguments.delta: Response.Chunk(output_index,
 //     delta). An event without output_index is for the call whose item id
-//     is its item_id, as output_item.added or output_item.done made it
-//     known; an event that neither identifies is malformed.
+//     is its item_id, as an output_item event of the call made it known.
 //   - response.function_call_arguments.done and
-//     response.mcp_call_arguments.done: Response.Stop(output_index, or the
-//     call of item_id as for a delta). If the call has received no argument
-//     bytes at all, the event's arguments are given to Response.Chunk first
-//     (a proxy may send only the done event). If it has, the arguments are
-//     not compared with the deltas received: the deltas are what streamed
-//     to the call's sinks and policy, and keeping a copy to compare would
-//     cost memory per call (they are equal in every recording).
+//     response.mcp_call_arguments.done: Response.Stop of the call, found as
+//     for a delta. If the call has received no argument bytes at all, the
+//     event's arguments are given to Response.Chunk first (a proxy may send
+//     only the done event). If it has, the arguments are not compared with
+//     the deltas: the deltas are what streamed to the call's sinks and
+//     policy, a copy to compare with would cost memory per call, and they
+//     are equal in every recording.
 //   - response.output_item.done with a function_call or mcp_call item:
-//     Response.Stop, as function_call_arguments.done; a second Stop does
-//     nothing. If the call was not started (no output_item.added came), it
+//     Response.Stop, as function_call_arguments.done (a second Stop does
+//     nothing). If the call was not started (no output_item.added came), it
 //     is started from the item first; if it has received no argument bytes
 //     and was not stopped, the item's arguments are its input, as for
 //     output_item.added.
-//   - response.output_text.delta and response.refusal.delta (the text a
+//   - response.output_text.delta, and response.refusal.delta (the text a
 //     model writes instead of an answer when it refuses, which the user
 //     should see as well): the OnText callback, if set, with the
 //     output_index and the delta; response.reasoning_summary_text.delta and
 //     response.reasoning_text.delta: the OnThinking callback.
 //   - response.completed, and response.incomplete (the response was cut
 //     short, by max_output_tokens or a content filter): ReadResponses
-//     returns nil at once, without reading further. The calls of an
-//     incomplete response that were not stopped end truncated at
-//     Response.End, and are not executable.
+//     returns nil at once, without reading further. At Response.End, a call
+//     of an incomplete response whose arguments were cut off ends
+//     truncated, and is not executable.
 //   - response.failed: ReadResponses returns a *ProviderError whose Type is
-//     "response.failed" and whose Code and Message are the response's
+//     "response.failed", and whose Code and Message are the response's
 //     error.code and error.message.
 //   - error: ReadResponses returns a *ProviderError with the event's code,
-//     message and param, as OpenAI documents them, at the top level of the
-//     data; a stream that nests them in an "error" object (as OpenAI also
-//     sends them), with its type, is read too, each field at the top level
-//     taking precedence. An error event whose data is not JSON gives a
-//     *ProviderError with the data as its Message.
+//     message and param, at the top level of the data as OpenAI documents
+//     them, or in an "error" object with its type, as OpenAI also sends
+//     them; a field at the top level takes precedence. An error event whose
+//     data is not JSON gives a *ProviderError with the data as its Message.
 //   - every other event (response.created, response.in_progress,
 //     response.queued, response.content_part.added, the .done events of
 //     text, the events of the built-in tools, "data: [DONE]", which some
-//     proxies send, and event types to come): ignored, so that they do not
-//     break ReadResponses.
+//     proxies send, and the event types to come): ignored, so that they do
+//     not break ReadResponses.
 //
-// An event read whose data is not the JSON the API documents (not a JSON
-// object, an output_index that is not an integer from 0, a delta that is
-// not a string or is missing, a call item without output_index, an item's
-// call_id, name or arguments of another kind than a string) is malformed:
+// An event read whose data is not the JSON the API documents is malformed:
 // ReadResponses returns an error wrapping ErrMalformed, with the event's
-// number in the stream (from 1). A call's own errors (arguments invalid,
-// truncated, or with bytes after the call's done event) are not
+// number in the stream (from 1, every event counted). Malformed are: data
+// that is not a JSON object; a field of the wrong kind (an output_index
+// that is not an integer from 0, a delta that is not a string, a call
+// item's id, call_id, name or arguments neither a string nor null); an
+// output_item event whose item has no type or, for a call, that has no
+// output_index; a delta event without its delta; a text or reasoning delta
+// without output_index; an arguments event without output_index whose
+// item_id is not a known call's. A call's own errors (arguments invalid,
+// truncated, or with bytes after the call's done events) are not
 // ReadResponses' errors: they are in its Result.
 //
-// The package documentation lists the other errors: a stream that ends
+// The package documentation lists the other errors. A stream that ends
 // before response.completed or response.incomplete gives an error wrapping
-// io.ErrUnexpectedEOF, and End reports the calls stopped before as they
-// are (complete and executable if their arguments are) and the others
-// truncated.
+// io.ErrUnexpectedEOF; End then reports each call whose arguments all came
+// as complete, and the others truncated.
 //
 // # Memory
 //
 // ReadResponses allocates per stream (its reader and buffers) and per call
-// (the strings of its id and name, and the memory that maps the call's item
-// id to its output_index), never per delta once its buffers have grown to
-// the largest event.
+// (the strings of its id and name, and what maps the call's item id to its
+// output_index), never per delta once its buffers have grown to the
+// largest event.
 func ReadResponses(ctx context.Context, body io.Reader, resp *toolcall.Response, opts ...Option) error {
 	r := &responsesReader{cfg: newConfig(opts), resp: resp, sse: sse.NewReader(body)}
 	return adapter.Loop(ctx, r.sse, responsesStream, func(ev sse.Event) (bool, error) {

@@ -74,7 +74,7 @@ func responsesAllocsPerStream(t *testing.T, stream []byte) float64 {
 		}
 	}
 	run() // warm the Response's pools
-	return testing.AllocsPerRun(20, run)
+	return testing.AllocsPerRun(10, run)
 }
 
 // TestResponsesAllocs: ReadResponses allocates per stream and per call,
@@ -83,7 +83,7 @@ func TestResponsesAllocs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long stream")
 	}
-	const small, large = 10, 20000
+	const small, large = 10, 10000
 	for _, withEvent := range []bool{true, false} {
 		a := responsesAllocsPerStream(t, responsesSynthetic(small, withEvent))
 		b := responsesAllocsPerStream(t, responsesSynthetic(large, withEvent))
