@@ -199,6 +199,7 @@ type responsesItem struct {
 	bad                         string
 }
 
+// responsesErr is the error object of an error or response.failed event.
 type responsesErr struct {
 	typ, code, msg, param []byte
 }

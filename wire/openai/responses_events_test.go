@@ -2,7 +2,6 @@ package openai
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,23 +15,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// responsesSSE frames event data payloads as SSE, each with the "event:"
-// line named by its "type" if withEvent.
+// responsesSSE frames event data payloads (one line of JSON each) as SSE,
+// each with the "event:" line named by its "type" if withEvent.
 func responsesSSE(withEvent bool, data ...string) string {
-	var b strings.Builder
-	for _, d := range data {
-		if withEvent {
-			var v struct {
-				Type string `json:"type"`
-			}
-			if err := json.Unmarshal([]byte(d), &v); err != nil {
-				panic(fmt.Sprintf("%q: %v", d, err))
-			}
-			b.WriteString("event: " + v.Type + "\n")
-		}
-		b.WriteString("data: " + d + "\n\n")
+	b, err := testutil.SSEFromChunks([]byte(strings.Join(data, "\n")), withEvent)
+	if err != nil {
+		panic(err)
 	}
-	return b.String()
+	return string(b)
 }
 
 // Data payloads of the Responses API, for the tests.
@@ -80,11 +70,9 @@ func responsesCall1(deltas ...string) []string {
 	return append(out, responsesArgsDoneEvent(1, "fc_1", args), responsesItemDoneEvent(1, "fc_1", "call_1", "get_weather", args))
 }
 
-func responsesRead(t *testing.T, stream string, opts ...Option) ([]testutil.CallOutcome, error) {
-	t.Helper()
-	resp := toolcall.New()
-	err := ReadResponses(context.Background(), strings.NewReader(stream), resp, opts...)
-	return testutil.Outcomes(resp.End()), err
+func responsesRead(stream string) ([]testutil.CallOutcome, error) {
+	g := responsesRun(toolcall.New(), strings.NewReader(stream))
+	return g.calls, g.err
 }
 
 func responsesWant(index int64, id, name, args string) testutil.CallOutcome {
@@ -110,7 +98,7 @@ func TestResponsesDeltas(t *testing.T) {
 		for _, withEvent := range []bool{true, false} {
 			data := append([]string{responsesCreated, responsesMessageAdded(0), responsesTextDelta(0, "Checking.")}, responsesCall1(tc.deltas...)...)
 			stream := responsesSSE(withEvent, append(data, responsesCompleted)...)
-			got, err := responsesRead(t, stream)
+			got, err := responsesRead(stream)
 			if err != nil {
 				t.Fatalf("%s: ReadResponses = %v", tc.name, err)
 			}
@@ -181,7 +169,7 @@ func TestResponsesDoneOnly(t *testing.T) {
 		}, testutil.CallOutcome{Index: 0, ID: "call_0", Name: "f", Truncated: true}},
 	} {
 		for _, withEvent := range []bool{true, false} {
-			got, err := responsesRead(t, responsesSSE(withEvent, append(tc.data, responsesCompleted)...))
+			got, err := responsesRead(responsesSSE(withEvent, append(tc.data, responsesCompleted)...))
 			if err != nil {
 				t.Fatalf("%s: ReadResponses = %v", tc.name, err)
 			}
@@ -204,7 +192,7 @@ func TestResponsesItemID(t *testing.T) {
 		responsesDelta(-1, "fc_5", `2}`),
 		`{"type":"response.function_call_arguments.done","item_id":"fc_5","arguments":"{\"b\":2}"}`,
 		responsesCompleted)
-	got, err := responsesRead(t, stream)
+	got, err := responsesRead(stream)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +206,7 @@ func TestResponsesItemID(t *testing.T) {
 		`{"type":"response.function_call_arguments.delta","delta":"{}"}`,
 		`{"type":"response.function_call_arguments.done","item_id":"fc_9","arguments":"{}"}`,
 	} {
-		_, err := responsesRead(t, responsesSSE(true, responsesAdded(3, "fc_3", "call_3", "f", ""), delta, responsesCompleted))
+		_, err := responsesRead(responsesSSE(true, responsesAdded(3, "fc_3", "call_3", "f", ""), delta, responsesCompleted))
 		if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), "event 2") {
 			t.Errorf("%s: ReadResponses = %v, want ErrMalformed at event 2", delta, err)
 		}
@@ -237,7 +225,7 @@ func TestResponsesMCP(t *testing.T) {
 		`{"type":"response.mcp_call.completed","item_id":"mcp_1","output_index":1}`,
 		`{"type":"response.output_item.done","output_index":1,"item":{"type":"mcp_call","id":"mcp_1","server_label":"deepwiki","name":"ask_question","arguments":"{\"q\":\"why\"}","output":"because"}}`,
 		responsesCompleted)
-	got, err := responsesRead(t, stream)
+	got, err := responsesRead(stream)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +248,7 @@ func TestResponsesNotCalls(t *testing.T) {
 		`{"type":"response.output_item.added","output_index":3,"item":{"id":"rs_1","type":"reasoning","summary":[]}}`,
 		`{"type":"response.output_item.added","output_index":4,"item":{"id":"x_1","type":"future_call","name":7,"arguments":[1]}}`,
 		responsesCompleted)
-	got, err := responsesRead(t, stream)
+	got, err := responsesRead(stream)
 	if err != nil || len(got) != 0 {
 		t.Errorf("ReadResponses = %v, calls %+v, want none", err, got)
 	}
@@ -275,7 +263,7 @@ func TestResponsesText(t *testing.T) {
 		`{"type":"response.output_text.done","item_id":"msg_1","output_index":1,"content_index":0,"text":"café"}`,
 		responsesCompleted)
 	var got []string
-	_, err := responsesRead(t, stream,
+	err := ReadResponses(context.Background(), strings.NewReader(stream), toolcall.New(),
 		OnThinking(func(i int64, b []byte) { got = append(got, fmt.Sprintf("thinking %d %s", i, b)) }),
 		OnText(func(i int64, b []byte) { got = append(got, fmt.Sprintf("text %d %s", i, b)) }))
 	if err != nil {
@@ -286,7 +274,7 @@ func TestResponsesText(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 	// Without callbacks, the same stream reads without them.
-	if _, err := responsesRead(t, stream); err != nil {
+	if _, err := responsesRead(stream); err != nil {
 		t.Error(err)
 	}
 }
@@ -314,7 +302,7 @@ func TestResponsesErrorEvent(t *testing.T) {
 		{"response.failed, not JSON", responsesSSE(true, start...) + "event: response.failed\ndata: {oops\n\n",
 			ProviderError{Type: "response.failed", Message: "{oops"}},
 	} {
-		got, err := responsesRead(t, tc.stream+responsesSSE(true, responsesCompleted))
+		got, err := responsesRead(tc.stream + responsesSSE(true, responsesCompleted))
 		var pe *ProviderError
 		if !errors.As(err, &pe) {
 			t.Errorf("%s: ReadResponses = %v, want a *ProviderError", tc.name, err)
@@ -337,7 +325,7 @@ func TestResponsesIncomplete(t *testing.T) {
 		responsesDelta(2, "fc_2", `{"text":"It was a dark and`),
 		`{"type":"response.incomplete","response":{"id":"resp_1","status":"incomplete","incomplete_details":{"reason":"max_output_tokens"}}}`,
 		responsesDelta(2, "fc_2", ` stormy night"}`))
-	got, err := responsesRead(t, responsesSSE(true, data...))
+	got, err := responsesRead(responsesSSE(true, data...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -361,7 +349,7 @@ func TestResponsesEnds(t *testing.T) {
 		{"cut mid-event", start + "event: response.in_progress\ndata: {", true},
 		{"no final blank line", start + "event: response.completed\ndata: {\"type\":\"response.completed\"}\n", true},
 	} {
-		got, err := responsesRead(t, tc.stream)
+		got, err := responsesRead(tc.stream)
 		if !errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, sse.ErrTruncated) != tc.truncated {
 			t.Errorf("%s: ReadResponses = %v", tc.name, err)
 		}
@@ -372,7 +360,7 @@ func TestResponsesEnds(t *testing.T) {
 
 	// After response.completed, nothing more is read.
 	stream := start + responsesSSE(true, responsesCompleted) + "event: response.function_call_arguments.delta\ndata: {\n\n"
-	if _, err := responsesRead(t, stream); err != nil {
+	if _, err := responsesRead(stream); err != nil {
 		t.Errorf("ReadResponses = %v", err)
 	}
 }
@@ -415,7 +403,7 @@ func TestResponsesMalformed(t *testing.T) {
 				stream += "event: " + typ + "\n"
 			}
 			stream += "data: " + data + "\n\n" + responsesSSE(true, responsesCompleted)
-			_, err := responsesRead(t, stream)
+			_, err := responsesRead(stream)
 			if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), "event 2") {
 				t.Errorf("%s (event field %v): ReadResponses = %v, want ErrMalformed at event 2", data, withEvent, err)
 			}
@@ -437,7 +425,7 @@ func TestResponsesIgnored(t *testing.T) {
 			`{"type":"response.output_text.annotation.added","item_id":"msg_1","output_index":0,"annotation":{"type":"url_citation"}}`,
 			`{"type":"response.function_call_arguments.delta_v2","output_index":0,"delta":{}}`,
 			responsesCompleted)
-	got, err := responsesRead(t, stream)
+	got, err := responsesRead(stream)
 	if err != nil || len(got) != 0 {
 		t.Errorf("ReadResponses = %v, calls %+v, want none", err, got)
 	}
@@ -463,7 +451,7 @@ func TestResponsesIndependentCalls(t *testing.T) {
 		responsesArgsDoneEvent(0, "fc_0", `{"unit": celsius}`),
 		responsesArgsDoneEvent(1, "fc_1", `{"unit": "celsius"}`),
 		responsesCompleted)
-	got, err := responsesRead(t, stream)
+	got, err := responsesRead(stream)
 	if err != nil {
 		t.Fatal(err)
 	}
