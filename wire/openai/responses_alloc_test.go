@@ -1,0 +1,121 @@
+package openai
+
+import (
+	"bytes"
+	"context"
+	"strconv"
+	"testing"
+
+	"github.com/argstream/argstream/toolcall"
+)
+
+// responsesSynthetic is a Responses stream of a reasoning item, a message
+// and two function calls, interleaved, with n argument deltas per call
+// (with escapes, every third one identified by its item_id only), n text
+// and n reasoning deltas. withEvent gives each event its "event:" line.
+func responsesSynthetic(n int, withEvent bool) []byte {
+	var b bytes.Buffer
+	event := func(typ, data string) {
+		if withEvent {
+			b.WriteString("event: " + typ + "\n")
+		}
+		b.WriteString("data: " + data + "\n\n")
+	}
+	event("response.created", `{"type":"response.created","sequence_number":0,"response":{"id":"resp_1","object":"response","status":"in_progress","output":[]}}`)
+	event("response.output_item.added", `{"type":"response.output_item.added","output_index":0,"item":{"id":"rs_1","type":"reasoning","summary":[]}}`)
+	event("response.output_item.added", `{"type":"response.output_item.added","output_index":1,"item":{"id":"msg_1","type":"message","status":"in_progress","content":[],"role":"assistant"}}`)
+	for _, i := range []string{"2", "3"} {
+		event("response.output_item.added", `{"type":"response.output_item.added","output_index":`+i+`,"item":{"id":"fc_`+i+`","type":"function_call","status":"in_progress","arguments":"","call_id":"call_`+i+`","name":"write"}}`)
+		event("response.function_call_arguments.delta", `{"type":"response.function_call_arguments.delta","item_id":"fc_`+i+`","output_index":`+i+`,"delta":"{\"text\": \""}`)
+	}
+	for k := range n {
+		event("response.reasoning_summary_text.delta", `{"type":"response.reasoning_summary_text.delta","item_id":"rs_1","output_index":0,"summary_index":0,"delta":" think","obfuscation":"abcdef"}`)
+		event("response.output_text.delta", `{"type":"response.output_text.delta","item_id":"msg_1","output_index":1,"content_index":0,"delta":"word ","logprobs":[],"obfuscation":"abc"}`)
+		for _, i := range []string{"2", "3"} {
+			index := `"output_index":` + i + `,`
+			if k%3 == 0 {
+				index = ""
+			}
+			event("response.function_call_arguments.delta", `{"type":"response.function_call_arguments.delta","sequence_number":`+strconv.Itoa(k)+`,"item_id":"fc_`+i+`",`+index+`"delta":"line `+strconv.Itoa(k)+` \\\"q\\\"\\n","obfuscation":"xyz"}`)
+		}
+		if k%100 == 0 {
+			event("response.in_progress", `{"type":"response.in_progress","response":{"id":"resp_1","status":"in_progress"}}`)
+		}
+	}
+	for _, i := range []string{"2", "3"} {
+		event("response.function_call_arguments.delta", `{"type":"response.function_call_arguments.delta","item_id":"fc_`+i+`","output_index":`+i+`,"delta":"\"}"}`)
+		event("response.function_call_arguments.done", `{"type":"response.function_call_arguments.done","item_id":"fc_`+i+`","output_index":`+i+`,"arguments":"(not compared)"}`)
+		event("response.output_item.done", `{"type":"response.output_item.done","output_index":`+i+`,"item":{"id":"fc_`+i+`","type":"function_call","status":"completed","arguments":"(not read)","call_id":"call_`+i+`","name":"write"}}`)
+	}
+	event("response.completed", `{"type":"response.completed","response":{"id":"resp_1","object":"response","status":"completed","output":[]}}`)
+	return b.Bytes()
+}
+
+func responsesAllocsPerStream(t *testing.T, stream []byte) float64 {
+	resp := toolcall.New()
+	var br bytes.Reader
+	var textBytes int
+	count := func(_ int64, b []byte) { textBytes += len(b) }
+	opts := []Option{OnText(count), OnThinking(count)}
+	run := func() {
+		resp.Reset()
+		br.Reset(stream)
+		if err := ReadResponses(context.Background(), &br, resp, opts...); err != nil {
+			t.Fatal(err)
+		}
+		res := resp.End()
+		if len(res) != 2 {
+			t.Fatalf("%d calls, want 2", len(res))
+		}
+		for _, r := range res {
+			if !r.Executable {
+				t.Fatalf("call %+v", r)
+			}
+		}
+	}
+	run() // warm the Response's pools
+	return testing.AllocsPerRun(10, run)
+}
+
+// TestResponsesAllocs: ReadResponses allocates per stream and per call,
+// never per delta.
+func TestResponsesAllocs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long stream")
+	}
+	const small, large = 10, 10000
+	for _, withEvent := range []bool{true, false} {
+		a := responsesAllocsPerStream(t, responsesSynthetic(small, withEvent))
+		b := responsesAllocsPerStream(t, responsesSynthetic(large, withEvent))
+		perDelta := (b - a) / (4 * (large - small))
+		t.Logf("event field %v: allocations per stream: %v with %d deltas, %v with %d; per delta %.6f", withEvent, a, 4*small, b, 4*large, perDelta)
+		if perDelta > 0.001 {
+			t.Errorf("event field %v: %.6f allocations per delta, want 0", withEvent, perDelta)
+		}
+	}
+}
+
+func BenchmarkReadResponses(b *testing.B) {
+	for _, withEvent := range []bool{true, false} {
+		name := "event"
+		if !withEvent {
+			name = "type"
+		}
+		b.Run(name, func(b *testing.B) {
+			stream := responsesSynthetic(1000, withEvent)
+			resp := toolcall.New()
+			var br bytes.Reader
+			b.SetBytes(int64(len(stream)))
+			b.ReportAllocs()
+			for b.Loop() {
+				resp.Reset()
+				br.Reset(stream)
+				if err := ReadResponses(context.Background(), &br, resp); err != nil {
+					b.Fatal(err)
+				}
+				resp.End()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/4000, "ns/delta")
+		})
+	}
+}

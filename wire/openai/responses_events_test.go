@@ -1,0 +1,516 @@
+package openai
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/argstream/argstream/internal/testutil"
+	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire/sse"
+	"github.com/google/go-cmp/cmp"
+)
+
+// responsesSSE frames event data payloads (one line of JSON each) as SSE,
+// each with the "event:" line named by its "type" if withEvent.
+func responsesSSE(withEvent bool, data ...string) string {
+	b, err := testutil.SSEFromChunks([]byte(strings.Join(data, "\n")), withEvent)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// Data payloads of the Responses API, for the tests.
+
+func responsesAdded(index int, itemID, callID, name, args string) string {
+	return fmt.Sprintf(`{"type":"response.output_item.added","output_index":%d,"item":{"type":"function_call","id":%q,"call_id":%q,"name":%q,"arguments":%q,"status":"in_progress"}}`, index, itemID, callID, name, args)
+}
+
+func responsesDelta(index int, itemID, delta string) string {
+	if index < 0 {
+		return fmt.Sprintf(`{"type":"response.function_call_arguments.delta","item_id":%q,"delta":%q}`, itemID, delta)
+	}
+	return fmt.Sprintf(`{"type":"response.function_call_arguments.delta","item_id":%q,"output_index":%d,"delta":%q}`, itemID, index, delta)
+}
+
+func responsesArgsDoneEvent(index int, itemID, args string) string {
+	return fmt.Sprintf(`{"type":"response.function_call_arguments.done","item_id":%q,"output_index":%d,"arguments":%q}`, itemID, index, args)
+}
+
+func responsesItemDoneEvent(index int, itemID, callID, name, args string) string {
+	return fmt.Sprintf(`{"type":"response.output_item.done","output_index":%d,"item":{"type":"function_call","id":%q,"call_id":%q,"name":%q,"arguments":%q,"status":"completed"}}`, index, itemID, callID, name, args)
+}
+
+func responsesMessageAdded(index int) string {
+	return fmt.Sprintf(`{"type":"response.output_item.added","output_index":%d,"item":{"type":"message","id":"msg_%d","status":"in_progress","role":"assistant","content":[]}}`, index, index)
+}
+
+func responsesTextDelta(index int, text string) string {
+	return fmt.Sprintf(`{"type":"response.output_text.delta","item_id":"msg_%d","output_index":%d,"content_index":0,"delta":%q}`, index, index, text)
+}
+
+const (
+	responsesCreated   = `{"type":"response.created","sequence_number":0,"response":{"id":"resp_1","object":"response","status":"in_progress","output":[]}}`
+	responsesCompleted = `{"type":"response.completed","response":{"id":"resp_1","object":"response","status":"completed","output":[]}}`
+)
+
+// responsesCall1 is a whole function call at output_index 1, its arguments
+// in deltas.
+func responsesCall1(deltas ...string) []string {
+	out := []string{responsesAdded(1, "fc_1", "call_1", "get_weather", "")}
+	for _, d := range deltas {
+		out = append(out, responsesDelta(1, "fc_1", d))
+	}
+	args := strings.Join(deltas, "")
+	return append(out, responsesArgsDoneEvent(1, "fc_1", args), responsesItemDoneEvent(1, "fc_1", "call_1", "get_weather", args))
+}
+
+func responsesRead(stream string) ([]testutil.CallOutcome, error) {
+	g := responsesRun(toolcall.New(), strings.NewReader(stream))
+	return g.calls, g.err
+}
+
+func responsesWant(index int64, id, name, args string) testutil.CallOutcome {
+	return testutil.CallOutcome{Index: index, ID: id, Name: name, Arguments: args, Executable: true}
+}
+
+func TestResponsesDeltas(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		deltas []string
+	}{
+		{"whole object in one delta", []string{`{"city": "Paris", "n": [1, 2.5e3]}`}},
+		{"empty deltas", []string{"", `{"city"`, "", `:"Paris"}`, ""}},
+		{"keys split mid-string", []string{`{"ci`, `ty":"Pa`, `ris","un`, `it":"c"}`}},
+		{"escapes split", []string{`{"t":"a\`, `n\u00`, `e9\ud83d`, `\ude00"}`}},
+		{"a number split", []string{`{"n":12`, `34.5`, `e1}`}},
+		{"no arguments", []string{`{}`}},
+	} {
+		want, err := testutil.Canonical([]byte(strings.Join(tc.deltas, "")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, withEvent := range []bool{true, false} {
+			data := append([]string{responsesCreated, responsesMessageAdded(0), responsesTextDelta(0, "Checking.")}, responsesCall1(tc.deltas...)...)
+			stream := responsesSSE(withEvent, append(data, responsesCompleted)...)
+			got, err := responsesRead(stream)
+			if err != nil {
+				t.Fatalf("%s: ReadResponses = %v", tc.name, err)
+			}
+			if diff := cmp.Diff([]testutil.CallOutcome{responsesWant(1, "call_1", "get_weather", string(want))}, got); diff != "" {
+				t.Errorf("%s, event field %v (-want +got):\n%s", tc.name, withEvent, diff)
+			}
+		}
+	}
+}
+
+// TestResponsesDoneOnly: a call whose arguments come only in its done
+// events, as a proxy may send them, is read from them.
+func TestResponsesDoneOnly(t *testing.T) {
+	args := `{"city":"Paris"}`
+	for _, tc := range []struct {
+		name string
+		data []string
+		want testutil.CallOutcome
+	}{
+		{"added and done", []string{
+			responsesAdded(0, "fc_0", "call_0", "f", ""),
+			responsesArgsDoneEvent(0, "fc_0", args),
+			responsesItemDoneEvent(0, "fc_0", "call_0", "f", args),
+		}, responsesWant(0, "call_0", "f", args)},
+		{"function_call_arguments.done alone", []string{
+			responsesArgsDoneEvent(0, "fc_0", args),
+		}, testutil.CallOutcome{Index: 0, Arguments: args}}, // no name: not executable
+		{"output_item.done alone", []string{
+			responsesItemDoneEvent(0, "fc_0", "call_0", "f", args),
+		}, responsesWant(0, "call_0", "f", args)},
+		{"both done events, no added", []string{
+			responsesArgsDoneEvent(0, "fc_0", args),
+			responsesItemDoneEvent(0, "fc_0", "call_0", "f", args),
+		}, responsesWant(0, "call_0", "f", args)},
+		{"arguments in added", []string{
+			responsesAdded(0, "fc_0", "call_0", "f", args),
+			responsesArgsDoneEvent(0, "fc_0", args),
+			responsesItemDoneEvent(0, "fc_0", "call_0", "f", args),
+		}, responsesWant(0, "call_0", "f", args)},
+		{"{} in added, then deltas", []string{
+			responsesAdded(0, "fc_0", "call_0", "f", "{}"),
+			responsesDelta(0, "fc_0", `{"city":`),
+			responsesDelta(0, "fc_0", `"Paris"}`),
+			responsesArgsDoneEvent(0, "fc_0", args),
+		}, responsesWant(0, "call_0", "f", args)},
+		{"{} in added, then done", []string{
+			responsesAdded(0, "fc_0", "call_0", "f", "{}"),
+			responsesArgsDoneEvent(0, "fc_0", args),
+		}, responsesWant(0, "call_0", "f", args)},
+		{"{} in added and done", []string{
+			responsesAdded(0, "fc_0", "call_0", "f", "{}"),
+			responsesItemDoneEvent(0, "fc_0", "call_0", "f", "{}"),
+		}, responsesWant(0, "call_0", "f", "{}")},
+		{"{} in added, output_item.done without arguments", []string{
+			responsesAdded(0, "fc_0", "call_0", "f", "{}"),
+			responsesItemDoneEvent(0, "fc_0", "call_0", "f", ""),
+		}, responsesWant(0, "call_0", "f", "{}")},
+		{"done differs from the deltas: the deltas count", []string{
+			responsesAdded(0, "fc_0", "call_0", "f", ""),
+			responsesDelta(0, "fc_0", args),
+			responsesArgsDoneEvent(0, "fc_0", `{"city":"Rome"}`),
+			responsesItemDoneEvent(0, "fc_0", "call_0", "f", `{"city":"Rome"}`),
+		}, responsesWant(0, "call_0", "f", args)},
+		{"empty done: no arguments", []string{
+			responsesAdded(0, "fc_0", "call_0", "f", ""),
+			responsesArgsDoneEvent(0, "fc_0", ""),
+			responsesItemDoneEvent(0, "fc_0", "call_0", "f", ""),
+		}, testutil.CallOutcome{Index: 0, ID: "call_0", Name: "f", Truncated: true}},
+	} {
+		for _, withEvent := range []bool{true, false} {
+			got, err := responsesRead(responsesSSE(withEvent, append(tc.data, responsesCompleted)...))
+			if err != nil {
+				t.Fatalf("%s: ReadResponses = %v", tc.name, err)
+			}
+			if diff := cmp.Diff([]testutil.CallOutcome{tc.want}, got); diff != "" {
+				t.Errorf("%s, event field %v (-want +got):\n%s", tc.name, withEvent, diff)
+			}
+		}
+	}
+}
+
+// TestResponsesItemID: a delta without output_index is for the call of its
+// item_id.
+func TestResponsesItemID(t *testing.T) {
+	stream := responsesSSE(true,
+		responsesAdded(3, "fc_3", "call_3", "f", ""),
+		responsesAdded(5, "fc_5", "call_5", "g", ""),
+		responsesDelta(-1, "fc_5", `{"b":`),
+		responsesDelta(-1, "fc_3", `{"a":`),
+		responsesDelta(3, "fc_3", `1}`),
+		responsesDelta(-1, "fc_5", `2}`),
+		`{"type":"response.function_call_arguments.done","item_id":"fc_5","arguments":"{\"b\":2}"}`,
+		responsesCompleted)
+	got, err := responsesRead(stream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []testutil.CallOutcome{responsesWant(3, "call_3", "f", `{"a":1}`), responsesWant(5, "call_5", "g", `{"b":2}`)}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+
+	for _, delta := range []string{
+		`{"type":"response.function_call_arguments.delta","item_id":"fc_9","delta":"{}"}`,
+		`{"type":"response.function_call_arguments.delta","delta":"{}"}`,
+		`{"type":"response.function_call_arguments.done","item_id":"fc_9","arguments":"{}"}`,
+	} {
+		_, err := responsesRead(responsesSSE(true, responsesAdded(3, "fc_3", "call_3", "f", ""), delta, responsesCompleted))
+		if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), "event 2") {
+			t.Errorf("%s: ReadResponses = %v, want ErrMalformed at event 2", delta, err)
+		}
+	}
+}
+
+// TestResponsesMCP: an mcp_call item is a call, with its item id.
+func TestResponsesMCP(t *testing.T) {
+	stream := responsesSSE(true,
+		`{"type":"response.output_item.added","output_index":0,"item":{"type":"mcp_list_tools","id":"mcpl_1","server_label":"deepwiki","tools":[{"name":"ask"}]}}`,
+		`{"type":"response.output_item.added","output_index":1,"item":{"type":"mcp_call","id":"mcp_1","server_label":"deepwiki","name":"ask_question","arguments":"","output":null,"error":null}}`,
+		`{"type":"response.mcp_call_arguments.delta","item_id":"mcp_1","output_index":1,"delta":"{\"q\":"}`,
+		`{"type":"response.mcp_call_arguments.delta","item_id":"mcp_1","output_index":1,"delta":"\"why\"}"}`,
+		`{"type":"response.mcp_call_arguments.done","item_id":"mcp_1","output_index":1,"arguments":"{\"q\":\"why\"}"}`,
+		`{"type":"response.mcp_call.in_progress","item_id":"mcp_1","output_index":1}`,
+		`{"type":"response.mcp_call.completed","item_id":"mcp_1","output_index":1}`,
+		`{"type":"response.output_item.done","output_index":1,"item":{"type":"mcp_call","id":"mcp_1","server_label":"deepwiki","name":"ask_question","arguments":"{\"q\":\"why\"}","output":"because"}}`,
+		responsesCompleted)
+	got, err := responsesRead(stream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]testutil.CallOutcome{responsesWant(1, "mcp_1", "ask_question", `{"q":"why"}`)}, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestResponsesNotCalls: items that are not function or MCP calls give no
+// call, whatever their fields.
+func TestResponsesNotCalls(t *testing.T) {
+	stream := responsesSSE(true,
+		`{"type":"response.output_item.added","output_index":0,"item":{"id":"tsc_1","type":"tool_search_call","status":"in_progress","arguments":{},"call_id":null,"execution":"server"}}`,
+		`{"type":"response.output_item.done","output_index":0,"item":{"id":"tsc_1","type":"tool_search_call","status":"completed","arguments":{"paths":["get_weather"]},"call_id":null}}`,
+		`{"type":"response.output_item.added","output_index":1,"item":{"id":"ctc_1","type":"custom_tool_call","call_id":"call_c","name":"apply_patch","input":""}}`,
+		`{"type":"response.custom_tool_call_input.delta","output_index":1,"item_id":"ctc_1","delta":"*** Begin Patch"}`,
+		`{"type":"response.output_item.done","output_index":1,"item":{"id":"ctc_1","type":"custom_tool_call","call_id":"call_c","name":"apply_patch","input":"*** Begin Patch"}}`,
+		`{"type":"response.output_item.added","output_index":2,"item":{"id":"ws_1","type":"web_search_call","status":"in_progress"}}`,
+		`{"type":"response.web_search_call.searching","output_index":2,"item_id":"ws_1"}`,
+		`{"type":"response.output_item.added","output_index":3,"item":{"id":"rs_1","type":"reasoning","summary":[]}}`,
+		`{"type":"response.output_item.added","output_index":4,"item":{"id":"x_1","type":"future_call","name":7,"arguments":[1]}}`,
+		responsesCompleted)
+	got, err := responsesRead(stream)
+	if err != nil || len(got) != 0 {
+		t.Errorf("ReadResponses = %v, calls %+v, want none", err, got)
+	}
+}
+
+func TestResponsesText(t *testing.T) {
+	stream := responsesSSE(false,
+		`{"type":"response.reasoning_summary_text.delta","item_id":"rs_1","output_index":0,"summary_index":0,"delta":"Let me \"think\"\n"}`,
+		`{"type":"response.reasoning_text.delta","item_id":"rs_1","output_index":0,"content_index":0,"delta":"raw"}`,
+		`{"type":"response.output_text.delta","item_id":"msg_1","output_index":1,"content_index":0,"delta":"caf\u00e9"}`,
+		`{"type":"response.refusal.delta","item_id":"msg_1","output_index":1,"content_index":1,"delta":"I can't."}`,
+		`{"type":"response.output_text.done","item_id":"msg_1","output_index":1,"content_index":0,"text":"café"}`,
+		responsesCompleted)
+	var got []string
+	err := ReadResponses(context.Background(), strings.NewReader(stream), toolcall.New(),
+		OnThinking(func(i int64, b []byte) { got = append(got, fmt.Sprintf("thinking %d %s", i, b)) }),
+		OnText(func(i int64, b []byte) { got = append(got, fmt.Sprintf("text %d %s", i, b)) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"thinking 0 Let me \"think\"\n", "thinking 0 raw", "text 1 café", "text 1 I can't."}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	// Without callbacks, the same stream reads without them.
+	if _, err := responsesRead(stream); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestResponsesErrorEvent(t *testing.T) {
+	start := []string{responsesCreated, responsesAdded(0, "fc_0", "call_0", "f", ""), responsesDelta(0, "fc_0", `{"city":`)}
+	for _, tc := range []struct {
+		name, stream string
+		want         ProviderError
+	}{
+		{"flat", responsesSSE(true, append(start, `{"type":"error","code":"server_error","message":"The server had an error","param":null,"sequence_number":3}`)...),
+			ProviderError{Code: "server_error", Message: "The server had an error"}},
+		{"nested", responsesSSE(true, append(start, `{"type":"error","sequence_number":2,"error":{"type":"too_many_requests","code":"too_many_requests","message":"Too Many Requests","param":"model"}}`)...),
+			ProviderError{Type: "too_many_requests", Code: "too_many_requests", Message: "Too Many Requests", Param: "model"}},
+		{"both, the top level first", responsesSSE(false, append(start, `{"type":"error","code":"a","message":"","error":{"type":"t","code":"b","message":"m"}}`)...),
+			ProviderError{Type: "t", Code: "a", Message: "m"}},
+		{"a number code, no event field", responsesSSE(false, append(start, `{"type":"error","code":429,"message":"slow down"}`)...),
+			ProviderError{Code: "429", Message: "slow down"}},
+		{"not JSON", responsesSSE(true, start...) + "event: error\ndata: upstream timed out\n\n",
+			ProviderError{Message: "upstream timed out"}},
+		{"response.failed", responsesSSE(true, append(start, `{"type":"response.failed","sequence_number":4,"response":{"id":"resp_1","status":"failed","error":{"code":"server_error","message":"An error occurred while processing your request."},"output":[]}}`)...),
+			ProviderError{Type: "response.failed", Code: "server_error", Message: "An error occurred while processing your request."}},
+		{"response.failed, no event field, no error", responsesSSE(false, append(start, `{"type":"response.failed","response":{"id":"resp_1","status":"failed","error":null}}`)...),
+			ProviderError{Type: "response.failed"}},
+		{"response.failed, not JSON", responsesSSE(true, start...) + "event: response.failed\ndata: {oops\n\n",
+			ProviderError{Type: "response.failed", Message: "{oops"}},
+	} {
+		got, err := responsesRead(tc.stream + responsesSSE(true, responsesCompleted))
+		var pe *ProviderError
+		if !errors.As(err, &pe) {
+			t.Errorf("%s: ReadResponses = %v, want a *ProviderError", tc.name, err)
+			continue
+		}
+		if diff := cmp.Diff(tc.want, *pe); diff != "" {
+			t.Errorf("%s: (-want +got):\n%s", tc.name, diff)
+		}
+		if len(got) != 1 || got[0].Executable || !got[0].Truncated {
+			t.Errorf("%s: calls %+v, want one truncated call", tc.name, got)
+		}
+	}
+}
+
+// TestResponsesIncomplete: response.incomplete ends the response; the call
+// cut off is truncated, the one done before is complete.
+func TestResponsesIncomplete(t *testing.T) {
+	data := append(responsesCall1(`{"a":`, `1}`),
+		responsesAdded(2, "fc_2", "call_2", "write", ""),
+		responsesDelta(2, "fc_2", `{"text":"It was a dark and`),
+		`{"type":"response.incomplete","response":{"id":"resp_1","status":"incomplete","incomplete_details":{"reason":"max_output_tokens"}}}`,
+		responsesDelta(2, "fc_2", ` stormy night"}`))
+	got, err := responsesRead(responsesSSE(true, data...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []testutil.CallOutcome{
+		responsesWant(1, "call_1", "get_weather", `{"a":1}`),
+		{Index: 2, ID: "call_2", Name: "write", Truncated: true},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestResponsesEnds(t *testing.T) {
+	start := responsesSSE(true, responsesCall1(`{"a":1}`)...)
+	for _, tc := range []struct {
+		name, stream string
+		truncated    bool // wraps sse.ErrTruncated
+	}{
+		{"clean EOF", start, false},
+		{"[DONE] without response.completed", start + "data: [DONE]\n\n", false},
+		{"cut mid-event", start + "event: response.in_progress\ndata: {", true},
+		{"no final blank line", start + "event: response.completed\ndata: {\"type\":\"response.completed\"}\n", true},
+	} {
+		got, err := responsesRead(tc.stream)
+		if !errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, sse.ErrTruncated) != tc.truncated {
+			t.Errorf("%s: ReadResponses = %v", tc.name, err)
+		}
+		if len(got) != 1 || !got[0].Executable || got[0].Arguments != `{"a":1}` {
+			t.Errorf("%s: results %+v, want the stopped call complete", tc.name, got)
+		}
+	}
+
+	// After response.completed, nothing more is read.
+	stream := start + responsesSSE(true, responsesCompleted) + "event: response.function_call_arguments.delta\ndata: {\n\n"
+	if _, err := responsesRead(stream); err != nil {
+		t.Errorf("ReadResponses = %v", err)
+	}
+}
+
+func TestResponsesMalformed(t *testing.T) {
+	for _, data := range []string{
+		`not json`,
+		`[1]`,
+		`{"type":1}`,
+		`{"type":"response.function_call_arguments.delta","output_index":0,"delta":"x"} {}`,
+		`{"type":"response.function_call_arguments.delta","output_index":0,"delta":"x"`,
+		`{"type":"response.function_call_arguments.delta","output_index":-1,"delta":"x"}`,
+		`{"type":"response.function_call_arguments.delta","output_index":1.5,"delta":"x"}`,
+		`{"type":"response.function_call_arguments.delta","output_index":"1","delta":"x"}`,
+		`{"type":"response.function_call_arguments.delta","output_index":99999999999999999999,"delta":"x"}`,
+		`{"type":"response.function_call_arguments.delta","output_index":0,"delta":5}`,
+		`{"type":"response.function_call_arguments.delta","output_index":0,"delta":null}`,
+		`{"type":"response.function_call_arguments.delta","output_index":0}`,
+		`{"type":"response.function_call_arguments.delta","output_index":0,"item_id":7,"delta":"x"}`,
+		`{"type":"response.function_call_arguments.done","output_index":0,"arguments":{}}`,
+		`{"type":"response.output_text.delta","delta":"x"}`,
+		`{"type":"response.output_text.delta","output_index":0}`,
+		`{"type":"response.reasoning_summary_text.delta","output_index":0,"delta":["x"]}`,
+		`{"type":"response.output_item.added","output_index":0}`,
+		`{"type":"response.output_item.added","output_index":0,"item":[]}`,
+		`{"type":"response.output_item.added","output_index":0,"item":{"id":"fc_1"}}`,
+		`{"type":"response.output_item.added","item":{"type":"function_call","id":"fc_1","call_id":"c","name":"f"}}`,
+		`{"type":"response.output_item.added","output_index":0,"item":{"type":"function_call","call_id":"c","name":"f","arguments":{}}}`,
+		`{"type":"response.output_item.done","output_index":0,"item":{"type":"function_call","call_id":5,"name":"f"}}`,
+		`{"type":"response.output_item.done","output_index":0,"item":{"type":"mcp_call","id":"mcp_1","name":true}}`,
+		`{"type":"response.output_item.done","output_index":0,"item":{"type":"function_call","call_id":"c","name":"\ud800"}}`,
+	} {
+		for _, withEvent := range []bool{true, false} {
+			stream := responsesSSE(false, responsesCreated)
+			if withEvent {
+				typ := "response.function_call_arguments.delta"
+				if _, rest, ok := strings.Cut(data, `"type":"`); ok {
+					typ, _, _ = strings.Cut(rest, `"`)
+				}
+				stream += "event: " + typ + "\n"
+			}
+			stream += "data: " + data + "\n\n" + responsesSSE(true, responsesCompleted)
+			_, err := responsesRead(stream)
+			if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), "event 2") {
+				t.Errorf("%s (event field %v): ReadResponses = %v, want ErrMalformed at event 2", data, withEvent, err)
+			}
+		}
+	}
+}
+
+func TestResponsesIgnored(t *testing.T) {
+	stream := responsesSSE(true, responsesCreated) +
+		"event: response.in_progress\ndata: not even json\n\n" +
+		"event: response.future_event\ndata: [1, 2]\n\n" +
+		": a comment\n\n" +
+		"data: {\"type\":\"response.future_event\",\"output_index\":\"x\",\"item\":7,\"delta\":[]}\n\n" +
+		"data: {\"no_type\":true}\n\n" +
+		"data: [DONE]\n\n" +
+		responsesSSE(false,
+			`{"type":"response.queued","response":{}}`,
+			`{"type":"response.content_part.added","item_id":"msg_1","output_index":0,"content_index":0,"part":{"type":"output_text","text":""}}`,
+			`{"type":"response.output_text.annotation.added","item_id":"msg_1","output_index":0,"annotation":{"type":"url_citation"}}`,
+			`{"type":"response.function_call_arguments.delta_v2","output_index":0,"delta":{}}`,
+			responsesCompleted)
+	got, err := responsesRead(stream)
+	if err != nil || len(got) != 0 {
+		t.Errorf("ReadResponses = %v, calls %+v, want none", err, got)
+	}
+}
+
+// TestResponsesIndependentCalls: one call's bad arguments, or bytes after
+// its done event, do not affect another.
+func TestResponsesIndependentCalls(t *testing.T) {
+	stream := responsesSSE(true,
+		responsesAdded(0, "fc_0", "call_0", "bad", ""),
+		responsesAdded(1, "fc_1", "call_1", "good", ""),
+		responsesAdded(2, "fc_2", "call_2", "late", ""),
+		responsesAdded(3, "fc_3", "call_3", "later", ""),
+		responsesDelta(3, "fc_3", `{}`),
+		responsesItemDoneEvent(3, "fc_3", "call_3", "later", `{}`),
+		responsesDelta(3, "fc_3", `{}`),
+		responsesDelta(0, "fc_0", `{"unit": celsius}`),
+		responsesDelta(1, "fc_1", `{"unit": `),
+		responsesDelta(2, "fc_2", `{}`),
+		responsesArgsDoneEvent(2, "fc_2", `{}`),
+		responsesDelta(2, "fc_2", `{}`),
+		responsesDelta(1, "fc_1", `"celsius"}`),
+		responsesArgsDoneEvent(0, "fc_0", `{"unit": celsius}`),
+		responsesArgsDoneEvent(1, "fc_1", `{"unit": "celsius"}`),
+		responsesCompleted)
+	got, err := responsesRead(stream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []testutil.CallOutcome{
+		{Index: 0, ID: "call_0", Name: "bad", Syntax: true},
+		responsesWant(1, "call_1", "good", `{"unit":"celsius"}`),
+		{Index: 2, ID: "call_2", Name: "late"},
+		{Index: 3, ID: "call_3", Name: "later"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	resp := toolcall.New()
+	_ = ReadResponses(context.Background(), strings.NewReader(stream), resp)
+	if res := resp.End(); len(res) != 4 || !errors.Is(res[2].Err, toolcall.ErrAfterStop) || !errors.Is(res[3].Err, toolcall.ErrAfterStop) {
+		t.Errorf("results %+v, want the last two calls failed with ErrAfterStop", res)
+	}
+}
+
+type responsesCancelReader struct {
+	r      io.Reader
+	cancel context.CancelFunc
+	after  int
+}
+
+func (c *responsesCancelReader) Read(p []byte) (int, error) {
+	c.after--
+	if c.after == 0 {
+		c.cancel()
+	}
+	return c.r.Read(p)
+}
+
+func TestResponsesContext(t *testing.T) {
+	stream := responsesSSE(true, append(responsesCall1(`{"a":`, `1}`), responsesCompleted)...)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	resp := toolcall.New()
+	if err := ReadResponses(ctx, strings.NewReader(stream), resp); !errors.Is(err, context.Canceled) {
+		t.Errorf("ReadResponses = %v, want context.Canceled", err)
+	}
+
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	resp.Reset()
+	rd := &responsesCancelReader{r: iotest.OneByteReader(strings.NewReader(stream)), cancel: cancel, after: 300}
+	if err := ReadResponses(ctx, rd, resp); !errors.Is(err, context.Canceled) {
+		t.Errorf("ReadResponses = %v, want context.Canceled mid-stream", err)
+	}
+	if res := resp.End(); len(res) != 1 || res[0].Executable {
+		t.Errorf("results %+v, want one call cut off", res)
+	}
+}
+
+func TestResponsesEnded(t *testing.T) {
+	resp := toolcall.New()
+	resp.End()
+	stream := responsesSSE(true, append(responsesCall1(`{}`), responsesCompleted)...)
+	if err := ReadResponses(context.Background(), strings.NewReader(stream), resp); !errors.Is(err, toolcall.ErrEnded) {
+		t.Errorf("ReadResponses = %v, want toolcall.ErrEnded", err)
+	}
+}

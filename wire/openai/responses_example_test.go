@@ -1,0 +1,38 @@
+package openai_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire/openai"
+)
+
+// ExampleReadResponses reads a recorded Responses API stream (gpt-4o
+// calling get_capital, from pydantic-ai's test cassettes), as it would read
+// the body of the HTTP response. The recording holds two responses, the
+// second the model's answer once it has the tool's result: ReadResponses
+// returns at the end of the first.
+func ExampleReadResponses() {
+	body, err := os.Open("../../testdata/llm_streams/pydantic-ai__cassettes__test_openai_responses__test_openai_responses_stream.sse")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer body.Close()
+
+	resp := toolcall.New()
+	err = openai.ReadResponses(context.Background(), body, resp,
+		// The first response has no text: this prints nothing.
+		openai.OnText(func(index int64, text []byte) { fmt.Printf("text %d: %s\n", index, text) }))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range resp.End() {
+		fmt.Println(r.Call.Index, r.Call.ID, r.Call.Name, string(r.Arguments), r.Executable)
+	}
+	// Output:
+	// 0 call_kL0PCQV7M2WMoVX8V8OtYSAL get_capital {"country":"France"} true
+}
