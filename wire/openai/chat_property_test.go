@@ -12,9 +12,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/argstream/argstream/internal/testutil"
+	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire/sse"
 	gocmp "github.com/google/go-cmp/cmp"
@@ -36,11 +36,11 @@ func chatGenArgs() gopter.Gen {
 
 // chatStream is a WirePlan written as a Chat Completions stream.
 type chatStream struct {
-	plan   testutil.WirePlan
-	events []testutil.SSEEvent
+	plan   wiretest.WirePlan
+	events []wiretest.SSEEvent
 	// What each event carries: the steps of the plan, the argument bytes
 	// per call (by position in plan.Calls), the text of the chosen choice.
-	steps  [][]testutil.WireStep
+	steps  [][]wiretest.WireStep
 	fed    []map[int]int
 	text   []string
 	finish int   // the event with the finish_reason
@@ -56,47 +56,22 @@ func chatQuote(s string) string {
 	return string(b)
 }
 
-// chatRuneDeltas cuts a call's arguments where its deltas cut them, moving
-// each cut back to the start of a rune it splits: a delta is a JSON
-// string, which holds whole runes.
-func chatRuneDeltas(deltas []string) []string {
-	out := make([]string, len(deltas))
-	carry := ""
-	for i, d := range deltas {
-		s := carry + d
-		carry = ""
-		for j := len(s) - 1; j >= 0 && j >= len(s)-utf8.UTFMax; j-- {
-			if utf8.RuneStart(s[j]) {
-				if !utf8.FullRuneInString(s[j:]) {
-					s, carry = s[:j], s[j:]
-				}
-				break
-			}
-		}
-		out[i] = s
-	}
-	if carry != "" {
-		panic("arguments end inside a rune")
-	}
-	return out
-}
-
 // chatWriteStream encodes p: each start as an element with id, type, name
 // and empty arguments, each delta as an element with arguments only, ends
 // as nothing (Chat has no per-call end); one to three elements per chunk,
 // index first or last; text chunks of the chosen choice 0 and elements of
 // a choice 1 (n = 2) mixed in; then the finish_reason, sometimes a usage
 // chunk, and [DONE].
-func chatWriteStream(p testutil.WirePlan, rng *rand.Rand) chatStream {
+func chatWriteStream(p wiretest.WirePlan, rng *rand.Rand) chatStream {
 	s := chatStream{plan: p}
 	deltas := make([][]string, len(p.Calls))
 	for i, c := range p.Calls {
-		deltas[i] = chatRuneDeltas(c.Deltas)
+		deltas[i] = c.Deltas
 		doc := strings.Join(deltas[i], "")
 		s.needs = append(s.needs, len(strings.TrimRight(doc, " \t\r\n")))
 	}
-	add := func(data string, steps []testutil.WireStep, fed map[int]int, text string) {
-		s.events = append(s.events, testutil.SSEEvent{Data: data})
+	add := func(data string, steps []wiretest.WireStep, fed map[int]int, text string) {
+		s.events = append(s.events, wiretest.SSEEvent{Data: data})
 		s.steps = append(s.steps, steps)
 		s.fed = append(s.fed, fed)
 		s.text = append(s.text, text)
@@ -160,7 +135,7 @@ func chatWriteStream(p testutil.WirePlan, rng *rand.Rand) chatStream {
 // want returns the calls and the text that the first k events give: a call
 // whose start came is there, executable if all its significant argument
 // bytes came, and truncated otherwise.
-func (s chatStream) want(k int) ([]testutil.CallOutcome, string) {
+func (s chatStream) want(k int) ([]wiretest.CallOutcome, string) {
 	started := map[int]bool{}
 	fed := map[int]int{}
 	var text strings.Builder
@@ -175,18 +150,18 @@ func (s chatStream) want(k int) ([]testutil.CallOutcome, string) {
 		}
 		text.WriteString(s.text[e])
 	}
-	var out []testutil.CallOutcome
+	var out []wiretest.CallOutcome
 	for i, c := range s.plan.Calls {
 		if !started[i] {
 			continue
 		}
-		o := testutil.CallOutcome{Index: c.Index, ID: c.ID, Name: c.Name, Truncated: true}
+		o := wiretest.CallOutcome{Index: c.Index, ID: c.ID, Name: c.Name, Truncated: true}
 		if fed[i] >= s.needs[i] {
-			o = testutil.CallOutcome{Index: c.Index, ID: c.ID, Name: c.Name, Arguments: c.Want, Executable: true}
+			o = wiretest.CallOutcome{Index: c.Index, ID: c.ID, Name: c.Name, Arguments: c.Want, Executable: true}
 		}
 		out = append(out, o)
 	}
-	slices.SortFunc(out, func(a, b testutil.CallOutcome) int { return cmp.Compare(a.Index, b.Index) })
+	slices.SortFunc(out, func(a, b wiretest.CallOutcome) int { return cmp.Compare(a.Index, b.Index) })
 	return out, text.String()
 }
 
@@ -194,12 +169,12 @@ func (s chatStream) want(k int) ([]testutil.CallOutcome, string) {
 // returns what went wrong.
 func chatCheckPlan(t *testing.T, resp *toolcall.Response, docs []testutil.Doc, seed uint64, cut int) string {
 	rng := rand.New(rand.NewPCG(seed, 7))
-	p, err := testutil.MakeWirePlan(docs, int64(rng.IntN(2)), rng)
+	p, err := wiretest.MakeWirePlan(docs, int64(rng.IntN(2)), rng)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := chatWriteStream(p, rng)
-	stream := testutil.FrameSSE(s.events, true, rng)
+	stream := wiretest.FrameSSE(s.events, true, rng)
 
 	got := chatRead(t, bytes.NewReader(stream), resp)
 	if got.err != nil {

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"testing/iotest"
 
-	"github.com/argstream/argstream/internal/testutil"
+	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire/sse"
 	gocmp "github.com/google/go-cmp/cmp"
@@ -52,7 +52,7 @@ func chatRecording(t testing.TB, file string, chunks bool) []byte {
 	if !chunks {
 		return b
 	}
-	b, err := testutil.SSEFromChunks(b, false)
+	b, err := wiretest.SSEFromChunks(b, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ type chatChunkJSON struct {
 // calls, the text and reasoning of the chosen choice, and whether the
 // stream is complete ([DONE], or a finish_reason).
 type chatExpected struct {
-	calls          []testutil.CallOutcome
+	calls          []wiretest.CallOutcome
 	text, thinking string
 	done, finished bool
 }
@@ -172,16 +172,16 @@ func chatExpect(t testing.TB, stream []byte, choice int64) chatExpected {
 		if err := json.Compact(&compact, []byte(c.args.String())); err != nil {
 			t.Fatalf("call %d: arguments %q: %v", c.index, c.args.String(), err)
 		}
-		e.calls = append(e.calls, testutil.CallOutcome{Index: c.index, ID: c.id, Name: c.name, Arguments: compact.String(), Executable: true})
+		e.calls = append(e.calls, wiretest.CallOutcome{Index: c.index, ID: c.id, Name: c.name, Arguments: compact.String(), Executable: true})
 	}
-	slices.SortFunc(e.calls, func(a, b testutil.CallOutcome) int { return cmp.Compare(a.Index, b.Index) })
+	slices.SortFunc(e.calls, func(a, b wiretest.CallOutcome) int { return cmp.Compare(a.Index, b.Index) })
 	return e
 }
 
 // chatGot is what ReadChat did with a stream.
 type chatGot struct {
 	err            error
-	calls          []testutil.CallOutcome
+	calls          []wiretest.CallOutcome
 	text, thinking string
 }
 
@@ -206,7 +206,7 @@ func chatRead(t testing.TB, rd io.Reader, resp *toolcall.Response, opts ...Optio
 		}))
 	resp.Reset()
 	g.err = ReadChat(context.Background(), rd, resp, opts...)
-	g.calls = testutil.Outcomes(resp.End())
+	g.calls = wiretest.Outcomes(resp.End())
 	g.text, g.thinking = text.String(), thinking.String()
 	return g
 }
@@ -285,7 +285,7 @@ func TestChatRecordingsNotFinished(t *testing.T) {
 		}
 		chunks := bytes.TrimRight(readRecording(t, rec.file), "\n")
 		chunks = chunks[:bytes.LastIndexByte(chunks, '\n')+1]
-		stream, err := testutil.SSEFromChunks(chunks, false)
+		stream, err := wiretest.SSEFromChunks(chunks, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -341,7 +341,7 @@ func TestChatSplits(t *testing.T) {
 		whole := chatRead(t, bytes.NewReader(stream), resp)
 		readers := []io.Reader{iotest.OneByteReader(bytes.NewReader(stream)), iotest.HalfReader(bytes.NewReader(stream))}
 		for seed := range uint64(20) {
-			readers = append(readers, testutil.RandomReads(bytes.NewReader(stream), seed, 64))
+			readers = append(readers, wiretest.RandomReads(bytes.NewReader(stream), seed, 64))
 		}
 		for i, rd := range readers {
 			got := chatRead(t, rd, resp)

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"testing/iotest"
 
-	"github.com/argstream/argstream/internal/testutil"
+	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/token"
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire/sse"
@@ -53,8 +53,8 @@ func chatWhole(chunks ...string) string {
 	return chatSSE(append(append([]string{chatRole}, chunks...), chatFinish, chatUsage, chatDoneData)...)
 }
 
-func chatOK(index int64, id, name, args string) testutil.CallOutcome {
-	return testutil.CallOutcome{Index: index, ID: id, Name: name, Arguments: args, Executable: true}
+func chatOK(index int64, id, name, args string) wiretest.CallOutcome {
+	return wiretest.CallOutcome{Index: index, ID: id, Name: name, Arguments: args, Executable: true}
 }
 
 // TestChatShapes: the shapes of tool_calls that servers send.
@@ -62,40 +62,40 @@ func TestChatShapes(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		stream string
-		want   []testutil.CallOutcome
+		want   []wiretest.CallOutcome
 	}{
 		{"empty deltas", chatWhole(chatStart("0", "call_1", "f"), chatArgs("0", `""`), chatArgs("0", `"{\"a\":"`), chatArgs("0", `""`), chatArgs("0", `"1}"`)),
-			[]testutil.CallOutcome{chatOK(0, "call_1", "f", `{"a":1}`)}},
+			[]wiretest.CallOutcome{chatOK(0, "call_1", "f", `{"a":1}`)}},
 		{"keys and escapes split", chatWhole(chatStart("0", "call_1", "f"), chatArgs("0", `"{\"lo"`), chatArgs("0", `"cation\": \"Pa\\"`), chatArgs("0", `"u00e9\\n\"}"`)),
-			[]testutil.CallOutcome{chatOK(0, "call_1", "f", `{"location":"Paé\n"}`)}},
+			[]wiretest.CallOutcome{chatOK(0, "call_1", "f", `{"location":"Paé\n"}`)}},
 		{"whole in one element", chatWhole(chatDelta(`{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":"{\"a\": [1, 2]}"}}]}`)),
-			[]testutil.CallOutcome{chatOK(0, "call_1", "f", `{"a":[1,2]}`)}},
+			[]wiretest.CallOutcome{chatOK(0, "call_1", "f", `{"a":[1,2]}`)}},
 		{"index last, nulls", chatWhole(chatDelta(`{"tool_calls":[{"id":"call_1","type":null,"function":{"name":"f","arguments":null},"index":0}]}`), chatDelta(`{"tool_calls":[{"id":null,"function":{"name":null,"arguments":"{}"},"index":0}]}`)),
-			[]testutil.CallOutcome{chatOK(0, "call_1", "f", `{}`)}},
+			[]wiretest.CallOutcome{chatOK(0, "call_1", "f", `{}`)}},
 		{"id and name in every delta, then others", chatWhole(
 			chatDelta(`{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":"{\"a\""}}]}`),
 			chatDelta(`{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":":1}"}}]}`),
 			chatDelta(`{"tool_calls":[{"index":0,"id":"call_2","type":"function","function":{"name":"g","arguments":""}}]}`)),
-			[]testutil.CallOutcome{chatOK(0, "call_1", "f", `{"a":1}`)}},
+			[]wiretest.CallOutcome{chatOK(0, "call_1", "f", `{"a":1}`)}},
 		{"name and id later, empty ones ignored", chatWhole(chatArgs("0", `"{\"a\""`), chatDelta(`{"tool_calls":[{"index":0,"id":"","function":{"name":"f","arguments":":"}}]}`), chatDelta(`{"tool_calls":[{"index":0,"id":"call_1","function":{"name":"","arguments":"2}"}}]}`)),
 			// The name came after the arguments began: with no policy, the
 			// call is executable.
-			[]testutil.CallOutcome{chatOK(0, "call_1", "f", `{"a":2}`)}},
+			[]wiretest.CallOutcome{chatOK(0, "call_1", "f", `{"a":2}`)}},
 		{"parallel calls in one chunk, from 1", chatWhole(
 			chatDelta(`{"tool_calls":[{"index":1,"id":"call_1","type":"function","function":{"name":"f","arguments":""}},{"index":2,"id":"call_2","type":"function","function":{"name":"g","arguments":"{\"b\":"}}]}`),
 			chatDelta(`{"tool_calls":[{"index":2,"function":{"arguments":"true}"}},{"index":1,"function":{"arguments":"{\"a\":null}"}}]}`)),
-			[]testutil.CallOutcome{chatOK(1, "call_1", "f", `{"a":null}`), chatOK(2, "call_2", "g", `{"b":true}`)}},
+			[]wiretest.CallOutcome{chatOK(1, "call_1", "f", `{"a":null}`), chatOK(2, "call_2", "g", `{"b":true}`)}},
 		{"custom tool ignored", chatWhole(
 			chatDelta(`{"tool_calls":[{"index":0,"id":"call_0","type":"custom","custom":{"name":"shell","input":"ls -l"}}]}`),
 			chatDelta(`{"tool_calls":[{"index":0,"custom":{"input":" /tmp"}}]}`),
 			chatStart("1", "call_1", "f"), chatArgs("1", `"{}"`)),
-			[]testutil.CallOutcome{chatOK(1, "call_1", "f", `{}`)}},
+			[]wiretest.CallOutcome{chatOK(1, "call_1", "f", `{}`)}},
 		{"no arguments", chatWhole(chatStart("0", "call_1", "f")),
-			[]testutil.CallOutcome{{Index: 0, ID: "call_1", Name: "f", Truncated: true}}},
+			[]wiretest.CallOutcome{{Index: 0, ID: "call_1", Name: "f", Truncated: true}}},
 		{"no name", chatWhole(chatArgs("0", `"{}"`)),
-			[]testutil.CallOutcome{{Index: 0, Arguments: "{}"}}},
+			[]wiretest.CallOutcome{{Index: 0, Arguments: "{}"}}},
 		{"bad JSON of one call only", chatWhole(chatStart("0", "call_0", "f"), chatStart("1", "call_1", "g"), chatArgs("0", `"{\"a\":}"`), chatArgs("1", `"{\"b\":1}"`)),
-			[]testutil.CallOutcome{{Index: 0, ID: "call_0", Name: "f", Syntax: true}, chatOK(1, "call_1", "g", `{"b":1}`)}},
+			[]wiretest.CallOutcome{{Index: 0, ID: "call_0", Name: "f", Syntax: true}, chatOK(1, "call_1", "g", `{"b":1}`)}},
 		{"text only", chatWhole(chatDelta(`{"content":"hi"}`)), nil},
 	} {
 		got := chatRead(t, strings.NewReader(tc.stream), toolcall.New())
@@ -240,11 +240,11 @@ var chatTwoChoices = chatSSE(
 func TestChatChoice(t *testing.T) {
 	for _, tc := range []struct {
 		opts []Option
-		want []testutil.CallOutcome
+		want []wiretest.CallOutcome
 		text string
 	}{
-		{nil, []testutil.CallOutcome{chatOK(0, "call_a", "f", `{"x":0}`)}, "A"},
-		{[]Option{Choice(1)}, []testutil.CallOutcome{chatOK(0, "call_b", "g", `{"y":1}`)}, "Bb"},
+		{nil, []wiretest.CallOutcome{chatOK(0, "call_a", "f", `{"x":0}`)}, "A"},
+		{[]Option{Choice(1)}, []wiretest.CallOutcome{chatOK(0, "call_b", "g", `{"y":1}`)}, "Bb"},
 		{[]Option{Choice(2)}, nil, ""},
 	} {
 		choice := newConfig(tc.opts).choice
@@ -297,11 +297,11 @@ func TestChatEnds(t *testing.T) {
 			!tc.complete && (!errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, sse.ErrTruncated) != tc.truncated):
 			t.Errorf("%s: ReadChat = %v", tc.name, err)
 		}
-		want := []testutil.CallOutcome{chatOK(0, "call_1", "f", `{"a":1}`)}
+		want := []wiretest.CallOutcome{chatOK(0, "call_1", "f", `{"a":1}`)}
 		if !tc.callsComplete {
-			want = []testutil.CallOutcome{{Index: 0, ID: "call_1", Name: "f", Truncated: true}}
+			want = []wiretest.CallOutcome{{Index: 0, ID: "call_1", Name: "f", Truncated: true}}
 		}
-		if diff := gocmp.Diff(want, testutil.Outcomes(resp.End())); diff != "" {
+		if diff := gocmp.Diff(want, wiretest.Outcomes(resp.End())); diff != "" {
 			t.Errorf("%s: (-want +got):\n%s", tc.name, diff)
 		}
 	}

@@ -16,7 +16,7 @@
 //	}
 //
 // Each function's documentation lists the events it reads and when the
-// stream is complete. With an error from Read, End still reports every
+// stream is complete. With an error from either, End still reports every
 // call: the calls that ended are complete, the others truncated and not
 // executable. A call's own errors (invalid or truncated arguments) are not
 // Read's errors: they are in its Result.

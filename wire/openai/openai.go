@@ -46,7 +46,8 @@ type config struct {
 	choice     int64
 }
 
-// OnText sets a function called with each piece of the model's text: the
+// OnText sets a function called with each piece of the model's text (its
+// refusals included, so that a person sees them): the
 // index of its choice (Chat Completions) or of its output item (Responses),
 // and the text, decoded from JSON. The text is borrowed: it is valid only
 // until fn returns (copy it, or convert it with string, to keep it).

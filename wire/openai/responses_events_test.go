@@ -10,6 +10,7 @@ import (
 	"testing/iotest"
 
 	"github.com/argstream/argstream/internal/testutil"
+	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire/sse"
 	"github.com/google/go-cmp/cmp"
@@ -18,7 +19,7 @@ import (
 // responsesSSE frames event data payloads (one line of JSON each) as SSE,
 // each with the "event:" line named by its "type" if withEvent.
 func responsesSSE(withEvent bool, data ...string) string {
-	b, err := testutil.SSEFromChunks([]byte(strings.Join(data, "\n")), withEvent)
+	b, err := wiretest.SSEFromChunks([]byte(strings.Join(data, "\n")), withEvent)
 	if err != nil {
 		panic(err)
 	}
@@ -70,13 +71,13 @@ func responsesCall1(deltas ...string) []string {
 	return append(out, responsesArgsDoneEvent(1, "fc_1", args), responsesItemDoneEvent(1, "fc_1", "call_1", "get_weather", args))
 }
 
-func responsesRead(stream string) ([]testutil.CallOutcome, error) {
+func responsesRead(stream string) ([]wiretest.CallOutcome, error) {
 	g := responsesRun(toolcall.New(), strings.NewReader(stream))
 	return g.calls, g.err
 }
 
-func responsesWant(index int64, id, name, args string) testutil.CallOutcome {
-	return testutil.CallOutcome{Index: index, ID: id, Name: name, Arguments: args, Executable: true}
+func responsesWant(index int64, id, name, args string) wiretest.CallOutcome {
+	return wiretest.CallOutcome{Index: index, ID: id, Name: name, Arguments: args, Executable: true}
 }
 
 func TestResponsesDeltas(t *testing.T) {
@@ -102,7 +103,7 @@ func TestResponsesDeltas(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: ReadResponses = %v", tc.name, err)
 			}
-			if diff := cmp.Diff([]testutil.CallOutcome{responsesWant(1, "call_1", "get_weather", string(want))}, got); diff != "" {
+			if diff := cmp.Diff([]wiretest.CallOutcome{responsesWant(1, "call_1", "get_weather", string(want))}, got); diff != "" {
 				t.Errorf("%s, event field %v (-want +got):\n%s", tc.name, withEvent, diff)
 			}
 		}
@@ -116,7 +117,7 @@ func TestResponsesDoneOnly(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		data []string
-		want testutil.CallOutcome
+		want wiretest.CallOutcome
 	}{
 		{"added and done", []string{
 			responsesAdded(0, "fc_0", "call_0", "f", ""),
@@ -125,7 +126,7 @@ func TestResponsesDoneOnly(t *testing.T) {
 		}, responsesWant(0, "call_0", "f", args)},
 		{"function_call_arguments.done alone", []string{
 			responsesArgsDoneEvent(0, "fc_0", args),
-		}, testutil.CallOutcome{Index: 0, Arguments: args}}, // no name: not executable
+		}, wiretest.CallOutcome{Index: 0, Arguments: args}}, // no name: not executable
 		{"output_item.done alone", []string{
 			responsesItemDoneEvent(0, "fc_0", "call_0", "f", args),
 		}, responsesWant(0, "call_0", "f", args)},
@@ -166,14 +167,14 @@ func TestResponsesDoneOnly(t *testing.T) {
 			responsesAdded(0, "fc_0", "call_0", "f", ""),
 			responsesArgsDoneEvent(0, "fc_0", ""),
 			responsesItemDoneEvent(0, "fc_0", "call_0", "f", ""),
-		}, testutil.CallOutcome{Index: 0, ID: "call_0", Name: "f", Truncated: true}},
+		}, wiretest.CallOutcome{Index: 0, ID: "call_0", Name: "f", Truncated: true}},
 	} {
 		for _, withEvent := range []bool{true, false} {
 			got, err := responsesRead(responsesSSE(withEvent, append(tc.data, responsesCompleted)...))
 			if err != nil {
 				t.Fatalf("%s: ReadResponses = %v", tc.name, err)
 			}
-			if diff := cmp.Diff([]testutil.CallOutcome{tc.want}, got); diff != "" {
+			if diff := cmp.Diff([]wiretest.CallOutcome{tc.want}, got); diff != "" {
 				t.Errorf("%s, event field %v (-want +got):\n%s", tc.name, withEvent, diff)
 			}
 		}
@@ -196,7 +197,7 @@ func TestResponsesItemID(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []testutil.CallOutcome{responsesWant(3, "call_3", "f", `{"a":1}`), responsesWant(5, "call_5", "g", `{"b":2}`)}
+	want := []wiretest.CallOutcome{responsesWant(3, "call_3", "f", `{"a":1}`), responsesWant(5, "call_5", "g", `{"b":2}`)}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
@@ -229,7 +230,7 @@ func TestResponsesMCP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]testutil.CallOutcome{responsesWant(1, "mcp_1", "ask_question", `{"q":"why"}`)}, got); diff != "" {
+	if diff := cmp.Diff([]wiretest.CallOutcome{responsesWant(1, "mcp_1", "ask_question", `{"q":"why"}`)}, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
@@ -329,7 +330,7 @@ func TestResponsesIncomplete(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []testutil.CallOutcome{
+	want := []wiretest.CallOutcome{
 		responsesWant(1, "call_1", "get_weather", `{"a":1}`),
 		{Index: 2, ID: "call_2", Name: "write", Truncated: true},
 	}
@@ -455,7 +456,7 @@ func TestResponsesIndependentCalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []testutil.CallOutcome{
+	want := []wiretest.CallOutcome{
 		{Index: 0, ID: "call_0", Name: "bad", Syntax: true},
 		responsesWant(1, "call_1", "good", `{"unit":"celsius"}`),
 		{Index: 2, ID: "call_2", Name: "late"},

@@ -11,9 +11,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/argstream/argstream/internal/testutil"
+	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire/sse"
 	"github.com/google/go-cmp/cmp"
@@ -48,7 +48,7 @@ type responsesPlanEvent struct {
 // responsesPlanStream makes the events of a response that sends plan's
 // calls, with message items of text at other output indexes, and
 // response.completed at the end.
-func responsesPlanStream(t testing.TB, plan testutil.WirePlan, first int64, rng *rand.Rand) []responsesPlanEvent {
+func responsesPlanStream(t testing.TB, plan wiretest.WirePlan, first int64, rng *rand.Rand) []responsesPlanEvent {
 	t.Helper()
 	enc := func(v any) string {
 		b, err := json.Marshal(v)
@@ -122,33 +122,10 @@ func responsesPlanStream(t testing.TB, plan testutil.WirePlan, first int64, rng 
 	return append(append([]responsesPlanEvent{created}, out...), completed)
 }
 
-// responsesWholeRunes moves the bytes of a rune cut between two deltas into
-// the later one: a delta is a JSON string, which holds whole characters.
-func responsesWholeRunes(plan *testutil.WirePlan) {
-	for i := range plan.Calls {
-		deltas := plan.Calls[i].Deltas
-		carry := ""
-		for j, d := range deltas {
-			s := carry + d
-			cut := len(s)
-			for k := len(s) - 1; k >= 0 && k >= len(s)-utf8.UTFMax; k-- {
-				if utf8.RuneStart(s[k]) {
-					if !utf8.FullRuneInString(s[k:]) {
-						cut = k
-					}
-					break
-				}
-			}
-			deltas[j], carry = s[:cut], s[cut:]
-		}
-		deltas[len(deltas)-1] += carry
-	}
-}
-
 // responsesModel is what a prefix of the events must give: the calls
 // started, each executable if it got all its significant bytes or its
 // stop, truncated otherwise; and the text per index.
-func responsesModel(plan testutil.WirePlan, events []responsesPlanEvent) ([]testutil.CallOutcome, map[int64]string) {
+func responsesModel(plan wiretest.WirePlan, events []responsesPlanEvent) ([]wiretest.CallOutcome, map[int64]string) {
 	fed := map[int]int{}
 	stopped := map[int]bool{}
 	seen := map[int]bool{}
@@ -163,12 +140,12 @@ func responsesModel(plan testutil.WirePlan, events []responsesPlanEvent) ([]test
 			text[e.textIndex] += e.text
 		}
 	}
-	var out []testutil.CallOutcome
+	var out []wiretest.CallOutcome
 	for i, c := range plan.Calls {
 		if !seen[i] {
 			continue
 		}
-		o := testutil.CallOutcome{Index: c.Index, ID: c.ID, Name: c.Name}
+		o := wiretest.CallOutcome{Index: c.Index, ID: c.ID, Name: c.Name}
 		needs := len(strings.TrimRight(strings.Join(c.Deltas, ""), " \t\r\n"))
 		if stopped[i] || fed[i] >= needs {
 			o.Arguments, o.Executable = c.Want, true
@@ -177,7 +154,7 @@ func responsesModel(plan testutil.WirePlan, events []responsesPlanEvent) ([]test
 		}
 		out = append(out, o)
 	}
-	slices.SortFunc(out, func(a, b testutil.CallOutcome) int { return int(a.Index - b.Index) })
+	slices.SortFunc(out, func(a, b wiretest.CallOutcome) int { return int(a.Index - b.Index) })
 	return out, text
 }
 
@@ -214,17 +191,16 @@ func TestResponsesProperty(t *testing.T) {
 func responsesCheckPlan(t testing.TB, resp *toolcall.Response, docs []testutil.Doc, seed uint64, cut int) string {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	first := int64(rng.IntN(3))
-	plan, err := testutil.MakeWirePlan(docs, first, rng)
+	plan, err := wiretest.MakeWirePlan(docs, first, rng)
 	if err != nil {
 		t.Fatal(err)
 	}
-	responsesWholeRunes(&plan)
 	events := responsesPlanStream(t, plan, first, rng)
-	sseEvents := make([]testutil.SSEEvent, len(events))
+	sseEvents := make([]wiretest.SSEEvent, len(events))
 	for i, e := range events {
-		sseEvents[i] = testutil.SSEEvent{Type: string(e.Type), Data: string(e.Data)}
+		sseEvents[i] = wiretest.SSEEvent{Type: string(e.Type), Data: string(e.Data)}
 	}
-	stream := testutil.FrameSSE(sseEvents, true, rng)
+	stream := wiretest.FrameSSE(sseEvents, true, rng)
 
 	// Whole.
 	g := responsesRun(resp, bytes.NewReader(stream))

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"testing/iotest"
 
-	"github.com/argstream/argstream/internal/testutil"
+	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/toolcall"
 	"github.com/google/go-cmp/cmp"
 )
@@ -90,7 +90,7 @@ func responsesStreams(t testing.TB) []responsesStreamCase {
 				if !rec.chunks {
 					return b
 				}
-				s, err := testutil.SSEFromChunks(b, eventField)
+				s, err := wiretest.SSEFromChunks(b, eventField)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -130,7 +130,7 @@ type responsesRecEvent struct {
 // response.completed: its calls, and its text and reasoning per
 // output_index.
 type responsesExpected struct {
-	calls     []testutil.CallOutcome
+	calls     []wiretest.CallOutcome
 	completed bool
 	text      map[int64]string
 	thinking  map[int64]string
@@ -227,7 +227,7 @@ func responsesExpect(t testing.TB, stream []byte) responsesExpected {
 				args = c.done
 			}
 		}
-		o := testutil.CallOutcome{Index: c.index, ID: c.id, Name: c.name}
+		o := wiretest.CallOutcome{Index: c.index, ID: c.id, Name: c.name}
 		var buf bytes.Buffer
 		switch err := json.Compact(&buf, []byte(args)); {
 		case !c.stopped:
@@ -246,7 +246,7 @@ func responsesExpect(t testing.TB, stream []byte) responsesExpected {
 // the text and thinking received per index.
 type responsesGot struct {
 	err            error
-	calls          []testutil.CallOutcome
+	calls          []wiretest.CallOutcome
 	text, thinking map[int64]string
 }
 
@@ -257,7 +257,7 @@ func responsesRun(resp *toolcall.Response, rd io.Reader) responsesGot {
 	g.err = ReadResponses(context.Background(), rd, resp,
 		OnText(func(i int64, b []byte) { g.text[i] += string(b) }),
 		OnThinking(func(i int64, b []byte) { g.thinking[i] += string(b) }))
-	g.calls = testutil.Outcomes(resp.End())
+	g.calls = wiretest.Outcomes(resp.End())
 	return g
 }
 
@@ -344,7 +344,7 @@ func TestResponsesSplits(t *testing.T) {
 		whole := responsesRun(resp, bytes.NewReader(sc.stream))
 		readers := []io.Reader{iotest.OneByteReader(bytes.NewReader(sc.stream)), iotest.HalfReader(bytes.NewReader(sc.stream))}
 		for seed := range uint64(20) {
-			readers = append(readers, testutil.RandomReads(bytes.NewReader(sc.stream), seed, 64))
+			readers = append(readers, wiretest.RandomReads(bytes.NewReader(sc.stream), seed, 64))
 		}
 		for i, rd := range readers {
 			g := responsesRun(resp, rd)
