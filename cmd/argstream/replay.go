@@ -89,13 +89,13 @@ func runReplay(e env, args []string) int {
 	defer src.close()
 
 	out := bufio.NewWriter(e.stdout)
-	rp := &replayer{e: e, name: src.name, out: out, pols: pols, rep: &textReport{w: out}}
+	in := &arrival{r: src.r, out: out}
+	rp := &replayer{e: e, name: src.name, pols: pols, rep: &textReport{w: out},
+		in: in, body: lineReads{bufio.NewReaderSize(in, readSize)}}
 	if *format == "jsonl" {
 		j := &jsonlReport{w: out}
 		rp.rep, rp.fragments = j, sink.PushFunc(j.fragment)
 	}
-	rp.in = &arrival{r: src.r, flush: rp.flush}
-	rp.body = lineReads{bufio.NewReaderSize(rp.in, readSize)}
 	return rp.run(*wire)
 }
 
@@ -103,13 +103,12 @@ func runReplay(e env, args []string) int {
 type replayer struct {
 	e    env
 	name string // the input's, for messages
-	out  *bufio.Writer
 	rep  reporter
 	// fragments is the sink of every call: nil for the text format, which
 	// does not show fragments.
 	fragments sink.Sink
 	pols      *policies // nil without --rules or --rules-dir
-	in        *arrival
+	in        *arrival  // the input, and the output's flush
 	body      io.Reader // the input, a line at most per read
 
 	problems []string // why the exit status is not 0, for stderr
@@ -186,7 +185,6 @@ func (rp *replayer) begin(n int, wire string) (head []byte, told string, code in
 		rp.streamError(n, err)
 		return nil, "", rp.finish(), false
 	}
-	rp.flush()
 	which := fmt.Sprintf("its %d events", events)
 	if events == sniffEvents || len(head) >= sniffBytes {
 		which = fmt.Sprintf("the first %d events", events)
@@ -207,7 +205,7 @@ func (rp *replayer) streamError(n int, err error) {
 // finish flushes the output, reports the problems on stderr, and returns
 // the exit status.
 func (rp *replayer) finish() int {
-	rp.flush()
+	rp.in.flush()
 	switch {
 	case rp.in.flushErr != nil:
 		return usageError(rp.e, &ioError{"stdout", rp.in.flushErr})
@@ -221,14 +219,6 @@ func (rp *replayer) finish() int {
 		return exitInvalid
 	}
 	return exitOK
-}
-
-// flush writes the output out; its first error is kept in rp.in.
-func (rp *replayer) flush() error {
-	if rp.in.flushErr == nil {
-		rp.in.flushErr = rp.out.Flush()
-	}
-	return rp.in.flushErr
 }
 
 // newSink is toolcall's sink constructor, called at each call's start.
@@ -283,9 +273,17 @@ func whyNot(r toolcall.Result) string {
 // stop the adapter.
 type arrival struct {
 	r        io.Reader
-	flush    func() error
+	out      *bufio.Writer
 	readErr  error
 	flushErr error
+}
+
+// flush writes the output out, and keeps its first error.
+func (a *arrival) flush() error {
+	if a.flushErr == nil {
+		a.flushErr = a.out.Flush()
+	}
+	return a.flushErr
 }
 
 func (a *arrival) Read(p []byte) (int, error) {
@@ -533,12 +531,10 @@ type (
 		Name  string `json:"name"`
 	}
 	replayDecisionLine struct {
-		Event         string `json:"event"`
-		Index         int    `json:"index"`
-		Mode          string `json:"mode"`
-		Rule          int    `json:"rule"`
-		DecidedAtByte int64  `json:"decided_at_byte"`
-		Unlisted      bool   `json:"unlisted,omitzero"`
+		Event        string           `json:"event"`
+		Index        int              `json:"index"`
+		decisionLine `json:",inline"` // policy's line, without total_bytes
+		Unlisted     bool             `json:"unlisted,omitzero"`
 	}
 	textLine struct {
 		Event string `json:"event"`
@@ -591,7 +587,7 @@ func (j *jsonlReport) fragment(p *fragment.Progress) error {
 }
 
 func (j *jsonlReport) decision(c fragment.Call, d policy.Decision, at int64, unlisted bool) {
-	j.line(replayDecisionLine{"decision", c.Index, d.Mode.String(), d.Rule, at, unlisted})
+	j.line(replayDecisionLine{"decision", c.Index, decisionLine{Mode: d.Mode.String(), Rule: d.Rule, DecidedAtByte: at}, unlisted})
 }
 
 func (j *jsonlReport) text(kind string, index int64, text []byte) {

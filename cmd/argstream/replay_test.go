@@ -548,7 +548,7 @@ func (rec shippedRecording) stream(t *testing.T) []byte {
 	return framed
 }
 
-// file returns the name of a file holding the recording's stream.
+// path returns the name of a file holding the recording's stream.
 func (rec shippedRecording) path(t *testing.T) string {
 	t.Helper()
 	if !strings.HasSuffix(rec.file, ".chunks.txt") {
@@ -817,7 +817,7 @@ func TestReplaySniff(t *testing.T) {
 	}
 }
 
-// pipeTo writes s to the command's stdin one byte per write.
+// writeBytes writes s to the command's stdin one byte per write.
 func (p *piped) writeBytes(t *testing.T, s string) {
 	t.Helper()
 	for i := range len(s) {
@@ -1283,7 +1283,18 @@ func TestReplayReadError(t *testing.T) {
 	if got.code != exitUsage || got.stderr != "argstream: stdin: connection reset\n" || got.stdout != "" {
 		t.Errorf("exit %d, stderr %q, stdout %s", got.code, got.stderr, got.stdout)
 	}
+	// An output that cannot be written: exit 2, and nothing more is read.
+	var errOut bytes.Buffer
+	stream := strings.NewReader(strings.Repeat(anthropicResponse([2]string{"t", `{}`}), 1000)) // several reads of readSize
+	code := run([]string{"replay", "--format", "jsonl"}, env{stream, failingWriter{}, &errOut})
+	if code != exitUsage || errOut.String() != "argstream: stdout: disk full\n" || stream.Len() == 0 {
+		t.Errorf("unwritable stdout: exit %d, stderr %q, %d bytes left unread", code, errOut.String(), stream.Len())
+	}
 }
+
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
 
 // The text format, line for line.
 func TestReplayText(t *testing.T) {
