@@ -4,6 +4,7 @@
 //	argstream fragments [--split N | --split random:SEED | --chunks CHUNKS.json] [--format rfd|jsonl] [FILE]
 //	argstream aggregate [--split N | --split random:SEED | --chunks CHUNKS.json] [FILE]
 //	argstream policy --rules RULES.json [--split N | --split random:SEED | --chunks CHUNKS.json] [FILE]
+//	argstream replay [--wire auto|anthropic|openai-chat|openai-responses] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [FILE]
 //	argstream bench [--chunk N] [--impl jsontext|handrolled] [--runs N] [--time D] FILE...
 //	argstream version
 //
@@ -46,4 +47,74 @@
 // Exit status: 0 on success (--help and version included); 1 on invalid
 // input, with the error on stderr after everything already printed; 2 on a
 // usage error, invalid rules, or a file that cannot be read or written.
+//
+// # replay
+//
+// replay reads a provider's streamed response, server-sent events as the
+// HTTP body carries them (recorded, or live from a pipe), and prints what
+// the tool-call layer (package toolcall) sees, as it sees it. --wire names
+// the provider's API: anthropic (Messages), openai-chat (Chat Completions
+// and the servers that speak it) or openai-responses (Responses). auto, the
+// default, tells it from the first events: Anthropic's event types
+// (message_start, content_block_*, ping, ...), data with "object":
+// "chat.completion.chunk" or "choices", or a type starting with
+// "response."; the events read to tell it are read again by the wire's
+// reader, and no byte beyond them is read before. If 16 events do not
+// tell, replay exits 2: "cannot tell the wire ...: use --wire".
+//
+// An input may hold several responses one after another, as recordings of
+// a conversation do: each is read to its end (message_stop, [DONE],
+// response.completed, ...) and reported, then the next, with the wire of
+// the first. replay ends at the end of the input, or at the first response
+// that ends in an error.
+//
+// --rules RULES.json applies one policy to every tool. --rules-dir DIR
+// holds a policy per tool, DIR/TOOLNAME.json, all loaded at the start
+// (other files are ignored); a tool name is only ever looked up among the
+// files listed in DIR, never made into a path. A tool that has no file in
+// DIR gets ask: the policy of a tool without rules, the implicit ask (rule
+// -1), decided at the call's start. A rules directory is an allow-list: a
+// model cannot escape it by calling a tool it does not list. Every call is
+// parsed to its end, a skipped one included.
+//
+// --format jsonl prints one JSON object per line, "event" first:
+//
+//	{"event":"response","response":0,"wire":"anthropic"}   a response begins
+//	{"event":"text","index":0,"text":"Sure"}               the model's text, as it comes ("thinking" for its reasoning)
+//	{"event":"start","index":1,"id":"toolu_1","name":"fs_create_file"}
+//	{"event":"fragment","index":1,"path":["path"],"string":"src/ma"}
+//	{"event":"decision","index":1,"mode":"unattended","rule":0,"decided_at_byte":22}
+//	{"event":"error","error":"anthropic: error event: overloaded_error: Overloaded"}
+//	{"event":"end","index":1,"id":"toolu_1","name":"fs_create_file","executable":true,"mode":"unattended","rule":0,"arguments":{...}}
+//
+// index is the provider's: a call's (Anthropic's content block, OpenAI's
+// tool call index or Responses' output index), or for text the content
+// block, choice or output item. A fragment line holds the fields that
+// fragments --format jsonl prints. A decision is printed the moment the
+// policy decides, "unlisted":true for a tool without a file in
+// --rules-dir. An error line is the error that ended the stream: an error
+// event of the provider, a stream cut short, a malformed event. At the end
+// of each response, an end line for every call in index order: "arguments"
+// (compact JSON) when they are complete and valid, else "error";
+// "executable" (toolcall.Result.Executable: complete, valid, named, and
+// not skipped by the policy; ask still needs a person's yes); and "mode"
+// and "rule", the policy's decision, if one was made. --format text, the
+// default, prints the same for a person, without the fragments: "call 1
+// toolu_1 fs_create_file started", "call 1 decided unattended (rule 0) at
+// byte 22", the text as it comes, "stream error: ...", and "call 1 toolu_1
+// fs_create_file: executable, unattended (rule 0): {...}"; the control and
+// bidirectional characters of what the model wrote are shown as escapes.
+//
+// replay takes no --split or --chunks: it reads the input as it arrives,
+// and each line's output is out before the next read waits (see Input).
+//
+// replay exits 0 when every response is complete and every call
+// executable; 1 when a response ended in an error (an error event, a
+// stream cut short, a malformed event, a stream without events) or a call
+// is not executable (invalid or truncated arguments, a skip decision, no
+// tool name), each reason on stderr after the output; 2 for a usage error,
+// a rules file or directory that cannot be loaded, a wire that cannot be
+// told, or an input that cannot be read. A stream whose last event has no
+// blank line after it, as some recordings end, is cut short: that event
+// was never dispatched, and the response is not known to be whole.
 package main

@@ -34,6 +34,7 @@ var commands = []command{
 	{"fragments", fragmentsUsage, runFragments},
 	{"aggregate", aggregateUsage, runAggregate},
 	{"policy", policyUsage, runPolicy},
+	{"replay", replayUsage, runReplay},
 	{"bench", benchUsage, runBench},
 	{"version", versionUsage, runVersion},
 }

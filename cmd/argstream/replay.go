@@ -1,0 +1,747 @@
+package main
+
+// This file is structured in the following way:
+//
+//   - runReplay: the flags, the policies, and the loop over the responses
+//     of the input, each read by its wire's adapter into a
+//     toolcall.Response;
+//   - the input: reads that flush the output before they may wait, cut at
+//     line ends so that the adapter of one response reads no byte of the
+//     next; the events at a response's start, kept to be read again, and
+//     the wire they tell (--wire auto);
+//   - the policies of --rules and --rules-dir;
+//   - the reports: JSON Lines, and text for a person.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/argstream/argstream/fragment"
+	"github.com/argstream/argstream/policy"
+	"github.com/argstream/argstream/sink"
+	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire/anthropic"
+	"github.com/argstream/argstream/wire/openai"
+	"github.com/argstream/argstream/wire/sse"
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+const replayUsage = "replay [--wire auto|anthropic|openai-chat|openai-responses] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [FILE]"
+
+// A wireReader reads one response of a provider's stream from body into
+// resp, calling onText and onThinking with the model's text.
+type wireReader func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(index int64, text []byte)) error
+
+// wireReaders are the wires of --wire, by name.
+var wireReaders = map[string]wireReader{
+	"anthropic": func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(int64, []byte)) error {
+		return anthropic.Read(ctx, body, resp, anthropic.OnText(onText), anthropic.OnThinking(onThinking))
+	},
+	"openai-chat": func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(int64, []byte)) error {
+		return openai.ReadChat(ctx, body, resp, openai.OnText(onText), openai.OnThinking(onThinking))
+	},
+	"openai-responses": func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(int64, []byte)) error {
+		return openai.ReadResponses(ctx, body, resp, openai.OnText(onText), openai.OnThinking(onThinking))
+	},
+}
+
+// runReplay reads a provider's event stream as it arrives and reports what
+// the tool-call layer sees: calls starting, their fragments, policy
+// decisions, the model's text, and at the end of each response every
+// call's arguments or error.
+func runReplay(e env, args []string) int {
+	fs := newFlags("replay")
+	wire := fs.String("wire", "auto", "the provider's stream: auto (told from its first events), anthropic, openai-chat or openai-responses")
+	rulesFile := fs.String("rules", "", "the policy of every tool, `RULES.json` (as for argstream policy)")
+	rulesDir := fs.String("rules-dir", "", "a policy per tool, `DIR`/TOOLNAME.json; a tool without one gets ask")
+	format := fs.String("format", "text", "text (for a person) or jsonl (one JSON object per event)")
+	files, code, ok := parseFlags(e, fs, replayUsage, args)
+	if !ok {
+		return code
+	}
+	if _, known := wireReaders[*wire]; !known && *wire != "auto" {
+		return usageError(e, fmt.Errorf("--wire %s: want auto, anthropic, openai-chat or openai-responses", *wire))
+	}
+	if *format != "text" && *format != "jsonl" {
+		return usageError(e, fmt.Errorf("--format %s: want text or jsonl", *format))
+	}
+	if *rulesFile != "" && *rulesDir != "" {
+		return usageError(e, errors.New("--rules and --rules-dir exclude each other"))
+	}
+	pols, ok := loadPolicies(e, *rulesFile, *rulesDir)
+	if !ok {
+		return exitUsage
+	}
+	src, err := (&input{}).open(e, files)
+	if err != nil {
+		return usageError(e, err)
+	}
+	defer src.close()
+
+	out := bufio.NewWriter(e.stdout)
+	in := &arrival{r: src.r, out: out}
+	rp := &replayer{e: e, name: src.name, pols: pols, rep: &textReport{w: out},
+		in: in, body: lineReads{bufio.NewReaderSize(in, readSize)}}
+	if *format == "jsonl" {
+		j := &jsonlReport{w: out}
+		rp.rep, rp.fragments = j, sink.PushFunc(j.fragment)
+	}
+	return rp.run(*wire)
+}
+
+// replayer replays one input.
+type replayer struct {
+	e    env
+	name string // the input's, for messages
+	rep  reporter
+	// fragments is the sink of every call: nil for the text format, which
+	// does not show fragments.
+	fragments sink.Sink
+	pols      *policies // nil without --rules or --rules-dir
+	in        *arrival  // the input, and the output's flush
+	body      io.Reader // the input, a line at most per read
+
+	problems []string // why the exit status is not 0, for stderr
+}
+
+// Bounds on what --wire auto reads to tell the wire: the events, and their
+// bytes (a Responses API stream's first event repeats the request's
+// instructions and tools, which may be large).
+const (
+	sniffEvents = 16
+	sniffBytes  = sse.DefaultMaxEventSize
+)
+
+// run replays the responses of the input, one after another, and returns
+// the exit status.
+func (rp *replayer) run(wire string) int {
+	opts := []toolcall.Option{toolcall.WithSinks(rp.newSink), toolcall.OnDecision(rp.decided)}
+	if rp.pols != nil {
+		opts = append(opts, toolcall.WithPolicy(rp.pols.lookup))
+	}
+	resp := toolcall.New(opts...)
+	for n := 0; ; n++ {
+		head, told, code, more := rp.begin(n, wire)
+		if !more {
+			return code
+		}
+		wire = told
+		rp.rep.response(n, wire)
+		body := io.MultiReader(bytes.NewReader(head), rp.body)
+		err := wireReaders[wire](context.Background(), body, resp, rp.onText("text"), rp.onText("thinking"))
+		if rp.in.flushErr != nil {
+			return rp.finish()
+		}
+		if err != nil {
+			rp.streamError(n, err)
+		}
+		for _, r := range resp.End() {
+			rp.rep.end(r, r.Verdict.Decided() && rp.pols.unlisted(r.Call.Name))
+			if !r.Executable {
+				rp.problems = append(rp.problems, fmt.Sprintf("%s: not executable: %s", callName(n, r.Call), whyNot(r)))
+			}
+		}
+		resp.Reset()
+		if err != nil {
+			return rp.finish()
+		}
+	}
+}
+
+// begin finds the start of response n, which the wire named (or for
+// "auto", the wire of response 0) reads: with more false, there is none,
+// and the command exits with code. It returns the bytes it read (head),
+// which the wire's reader reads again, and the wire. The first response of
+// a named wire is handed to its reader as it is, even empty; a later one
+// begins at the next event, and there is none at a clean end of the input.
+func (rp *replayer) begin(n int, wire string) (head []byte, told string, code int, more bool) {
+	if n == 0 && wire != "auto" {
+		return nil, wire, 0, true
+	}
+	head, told, events, err := sniff(rp.body, wire)
+	switch {
+	case rp.in.failed():
+		return nil, "", rp.finish(), false
+	case told != "":
+		return head, told, 0, true
+	case n > 0 && err == nil && events == 0:
+		return nil, "", rp.finish(), false // the end, after the last response
+	case n > 0:
+		return head, wire, 0, true // the wire's reader says what is wrong
+	case events == 0:
+		if err == nil {
+			err = errors.New("the stream has no event")
+		}
+		rp.streamError(n, err)
+		return nil, "", rp.finish(), false
+	}
+	which := fmt.Sprintf("its %d events", events)
+	if events == sniffEvents || len(head) >= sniffBytes {
+		which = fmt.Sprintf("the first %d events", events)
+	}
+	return nil, "", usageError(rp.e, fmt.Errorf("%s: cannot tell the wire from %s: use --wire", rp.name, which)), false
+}
+
+// streamError reports the error that ended response n.
+func (rp *replayer) streamError(n int, err error) {
+	rp.rep.streamError(err)
+	what := message(err)
+	if n > 0 {
+		what = fmt.Sprintf("response %d: %s", n, what)
+	}
+	rp.problems = append(rp.problems, what)
+}
+
+// finish flushes the output, reports the problems on stderr, and returns
+// the exit status.
+func (rp *replayer) finish() int {
+	rp.in.flush()
+	switch {
+	case rp.in.flushErr != nil:
+		return usageError(rp.e, &ioError{"stdout", rp.in.flushErr})
+	case rp.in.readErr != nil:
+		return usageError(rp.e, &ioError{rp.name, rp.in.readErr})
+	}
+	for _, p := range rp.problems {
+		fmt.Fprintf(rp.e.stderr, "argstream: %s: %s\n", rp.name, p)
+	}
+	if len(rp.problems) > 0 {
+		return exitInvalid
+	}
+	return exitOK
+}
+
+// newSink is toolcall's sink constructor, called at each call's start.
+func (rp *replayer) newSink(c fragment.Call) sink.Sink {
+	rp.rep.start(c)
+	return rp.fragments
+}
+
+func (rp *replayer) decided(c fragment.Call, d policy.Decision, at int64) {
+	rp.rep.decision(c, d, at, rp.pols.unlisted(c.Name))
+}
+
+func (rp *replayer) onText(kind string) func(int64, []byte) {
+	return func(index int64, text []byte) { rp.rep.text(kind, index, text) }
+}
+
+// callName names call c of response n in a message.
+func callName(n int, c fragment.Call) string {
+	s := fmt.Sprintf("call %d (%s %s)", c.Index, orNone(c.ID, "no id"), orNone(c.Name, "no name"))
+	if n > 0 {
+		s = fmt.Sprintf("response %d, %s", n, s)
+	}
+	return s
+}
+
+func orNone(s, none string) string {
+	if s == "" {
+		return "(" + none + ")"
+	}
+	return s
+}
+
+// whyNot says why r is not executable.
+func whyNot(r toolcall.Result) string {
+	switch {
+	case r.Err != nil:
+		return message(r.Err)
+	case r.Call.Name == "":
+		return "no tool name"
+	case r.Verdict.Decided() && r.Verdict.Mode == policy.Skip:
+		return "the policy says skip"
+	}
+	return "no policy decision"
+}
+
+// The input.
+
+// arrival reads the input and, before each read, which may wait for the
+// producer, flushes the output: what the bytes received so far produce is
+// out before the command waits for more. It keeps the input's error (not
+// io.EOF) and the output's, which it returns as its own read error, to
+// stop the adapter.
+type arrival struct {
+	r        io.Reader
+	out      *bufio.Writer
+	readErr  error
+	flushErr error
+}
+
+// flush writes the output out, and keeps its first error.
+func (a *arrival) flush() error {
+	if a.flushErr == nil {
+		a.flushErr = a.out.Flush()
+	}
+	return a.flushErr
+}
+
+func (a *arrival) Read(p []byte) (int, error) {
+	if err := a.flush(); err != nil {
+		return 0, err
+	}
+	n, err := a.r.Read(p)
+	if err != nil && err != io.EOF && a.readErr == nil {
+		a.readErr = err
+	}
+	return n, err
+}
+
+// failed reports whether the input could not be read or the output not
+// written.
+func (a *arrival) failed() bool { return a.readErr != nil || a.flushErr != nil }
+
+// lineReads returns what its reader holds, up to the first line end (CR or
+// LF) at most, per read. An adapter returns at the end of its response,
+// which is a blank line: reading a line at a time, it has then read no byte
+// of what follows, and the next response starts with the next read.
+type lineReads struct{ br *bufio.Reader }
+
+func (l lineReads) Read(p []byte) (int, error) {
+	if l.br.Buffered() == 0 {
+		if _, err := l.br.Peek(1); err != nil {
+			return 0, err
+		}
+	}
+	b, _ := l.br.Peek(l.br.Buffered())
+	if i := bytes.IndexAny(b, "\r\n"); i >= 0 {
+		b = b[:i+1]
+	}
+	n := copy(p, b)
+	l.br.Discard(n)
+	return n, nil
+}
+
+// tape keeps every byte read through it.
+type tape struct {
+	r   io.Reader
+	buf []byte
+}
+
+func (t *tape) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	t.buf = append(t.buf, p[:n]...)
+	return n, err
+}
+
+// sniff reads the events at the start of a response from body, keeping the
+// bytes it reads (head), until it knows the wire: with wire "auto", the one
+// an event tells (wireOf), looking at sniffEvents events and sniffBytes
+// bytes at most; otherwise wire, at the first event. It returns the wire,
+// or "" if none was told, the events read, and the error of the sse Reader
+// if the stream ended or failed first. The adapter then reads head again,
+// followed by the rest of body: no byte is lost or read twice from the
+// input.
+func sniff(body io.Reader, wire string) (head []byte, told string, events int, err error) {
+	t := &tape{r: body}
+	rd := sse.NewReader(t)
+	for rd.Next() {
+		events++
+		if wire != "auto" {
+			return t.buf, wire, events, nil
+		}
+		if w := wireOf(rd.Event()); w != "" {
+			return t.buf, w, events, nil
+		}
+		if events == sniffEvents || len(t.buf) >= sniffBytes {
+			break
+		}
+	}
+	return t.buf, "", events, rd.Err()
+}
+
+// anthropicTypes are the event types only Anthropic's Messages stream has.
+var anthropicTypes = map[string]bool{
+	"message_start": true, "message_delta": true, "message_stop": true, "ping": true,
+	"content_block_start": true, "content_block_delta": true, "content_block_stop": true,
+}
+
+// wireOf tells the wire of a stream from one of its events, or returns "":
+//
+//   - anthropic: an Anthropic event type (message_start, content_block_*,
+//     ping...) in the event field or the data's "type", or an error event
+//     {"type": "error", "error": {...}};
+//   - openai-responses: a type starting with "response.", or an error
+//     event {"type": "error", "message": ...} without an "error" object;
+//   - openai-chat: data with "object": "chat.completion.chunk", a
+//     "choices" member, an {"error": {...}} without a "type", or [DONE].
+//
+// An "error" event type alone tells nothing: both Anthropic and the
+// Responses API send it.
+func wireOf(ev sse.Event) string {
+	if w := wireOfType(string(ev.Type)); w != "" {
+		return w
+	}
+	if ev.IsDone() {
+		return "openai-chat"
+	}
+	var d struct {
+		Type    *string        `json:"type"`
+		Object  string         `json:"object"`
+		Choices jsontext.Value `json:"choices"`
+		Error   jsontext.Value `json:"error"`
+	}
+	if json.Unmarshal(ev.Data, &d) != nil {
+		return ""
+	}
+	switch {
+	case d.Type != nil && *d.Type == "error":
+		if d.Error.Kind() == '{' {
+			return "anthropic"
+		}
+		return "openai-responses"
+	case d.Type != nil:
+		return wireOfType(*d.Type)
+	case d.Object == "chat.completion.chunk" || d.Choices != nil || d.Error.Kind() == '{':
+		return "openai-chat"
+	}
+	return ""
+}
+
+func wireOfType(t string) string {
+	switch {
+	case anthropicTypes[t] || strings.HasPrefix(t, "content_block_"):
+		return "anthropic"
+	case strings.HasPrefix(t, "response."):
+		return "openai-responses"
+	}
+	return ""
+}
+
+// The policies.
+
+// policies are the policy of each tool, from --rules or --rules-dir.
+type policies struct {
+	all    *policy.Policy            // --rules: every tool's
+	byTool map[string]*policy.Policy // --rules-dir, by tool name; nil for --rules
+}
+
+// unlistedPolicy is the policy of a tool that --rules-dir has no file for:
+// no rules, so the implicit ask (rule -1) decides at the call's start.
+var unlistedPolicy = func() *policy.Policy {
+	p, _, err := policy.New(nil)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}()
+
+// lookup is toolcall's policy lookup. A tool name is only ever a key in
+// the map of the files listed in DIR, never joined into a path.
+func (ps *policies) lookup(name string) *policy.Policy {
+	if ps.byTool == nil {
+		return ps.all
+	}
+	if p := ps.byTool[name]; p != nil {
+		return p
+	}
+	return unlistedPolicy
+}
+
+// unlisted reports whether --rules-dir has no file for the tool name.
+func (ps *policies) unlisted(name string) bool {
+	return ps != nil && ps.byTool != nil && ps.byTool[name] == nil
+}
+
+// loadPolicies loads --rules or --rules-dir, printing their warnings, or
+// their errors, each naming its file.
+func loadPolicies(e env, file, dir string) (*policies, bool) {
+	switch {
+	case file != "":
+		p, ok := loadRules(e, file)
+		return &policies{all: p}, ok
+	case dir != "":
+		return loadRulesDir(e, dir)
+	}
+	return nil, true
+}
+
+// loadRulesDir loads every DIR/TOOLNAME.json, listed from DIR; other files
+// are ignored.
+func loadRulesDir(e env, dir string) (*policies, bool) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		usageError(e, &ioError{dir, err})
+		return nil, false
+	}
+	ps := &policies{byTool: make(map[string]*policy.Policy)}
+	ok := true
+	for _, ent := range entries {
+		tool, isRules := strings.CutSuffix(ent.Name(), ".json")
+		if !isRules {
+			continue
+		}
+		file := filepath.Join(dir, ent.Name())
+		if tool == "" {
+			usageError(e, &ioError{file, errors.New("no tool name: a rules file is named TOOLNAME.json")})
+			ok = false
+			continue
+		}
+		p, loaded := loadRules(e, file)
+		if !loaded {
+			ok = false
+			continue
+		}
+		ps.byTool[tool] = p
+	}
+	if ok && len(ps.byTool) == 0 {
+		fmt.Fprintf(e.stderr, "argstream: %s: warning: no TOOLNAME.json file: every call gets ask\n", dir)
+	}
+	return ps, ok
+}
+
+// The reports.
+
+// reporter prints what the replay sees, as it sees it.
+type reporter interface {
+	response(n int, wire string)
+	start(c fragment.Call)
+	decision(c fragment.Call, d policy.Decision, at int64, unlisted bool)
+	text(kind string, index int64, text []byte) // kind is "text" or "thinking"
+	streamError(err error)
+	end(r toolcall.Result, unlisted bool)
+}
+
+// jsonlReport prints one JSON object per line (see the package doc).
+type jsonlReport struct {
+	w   *bufio.Writer
+	buf []byte
+}
+
+type (
+	responseLine struct {
+		Event    string `json:"event"`
+		Response int    `json:"response"`
+		Wire     string `json:"wire"`
+	}
+	startLine struct {
+		Event string `json:"event"`
+		Index int    `json:"index"`
+		ID    string `json:"id"`
+		Name  string `json:"name"`
+	}
+	replayDecisionLine struct {
+		Event        string           `json:"event"`
+		Index        int              `json:"index"`
+		decisionLine `json:",inline"` // policy's line, without total_bytes
+		Unlisted     bool             `json:"unlisted,omitzero"`
+	}
+	textLine struct {
+		Event string `json:"event"`
+		Index int64  `json:"index"`
+		Text  string `json:"text"`
+	}
+	errorLine struct {
+		Event string `json:"event"`
+		Error string `json:"error"`
+	}
+	endLine struct {
+		Event      string         `json:"event"`
+		Index      int            `json:"index"`
+		ID         string         `json:"id"`
+		Name       string         `json:"name"`
+		Executable bool           `json:"executable"`
+		Mode       string         `json:"mode,omitzero"`
+		Rule       *int           `json:"rule,omitzero"`
+		Unlisted   bool           `json:"unlisted,omitzero"`
+		Error      string         `json:"error,omitzero"`
+		Arguments  jsontext.Value `json:"arguments,omitzero"`
+	}
+)
+
+func (j *jsonlReport) line(v any) {
+	b, _ := json.Marshal(v, jsontext.AllowInvalidUTF8(true))
+	j.w.Write(append(b, '\n'))
+}
+
+func (j *jsonlReport) response(n int, wire string) {
+	j.line(responseLine{"response", n, wire})
+}
+
+func (j *jsonlReport) start(c fragment.Call) {
+	j.line(startLine{"start", c.Index, c.ID, c.Name})
+}
+
+// fragment prints the fragment's JSON Lines object (fragment.AppendJSON,
+// as the fragments command prints it) with "event" and "index" first.
+func (j *jsonlReport) fragment(p *fragment.Progress) error {
+	j.buf = append(j.buf[:0], `{"event":"fragment","index":`...)
+	j.buf = strconv.AppendInt(j.buf, int64(p.Call.Index), 10)
+	j.buf = append(j.buf, ',')
+	brace := len(j.buf)
+	var err error
+	j.buf, err = p.AppendJSON(j.buf)
+	j.buf = append(j.buf[:brace], j.buf[brace+1:]...) // AppendJSON's own "{"
+	j.w.Write(append(j.buf, '\n'))
+	return err
+}
+
+func (j *jsonlReport) decision(c fragment.Call, d policy.Decision, at int64, unlisted bool) {
+	j.line(replayDecisionLine{"decision", c.Index, decisionLine{Mode: d.Mode.String(), Rule: d.Rule, DecidedAtByte: at}, unlisted})
+}
+
+func (j *jsonlReport) text(kind string, index int64, text []byte) {
+	j.line(textLine{kind, index, string(text)})
+}
+
+func (j *jsonlReport) streamError(err error) {
+	j.line(errorLine{"error", message(err)})
+}
+
+func (j *jsonlReport) end(r toolcall.Result, unlisted bool) {
+	l := endLine{Event: "end", Index: r.Call.Index, ID: r.Call.ID, Name: r.Call.Name,
+		Executable: r.Executable, Unlisted: unlisted, Arguments: r.Arguments}
+	if d := r.Verdict.Decision; d.Decided() {
+		l.Mode, l.Rule = d.Mode.String(), &d.Rule
+	}
+	if r.Err != nil {
+		l.Error = message(r.Err)
+	}
+	j.line(l)
+}
+
+// textReport prints lines for a person. The model's text is printed as it
+// comes, on a line of its own, "text INDEX: ..." (its further lines
+// indented by two spaces), until another line is printed. What the model
+// or the provider wrote (text, ids, names, arguments) is printed with the
+// characters a terminal would act on, or that reorder the text shown, as
+// \u escapes.
+type textReport struct {
+	w *bufio.Writer
+	// The text being printed, if open.
+	open        bool
+	kind        string
+	index       int64
+	atLineStart bool
+}
+
+// linef prints one line, after ending the text being printed.
+func (t *textReport) linef(format string, args ...any) {
+	t.endText()
+	fmt.Fprintf(t.w, format+"\n", args...)
+}
+
+func (t *textReport) endText() {
+	if t.open && !t.atLineStart {
+		t.w.WriteByte('\n')
+	}
+	t.open = false
+}
+
+func (t *textReport) response(n int, wire string) {
+	t.linef("response %d: %s", n, wire)
+}
+
+func (t *textReport) start(c fragment.Call) {
+	t.linef("call %d %s started", c.Index, t.ident(c))
+}
+
+func (t *textReport) ident(c fragment.Call) string {
+	return printable(orNone(c.ID, "no id"), false) + " " + printable(orNone(c.Name, "no name"), false)
+}
+
+func (t *textReport) decision(c fragment.Call, d policy.Decision, at int64, unlisted bool) {
+	t.linef("call %d decided %s at byte %d", c.Index, describe(d, unlisted), at)
+}
+
+// describe is a decision as the text report shows it: "ask (rule 2)",
+// "ask (implicit)", "ask (unlisted tool)".
+func describe(d policy.Decision, unlisted bool) string {
+	if unlisted {
+		return d.Mode.String() + " (unlisted tool)"
+	}
+	return d.String()
+}
+
+func (t *textReport) text(kind string, index int64, text []byte) {
+	if !t.open || t.kind != kind || t.index != index {
+		t.endText()
+		fmt.Fprintf(t.w, "%s %d: ", kind, index)
+		t.open, t.kind, t.index, t.atLineStart = true, kind, index, false
+	}
+	s := printable(string(text), true)
+	for s != "" {
+		line, rest, newline := strings.Cut(s, "\n")
+		if line != "" && t.atLineStart {
+			t.w.WriteString("  ")
+		}
+		t.w.WriteString(line)
+		if newline {
+			t.w.WriteByte('\n')
+		}
+		if line != "" || newline {
+			t.atLineStart = newline
+		}
+		s = rest
+	}
+}
+
+func (t *textReport) streamError(err error) {
+	t.linef("stream error: %s", printable(message(err), false))
+}
+
+func (t *textReport) end(r toolcall.Result, unlisted bool) {
+	status := "executable"
+	if !r.Executable {
+		status = "not executable"
+	}
+	if d := r.Verdict.Decision; d.Decided() {
+		status += ", " + describe(d, unlisted)
+	}
+	what := string(r.Arguments)
+	if r.Err != nil {
+		what = message(r.Err)
+	}
+	t.linef("call %d %s: %s: %s", r.Call.Index, t.ident(r.Call), status, printable(what, false))
+}
+
+// printable returns s with C0 and C1 control characters, DEL, the
+// bidirectional formatting characters and bytes that are not UTF-8 as
+// escapes (\u001b, \u202e, \xff), so that text from the model can neither
+// drive the terminal nor reorder what is shown. keepNewlines keeps "\n";
+// tabs are kept. A JSON text stays valid JSON, with the same value.
+func printable(s string, keepNewlines bool) string {
+	var b strings.Builder
+	done := 0 // s[:done] is in b
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		invalid := r == utf8.RuneError && size == 1
+		if invalid || unprintable(r, keepNewlines) {
+			b.WriteString(s[done:i])
+			if invalid {
+				fmt.Fprintf(&b, `\x%02x`, s[i])
+			} else {
+				fmt.Fprintf(&b, `\u%04x`, r)
+			}
+			done = i + size
+		}
+		i += size
+	}
+	if done == 0 {
+		return s
+	}
+	b.WriteString(s[done:])
+	return b.String()
+}
+
+func unprintable(r rune, keepNewlines bool) bool {
+	switch {
+	case r == '\t', r == '\n' && keepNewlines:
+		return false
+	case r < 0x20, r >= 0x7f && r < 0xa0:
+		return true
+	case r == 0x061c, r == 0x200e, r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
+}
