@@ -17,6 +17,7 @@ import (
 	"testing/iotest"
 
 	"github.com/argstream/argstream/internal/testutil"
+	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -101,22 +102,6 @@ type callOutcome struct {
 	Executable bool
 	Truncated  bool // the arguments end too soon
 	Invalid    bool // the arguments are otherwise invalid
-}
-
-// stubErrors are the errors of the wire/openai stubs: the tests of the
-// OpenAI wires skip when replay reports one. Delete it, and skipIfStub,
-// when the adapters are merged.
-var stubErrors = []string{"openai: ReadChat: not implemented yet", "openai: ReadResponses: not implemented yet"}
-
-// skipIfStub skips a test that depends on the OpenAI adapters if replay
-// met one of their stubs (and only then).
-func skipIfStub(t *testing.T, evs []replayEvent) {
-	t.Helper()
-	for _, ev := range evs {
-		if ev.Event == "error" && slices.Contains(stubErrors, ev.Error) {
-			t.Skipf("depends on the OpenAI adapters, still stubs: %s", ev.Error)
-		}
-	}
 }
 
 // summarize gathers the responses of replay's JSON Lines, checking the
@@ -538,7 +523,7 @@ func (rec shippedRecording) stream(t *testing.T) []byte {
 	if !strings.HasSuffix(rec.file, ".chunks.txt") {
 		return data
 	}
-	framed, err := testutil.SSEFromChunks(data, rec.wire != "openai-chat")
+	framed, err := wiretest.SSEFromChunks(data, rec.wire != "openai-chat")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -562,7 +547,6 @@ func (rec shippedRecording) path(t *testing.T) string {
 func checkRecording(t *testing.T, rec shippedRecording) {
 	got := replayCmd(nil, "--format", "jsonl", rec.path(t))
 	evs := parseEvents(t, got.stdout)
-	skipIfStub(t, evs)
 	want := rec.expect(t, rec.stream(t))
 	if len(want) == 0 {
 		t.Fatal("no response in the recording")
@@ -694,7 +678,7 @@ func TestReplayAutoDetection(t *testing.T) {
 			readers := map[string]io.Reader{
 				"one byte": iotest.OneByteReader(bytes.NewReader(stream)),
 				"half":     iotest.HalfReader(bytes.NewReader(stream)),
-				"random":   testutil.RandomReads(bytes.NewReader(stream), 7, 40),
+				"random":   wiretest.RandomReads(bytes.NewReader(stream), 7, 40),
 			}
 			for name, r := range readers {
 				got := replayCmd(r, "--format", "jsonl")
@@ -889,7 +873,6 @@ func TestReplayPipeBeforeEOF(t *testing.T) {
 			evs := p.waitFor(t, "while the arguments stream", func(ev replayEvent) bool {
 				return ev.Event == "start" || ev.Event == "error"
 			})
-			skipIfStub(t, evs)
 			if last := evs[len(evs)-1]; last.Event != "start" {
 				t.Fatalf("line %+v, want a start line", last)
 			}
@@ -927,7 +910,7 @@ func TestReplaySeveralResponses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var events []testutil.SSEEvent
+	var events []wiretest.SSEEvent
 	for _, line := range lines(string(chunks)) {
 		if strings.TrimSpace(line) == "" {
 			continue
@@ -936,15 +919,13 @@ func TestReplaySeveralResponses(t *testing.T) {
 		if err := json.Unmarshal([]byte(line), &typed); err != nil {
 			t.Fatal(err)
 		}
-		events = append(events, testutil.SSEEvent{Type: typed.Type, Data: line})
+		events = append(events, wiretest.SSEEvent{Type: typed.Type, Data: line})
 	}
 	// Seeds 5 and 9 split the placeholder input {} of a content_block_start
-	// over two data lines: toolcall on this branch takes "{\n}" for
-	// argument text, which main fixes (31fb316). Add them back after the
-	// merge.
-	for _, seed := range []uint64{0, 1, 2, 3, 4, 6, 7, 8, 10, 11, 12, 13} {
-		framed := testutil.FrameSSE(events, true, rand.New(rand.NewPCG(seed, 3)))
-		got := replayCmd(testutil.RandomReads(bytes.NewReader(framed), seed, 100), "--format", "jsonl")
+	// over two data lines ("{\n}").
+	for seed := range uint64(14) {
+		framed := wiretest.FrameSSE(events, true, rand.New(rand.NewPCG(seed, 3)))
+		got := replayCmd(wiretest.RandomReads(bytes.NewReader(framed), seed, 100), "--format", "jsonl")
 		if diff := cmp.Diff(want, summarize(t, parseEvents(t, got.stdout))); diff != "" || got.code != exitOK {
 			t.Errorf("seed %d: exit %d, stderr %s (-want +got):\n%s", seed, got.code, got.stderr, diff)
 		}
