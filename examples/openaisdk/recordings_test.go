@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
-	"strings"
 	"testing"
 
 	"github.com/argstream/argstream/examples/internal/check"
@@ -47,15 +45,6 @@ func eachBody(t *testing.T, wire replay.Wire, want int, fn func(t *testing.T, fi
 		if calls == 0 {
 			t.Errorf("%s: no tool call in the recording", file)
 		}
-	}
-}
-
-// pending skips t while read is a stub of wire/openai, not written yet:
-// one that returns its "not implemented yet" error.
-func pending(t *testing.T, read func(context.Context, io.Reader, *toolcall.Response, ...wireopenai.Option) error) {
-	t.Helper()
-	if err := read(context.Background(), strings.NewReader(""), toolcall.New()); err != nil && strings.Contains(err.Error(), "not implemented yet") {
-		t.Skipf("pending: %v", err)
 	}
 }
 
@@ -138,12 +127,10 @@ func TestResponsesRecordings(t *testing.T) {
 }
 
 // TestChatRaw: the SDK's loop with FeedChat gives the same results as the
-// library's raw adapter, wire/openai ReadChat. Skipped while ReadChat is
-// the stub that is not implemented yet. Read's error is not compared: the
+// library's raw adapter, wire/openai ReadChat. Read's error is not compared: the
 // SDK does not report a stream that ends without data: [DONE] (the vercel/ai
 // chunk recordings have none).
 func TestChatRaw(t *testing.T) {
-	pending(t, wireopenai.ReadChat)
 	sdk, raw := toolcall.New(), toolcall.New()
 	eachBody(t, replay.Chat, chatRecordings, func(t *testing.T, file string, n int, body []byte) int {
 		raw.Reset()
@@ -161,7 +148,6 @@ func TestChatRaw(t *testing.T) {
 // TestResponsesRaw is TestChatRaw for wire/openai ReadResponses and
 // FeedResponses.
 func TestResponsesRaw(t *testing.T) {
-	pending(t, wireopenai.ReadResponses)
 	sdk, raw := toolcall.New(), toolcall.New()
 	eachBody(t, replay.Responses, responsesRecordings, func(t *testing.T, file string, n int, body []byte) int {
 		raw.Reset()
