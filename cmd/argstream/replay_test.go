@@ -293,6 +293,12 @@ func expectAnthropic(t *testing.T, stream []byte) []replayedResponse {
 				Type, ID, Name string
 				Input          json.RawMessage
 			} `json:"content_block"`
+			Message struct { // whole blocks, when continuing programmatic tool calls
+				Content []struct {
+					Type, ID, Name string
+					Input          json.RawMessage
+				} `json:"content"`
+			} `json:"message"`
 			Delta struct {
 				Type        string `json:"type"`
 				PartialJSON string `json:"partial_json"`
@@ -305,6 +311,14 @@ func expectAnthropic(t *testing.T, stream []byte) []replayedResponse {
 		}
 		resp := r.response("anthropic")
 		switch ev.Type {
+		case "message_start":
+			for i, b := range ev.Message.Content {
+				switch b.Type {
+				case "tool_use", "server_tool_use", "mcp_tool_use":
+					c := r.call(int64(i))
+					c.id, c.name, c.input = b.ID, b.Name, string(b.Input)
+				}
+			}
 		case "content_block_start":
 			switch ev.ContentBlock.Type {
 			case "tool_use", "server_tool_use", "mcp_tool_use":
@@ -994,7 +1008,13 @@ func TestReplayRulesDir(t *testing.T) {
 	rec = recordings[7]
 	got = replayCmd(nil, "--format", "jsonl", "--rules-dir", replayRule, rec.path(t))
 	evs = parseEvents(t, got.stdout)
-	if diff := cmp.Diff([]string{"1 ask -1 0 unlisted", "2 unattended 0 19"}, decisions(evs)); diff != "" || got.code != exitOK {
+	// The 13 responses after the first continue the container: each
+	// holds a rollDie call whole in message_start, at position 0.
+	want = []string{"1 ask -1 0 unlisted", "2 unattended 0 19"}
+	for range 13 {
+		want = append(want, "0 unattended 0 19")
+	}
+	if diff := cmp.Diff(want, decisions(evs)); diff != "" || got.code != exitOK {
 		t.Errorf("exit %d, stderr %s, decisions (-want +got):\n%s", got.code, got.stderr, diff)
 	}
 }

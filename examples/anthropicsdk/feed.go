@@ -13,20 +13,23 @@ import (
 // at the start (programmatic tool calling) is the call's arguments and an
 // input {} is the placeholder that deltas follow; each input_json_delta is
 // a chunk of its arguments; each block's stop is Stop, which ignores the
-// blocks that are not calls. Other events are ignored. Feed returns only
+// blocks that are not calls. A message_start whose content holds tool
+// blocks (a response that continues a container's programmatic tool calls
+// sends them whole there, with no block events) starts and stops each as a
+// call at its position. Other events are ignored. Feed returns only
 // the Response's own errors (toolcall.ErrIndex, toolcall.ErrEnded): a
 // call's errors are in its Result.
 func Feed(r *toolcall.Response, ev anthropic.MessageStreamEventUnion) error {
 	switch ev.Type {
-	case "content_block_start":
-		switch b := ev.ContentBlock; b.Type {
-		case "tool_use", "server_tool_use", "mcp_tool_use":
-			var input []byte // the block's input JSON as it came; nil if absent
-			if b.JSON.Input.Valid() {
-				input = []byte(b.JSON.Input.Raw())
+	case "message_start":
+		for i, b := range ev.Message.Content {
+			if err := whole(r, int64(i), b.Type, b.ID, b.Name, b.JSON.Input.Valid(), b.JSON.Input.Raw()); err != nil {
+				return err
 			}
-			return r.Start(ev.Index, b.ID, b.Name, input)
 		}
+	case "content_block_start":
+		b := ev.ContentBlock
+		return start(r, ev.Index, b.Type, b.ID, b.Name, b.JSON.Input.Valid(), b.JSON.Input.Raw())
 	case "content_block_delta":
 		if ev.Delta.Type == "input_json_delta" {
 			return r.ChunkString(ev.Index, ev.Delta.PartialJSON)
@@ -41,15 +44,15 @@ func Feed(r *toolcall.Response, ev anthropic.MessageStreamEventUnion) error {
 // the API of MCP connectors and the other beta features.
 func FeedBeta(r *toolcall.Response, ev anthropic.BetaRawMessageStreamEventUnion) error {
 	switch ev.Type {
-	case "content_block_start":
-		switch b := ev.ContentBlock; b.Type {
-		case "tool_use", "server_tool_use", "mcp_tool_use":
-			var input []byte // the block's input JSON as it came; nil if absent
-			if b.JSON.Input.Valid() {
-				input = []byte(b.JSON.Input.Raw())
+	case "message_start":
+		for i, b := range ev.Message.Content {
+			if err := whole(r, int64(i), b.Type, b.ID, b.Name, b.JSON.Input.Valid(), b.JSON.Input.Raw()); err != nil {
+				return err
 			}
-			return r.Start(ev.Index, b.ID, b.Name, input)
 		}
+	case "content_block_start":
+		b := ev.ContentBlock
+		return start(r, ev.Index, b.Type, b.ID, b.Name, b.JSON.Input.Valid(), b.JSON.Input.Raw())
 	case "content_block_delta":
 		if ev.Delta.Type == "input_json_delta" {
 			return r.ChunkString(ev.Index, ev.Delta.PartialJSON)
@@ -58,4 +61,26 @@ func FeedBeta(r *toolcall.Response, ev anthropic.BetaRawMessageStreamEventUnion)
 		return r.Stop(ev.Index)
 	}
 	return nil
+}
+
+// start starts the call of a tool block, with its input JSON as it came
+// (nil if absent); other blocks are not calls.
+func start(r *toolcall.Response, index int64, typ, id, name string, hasInput bool, input string) error {
+	switch typ {
+	case "tool_use", "server_tool_use", "mcp_tool_use":
+		var in []byte
+		if hasInput {
+			in = []byte(input)
+		}
+		return r.Start(index, id, name, in)
+	}
+	return nil
+}
+
+// whole starts and stops the call of a tool block given whole.
+func whole(r *toolcall.Response, index int64, typ, id, name string, hasInput bool, input string) error {
+	if err := start(r, index, typ, id, name, hasInput, input); err != nil {
+		return err
+	}
+	return r.Stop(index) // ignored for a block that is not a call
 }

@@ -8,16 +8,24 @@ import "encoding/json"
 // toolcall.Response as an SDK loop would or to compute the arguments a
 // recording holds.
 type AnthropicEvent struct {
-	Type         string `json:"type"`
-	Index        int64  `json:"index"`
-	ContentBlock struct {
-		Type  string          `json:"type"`
-		ID    string          `json:"id"`
-		Name  string          `json:"name"`
-		Input json.RawMessage `json:"input"`
-	} `json:"content_block"`
+	Type         string         `json:"type"`
+	Index        int64          `json:"index"`
+	ContentBlock AnthropicBlock `json:"content_block"`
+	// Message is message_start's message: its content holds whole blocks
+	// when a response continues a container's programmatic tool calls.
+	Message struct {
+		Content []AnthropicBlock `json:"content"`
+	} `json:"message"`
 	Delta struct {
 		Type        string `json:"type"`
 		PartialJSON string `json:"partial_json"`
 	} `json:"delta"`
+}
+
+// AnthropicBlock is a content block of a stream event.
+type AnthropicBlock struct {
+	Type  string          `json:"type"`
+	ID    string          `json:"id"`
+	Name  string          `json:"name"`
+	Input json.RawMessage `json:"input"`
 }

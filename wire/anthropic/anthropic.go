@@ -71,6 +71,10 @@ type reader struct {
 	sse  *sse.Reader
 	dec  adapter.Decoder
 	n    int64 // events read
+	// respErr is an error of resp met while decoding an event (the calls
+	// of message_start's content).
+	respErr error
+	evType  []byte // the event field of the event being read
 
 	// The fields of the event being read; byte slices are reused.
 	typ       []byte
@@ -98,6 +102,7 @@ func (r *reader) run(ctx context.Context) error {
 
 // event handles one event and reports whether it was message_stop.
 func (r *reader) event(ev sse.Event) (done bool, err error) {
+	r.evType = ev.Type
 	switch string(ev.Type) {
 	case "message_stop":
 		return true, nil
@@ -106,11 +111,14 @@ func (r *reader) event(ev sse.Event) (done bool, err error) {
 			return false, &ProviderError{Type: "", Message: string(ev.Data)}
 		}
 		return false, r.providerError()
-	case "content_block_start", "content_block_delta", "content_block_stop", "":
+	case "message_start", "content_block_start", "content_block_delta", "content_block_stop", "":
 		if err := r.parse(ev.Data); err != nil {
 			return false, err
 		}
-	default: // message_start, message_delta, ping, and events to come
+		if r.respErr != nil {
+			return false, r.respErr
+		}
+	default: // message_delta, ping, and events to come
 		return false, nil
 	}
 	kind := ev.Type
@@ -171,7 +179,7 @@ func (r *reader) malformed(err error) error {
 
 // parse decodes the fields of one event's data into r.
 func (r *reader) parse(data []byte) error {
-	r.typ = r.typ[:0]
+	r.typ, r.respErr = r.typ[:0], nil
 	r.index, r.hasIndex = 0, false
 	r.blockType, r.id, r.name, r.input = r.blockType[:0], r.id[:0], r.name[:0], r.input[:0]
 	r.deltaType, r.str, r.hasStr = r.deltaType[:0], r.str[:0], false
@@ -193,6 +201,8 @@ func (r *reader) field(key []byte) (err error) {
 		r.hasIndex = err == nil
 	case "content_block":
 		err = r.dec.Object(r.blockField)
+	case "message":
+		err = r.dec.Object(r.messageField)
 	case "delta":
 		err = r.dec.Object(r.deltaField)
 	case "error":
@@ -201,6 +211,36 @@ func (r *reader) field(key []byte) (err error) {
 		err = r.dec.Skip()
 	}
 	return err
+}
+
+// messageField reads the message of message_start. Its content is empty
+// but when a response continues a container's programmatic tool calls: then
+// the tool calls the code made come whole in the content, with no
+// content_block events, and each is a call, started and stopped at its
+// position in the content.
+func (r *reader) messageField(key []byte) error {
+	if string(key) != "content" {
+		return r.dec.Skip()
+	}
+	return r.dec.Array(func(i int) error {
+		r.blockType, r.id, r.name, r.input = r.blockType[:0], r.id[:0], r.name[:0], r.input[:0]
+		if err := r.dec.Object(r.blockField); err != nil {
+			return err
+		}
+		if string(r.evType) != "message_start" && (len(r.evType) > 0 || string(r.typ) != "message_start") {
+			return nil // a "message" member of another event
+		}
+		switch string(r.blockType) {
+		case "tool_use", "server_tool_use", "mcp_tool_use":
+			if r.respErr == nil {
+				r.respErr = r.resp.Start(int64(i), string(r.id), string(r.name), r.input)
+			}
+			if r.respErr == nil {
+				r.respErr = r.resp.Stop(int64(i))
+			}
+		}
+		return nil
+	})
 }
 
 func (r *reader) blockField(key []byte) (err error) {

@@ -40,7 +40,12 @@
 //   - message_stop: Read returns nil.
 //   - error: Read returns a *ProviderError with the provider's error type
 //     and message (overloaded_error, ...).
-//   - message_start, message_delta, ping and any other event type: ignored,
+//   - message_start: its message's content is empty, but when a response
+//     continues a container's programmatic tool calls: the tool calls the
+//     code made then come whole there, with no content_block events, and
+//     each tool block is Response.Start(position, id, name, input) and
+//     Stop at once.
+//   - message_delta, ping and any other event type: ignored,
 //     so that event types to come do not break Read.
 //
 // # Errors

@@ -70,6 +70,15 @@ func expect(t testing.TB, stream []byte) []*expectedCall {
 			t.Fatalf("decoding %q: %v", data, err)
 		}
 		switch ev.Type {
+		case "message_start":
+			for i, b := range ev.Message.Content {
+				switch b.Type {
+				case "tool_use", "server_tool_use", "mcp_tool_use":
+					c := &expectedCall{index: int64(i), id: b.ID, name: b.Name, input: b.Input, stopped: true}
+					calls = append(calls, c)
+					byIndex[c.index] = c
+				}
+			}
 		case "content_block_start":
 			switch ev.ContentBlock.Type {
 			case "tool_use", "server_tool_use", "mcp_tool_use":

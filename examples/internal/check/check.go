@@ -162,11 +162,29 @@ func Anthropic(body []byte) ([]Outcome, error) {
 				Type        string `json:"type"`
 				PartialJSON string `json:"partial_json"`
 			} `json:"delta"`
+			Message struct { // whole blocks, when continuing programmatic tool calls
+				Content []struct {
+					Type  string          `json:"type"`
+					ID    string          `json:"id"`
+					Name  string          `json:"name"`
+					Input json.RawMessage `json:"input"`
+				} `json:"content"`
+			} `json:"message"`
 		}
 		if err := json.Unmarshal(d, &ev); err != nil {
 			return false, err
 		}
 		switch ev.Type {
+		case "message_start":
+			for i, b := range ev.Message.Content {
+				switch b.Type {
+				case "tool_use", "server_tool_use", "mcp_tool_use":
+					tools[int64(i)] = true
+					c := cs.get(int64(i))
+					c.identify(b.ID, b.Name)
+					c.input, c.stopped = b.Input, true
+				}
+			}
 		case "content_block_start":
 			switch ev.ContentBlock.Type {
 			case "tool_use", "server_tool_use", "mcp_tool_use":
