@@ -5,6 +5,7 @@
 //	argstream aggregate [--split N | --split random:SEED | --chunks CHUNKS.json] [FILE]
 //	argstream policy --rules RULES.json [--split N | --split random:SEED | --chunks CHUNKS.json] [FILE]
 //	argstream bench [--chunk N] [--impl jsontext|handrolled] [--runs N] [--time D] FILE...
+//	argstream bench --wire anthropic|openai-chat|openai-responses [--impl jsontext|handrolled] [--runs N] [--time D] FILE...
 //	argstream version
 //
 // fragments prints every fragment as it is produced, in RFD 043's notation
