@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
@@ -53,13 +54,18 @@ func outcomes(t *testing.T, calls []WireCall) []outcome {
 	return out
 }
 
-// wireTestStreams are the synthetic streams at 1k and 100k (and 1m without
-// -short) and the recordings, of wire.
+// wireTestStreams are the synthetic streams at 1k (without -short, at the
+// sizes of -wiresizes too: 100k by default, 1m if asked) and the
+// recordings, of wire.
 func wireTestStreams(t *testing.T, wire string) []WireStream {
 	t.Helper()
-	sizes := []string{"1k", "100k"}
+	sizes := []string{"1k"}
 	if !testing.Short() {
-		sizes = append(sizes, "1m")
+		for _, size := range strings.Split(*wireSizes, ",") {
+			if !slices.Contains(sizes, size) {
+				sizes = append(sizes, size)
+			}
+		}
 	}
 	ss, err := LoadWireStreams(wire, "testdata", sizes, true)
 	if err != nil {
