@@ -25,11 +25,14 @@ var wireSizes = flag.String("wiresizes", "1k,100k", "the workload `sizes` of Ben
 // PolicyFile applied to every call), sdk (the provider's Go SDK: its SSE
 // decoding, its accumulator, json.Unmarshal of the arguments).
 //
-// Beside ns/op, MB/s (of SSE bytes), B/op and allocs/op, it reports
-// ns/delta, allocs/delta and B/delta, per argument delta event, and, for
-// the contenders other than argstream, vs-argstream: the contender's time
-// over argstream's on the same stream, measured in the same process right
-// after it (the median of five batches of at least 10 ms).
+// Beside ns/op, MB/s (of SSE bytes), B/op and allocs/op, it reports per
+// argument delta event: ns/delta (time on the wall), cpu-ns/delta (the
+// process's CPU time, all threads, the garbage collector's included: what
+// the path costs, whatever else the machine runs), allocs/delta and
+// B/delta; and, for the contenders other than argstream, vs-argstream: the
+// contender's CPU time over argstream's on the same stream, argstream's
+// measured in the same process right after the contender (the median of
+// five batches of at least 10 ms).
 func BenchmarkWire(b *testing.B) {
 	pol, err := LoadPolicy(PolicyFile)
 	if err != nil {
@@ -99,14 +102,18 @@ func benchWire(b *testing.B, c WireContender, s WireStream, ref WireContender) {
 	b.ReportAllocs()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
+	cpu := ProcessCPU()
 	for b.Loop() {
 		r.run(b)
 	}
 	// b.Loop has stopped the timer, and set b.N to the iterations run.
+	cpu = ProcessCPU() - cpu
 	runtime.ReadMemStats(&after)
 	deltas := float64(b.N) * float64(s.Deltas)
 	nsPerOp := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+	cpuPerOp := float64(cpu.Nanoseconds()) / float64(b.N)
 	b.ReportMetric(nsPerOp/float64(s.Deltas), "ns/delta")
+	b.ReportMetric(cpuPerOp/float64(s.Deltas), "cpu-ns/delta")
 	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/deltas, "allocs/delta")
 	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/deltas, "B/delta")
 	if c.Name == ref.Name {
@@ -120,21 +127,21 @@ func benchWire(b *testing.B, c WireContender, s WireStream, ref WireContender) {
 		}
 		refRun.wantErr[i] = err != nil
 	}
-	b.ReportMetric(nsPerOp/medianNs(func() { refRun.run(b) }), "vs-argstream")
+	b.ReportMetric(cpuPerOp/medianCPU(func() { refRun.run(b) }), "vs-argstream")
 }
 
-// medianNs times f: the median of five batches of at least 10 ms, in ns
-// per call.
-func medianNs(f func()) float64 {
+// medianCPU times f in process CPU time: the median of five batches of at
+// least 10 ms, in ns per call.
+func medianCPU(f func()) float64 {
 	const batches, minBatch = 5, 10 * time.Millisecond
 	var per [batches]float64
 	for i := range per {
-		start, runs := time.Now(), 0
-		for runs == 0 || time.Since(start) < minBatch {
+		start, runs := ProcessCPU(), 0
+		for runs == 0 || ProcessCPU()-start < minBatch {
 			f()
 			runs++
 		}
-		per[i] = float64(time.Since(start).Nanoseconds()) / float64(runs)
+		per[i] = float64((ProcessCPU() - start).Nanoseconds()) / float64(runs)
 	}
 	slices.Sort(per[:])
 	return per[batches/2]
