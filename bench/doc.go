@@ -35,4 +35,11 @@
 // BenchmarkSteadyState and BenchmarkIdleStreams measure the other targets
 // of DESIGN.md. See README.md for how to run everything and for the
 // figures; cmd/benchtable turns results into its tables.
+//
+// End to end, BenchmarkWire measures a provider's streamed response from its
+// SSE bytes to each tool call's complete arguments: argstream's wire
+// adapters driving a reused toolcall.Response (with and without a policy)
+// against the official Go SDKs (anthropic-sdk-go, openai-go), on synthetic
+// streams of the workloads (SyntheticStream, cut by DeltaSizes) and on the
+// recordings of testdata/llm_streams (WireContenders, LoadWireStreams).
 package bench

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every measurement that README.md reports and writes it to results/.
-# About 25 minutes on 2 cores. Run it on a quiet machine.
+# About 30 minutes on 2 cores. Run it on a quiet machine.
 set -euo pipefail
 cd "$(dirname "$0")"
 mkdir -p results
@@ -58,6 +58,17 @@ if command -v node >/dev/null && [ -d js/node_modules ]; then
 	done | tee results/js.txt
 fi
 
+# End to end: provider streams to aggregated arguments, argstream against the
+# official SDKs (about 3 minutes), and the command line on the same synthetic
+# streams (written by cmd/wirestreams).
+bench -bench '^BenchmarkWire$' -benchtime 0.2s -count 6 | tee results/wire.txt
+go run ./cmd/wirestreams -sizes 1k,100k results/streams >/dev/null
+for wire in anthropic openai-chat openai-responses; do
+	# An adapter that fails (exit 1) is reported and the others still run.
+	results/argstream.bin bench --wire $wire results/streams/$wire/*.sse.gz || echo "argstream bench --wire $wire: exit $?" >&2
+done | tee results/wire-cli.txt
+
 if command -v benchstat >/dev/null; then
 	benchstat -col /impl results/targets.txt > results/targets-benchstat.txt
+	benchstat -col /impl results/wire.txt > results/wire-benchstat.txt
 fi

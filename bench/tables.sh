@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Prints the Markdown tables of README.md from results/ (see run.sh), or,
-# with -w, writes them into README.md between the "tables" markers.
+# with -w, writes them into README.md between their markers (-w SECTION...:
+# only those sections).
 set -euo pipefail
 cd "$(dirname "$0")"
 go build -o /tmp/benchtable.$$ ./cmd/benchtable
@@ -69,6 +70,26 @@ scaling() {
 	t -bench Scaling -rows impl -cols size -metric ns/byte < results/scaling.txt
 }
 
+wire() {
+	echo "From results/wire.txt: the median of 6 runs. ns/delta: time on the wall; cpu-ns/delta: the process's CPU time,"
+	echo "all threads (the SDKs' garbage collection included); vs-argstream: the contender's CPU time over argstream's,"
+	echo "measured beside it. A wire without argstream rows: its adapter is a stub in this build (skipped)."
+	for wire in anthropic openai-chat openai-responses; do
+		echo
+		echo "wire=$wire"
+		echo
+		t -bench Wire -where wire=$wire -long stream,impl -metrics ns/delta,cpu-ns/delta,vs-argstream,allocs/delta,B/delta < results/wire.txt
+	done
+	if [ -s results/wire-cli.txt ]; then
+		echo
+		echo "argstream bench --wire on the same synthetic streams (results/wire-cli.txt; median of 5 runs of at least 200 ms):"
+		echo
+		echo '```'
+		cat results/wire-cli.txt
+		echo '```'
+	fi
+}
+
 machine() {
 	echo '```'
 	cat results/machine.txt
@@ -81,6 +102,10 @@ if [ "${1:-}" != -w ]; then
 	tables
 	echo
 	scaling
+	if [ -f results/wire.txt ]; then
+		echo
+		wire
+	fi
 	exit
 fi
 
@@ -96,6 +121,21 @@ splice() {
 	' README.md > README.md.new
 	mv README.md.new README.md
 }
-splice machine machine
-splice tables tables
-splice scaling scaling
+# -w alone splices every section; -w SECTION... only those (machine, tables,
+# scaling, wire).
+shift
+if [ $# -eq 0 ]; then
+	set -- machine tables scaling
+	if [ -f results/wire.txt ]; then
+		set -- "$@" wire
+	fi
+fi
+for section in "$@"; do
+	case $section in
+	machine | tables | scaling | wire) splice $section $section ;;
+	*)
+		echo "tables.sh: unknown section $section" >&2
+		exit 2
+		;;
+	esac
+done

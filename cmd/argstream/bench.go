@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -19,11 +21,15 @@ import (
 	"github.com/argstream/argstream/fragment"
 	"github.com/argstream/argstream/internal/handrolled"
 	"github.com/argstream/argstream/token"
+	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire/anthropic"
+	"github.com/argstream/argstream/wire/openai"
+	"github.com/argstream/argstream/wire/sse"
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-const benchUsage = "bench [--chunk N] [--impl jsontext|handrolled] [--runs N] [--time D] FILE..."
+const benchUsage = "bench [--chunk N | --wire anthropic|openai-chat|openai-responses] [--impl jsontext|handrolled] [--runs N] [--time D] FILE..."
 
 // benchImpls are the tokenizers --impl selects; nil is argstream's default,
 // the jsontext-backed jsontoken.New.
@@ -73,6 +79,7 @@ func runBench(e env, args []string) int {
 	impl := fs.String("impl", "jsontext", "the tokenizer: jsontext (jsontoken.New, the default) or handrolled (the baseline, internal/handrolled)")
 	runs := fs.Int("runs", 5, "report the median of `N` runs of each measurement")
 	minTime := fs.Duration("time", 200*time.Millisecond, "repeat the document for at least `D` in each run")
+	wire := fs.String("wire", "", "read each FILE as the SSE stream of a provider `API` (anthropic, openai-chat or openai-responses) and measure the whole path: adapter, reused toolcall.Response, End")
 	files, code, ok := parseFlags(e, fs, benchUsage, args)
 	if !ok {
 		return code
@@ -94,6 +101,9 @@ func runBench(e env, args []string) int {
 	var opts []argstream.Option
 	if newTok != nil {
 		opts = append(opts, argstream.WithTokenizer(newTok))
+	}
+	if *wire != "" || flagSet(fs, "wire") {
+		return runWireBench(e, fs, *wire, *impl, opts, *runs, *minTime, files)
 	}
 
 	// Read every file before measuring anything: an unreadable one is a
@@ -280,4 +290,207 @@ func median(xs []float64) float64 {
 func round(x float64, digits int) float64 {
 	p := math.Pow10(digits)
 	return math.Round(x*p) / p
+}
+
+// benchWires are the provider APIs --wire selects, with their adapters.
+var benchWires = map[string]func(ctx context.Context, body io.Reader, resp *toolcall.Response) error{
+	"anthropic": func(ctx context.Context, body io.Reader, resp *toolcall.Response) error {
+		return anthropic.Read(ctx, body, resp)
+	},
+	"openai-chat": func(ctx context.Context, body io.Reader, resp *toolcall.Response) error {
+		return openai.ReadChat(ctx, body, resp)
+	},
+	"openai-responses": func(ctx context.Context, body io.Reader, resp *toolcall.Response) error {
+		return openai.ReadResponses(ctx, body, resp)
+	},
+}
+
+// wireBenchResult is the line printed for one stream with --wire.
+type wireBenchResult struct {
+	File           string  `json:"file"`  // base name, without .gz
+	Bytes          int     `json:"bytes"` // the stream's size (decompressed)
+	Wire           string  `json:"wire"`
+	Impl           string  `json:"impl"`
+	Calls          int     `json:"calls"`  // tool calls in the response
+	Deltas         int     `json:"deltas"` // argument delta events, empty ones included
+	NsPerDelta     float64 `json:"ns_per_delta"`
+	AllocsPerDelta float64 `json:"allocs_per_delta"`
+	BytesPerDelta  float64 `json:"bytes_per_delta"`
+	MBs            float64 `json:"mb_s"` // SSE bytes read per second
+}
+
+// flagSet reports whether the flag name was given.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// runWireBench is bench --wire: for each FILE, the SSE stream of one
+// response of the API, it measures the whole path a gateway runs: the
+// wire's adapter reading the stream from a bytes.Reader and driving a
+// toolcall.Response kept from run to run with Reset, then End, which gives
+// each call's aggregated compact arguments. It prints one JSON line per
+// file: ns_per_delta, the median of --runs runs (each repeating the stream
+// for at least --time) divided by the argument delta events of the stream
+// (deltas); allocs_per_delta and bytes_per_delta, runtime.MemStats Mallocs
+// and TotalAlloc over all the runs divided by the deltas read; mb_s, the
+// stream's bytes per second. A stream the adapter reports an error for
+// (one cut short included), or a call whose arguments are not complete and
+// valid, is reported and not measured (exit status 1).
+func runWireBench(e env, fs *flag.FlagSet, wire, impl string, opts []argstream.Option, runs int, minTime time.Duration, files []string) int {
+	read, ok := benchWires[wire]
+	switch {
+	case !ok:
+		return usageError(e, fmt.Errorf("--wire %s: want anthropic, openai-chat or openai-responses", wire))
+	case flagSet(fs, "chunk"):
+		return usageError(e, errors.New("--chunk does not apply with --wire: the stream's deltas are the chunks"))
+	}
+	docs := make([]benchDoc, 0, len(files))
+	for _, path := range files {
+		d, err := readBenchDoc(e, path)
+		if err != nil {
+			return usageError(e, err)
+		}
+		docs = append(docs, d)
+	}
+	status := exitOK
+	for _, d := range docs {
+		r, err := measureWire(d, wire, read, opts, runs, minTime)
+		if err != nil {
+			status = report(e, d.path, err)
+			continue
+		}
+		r.Impl = impl
+		line, err := json.Marshal(r)
+		if err != nil {
+			panic(err) // a wireBenchResult always marshals
+		}
+		fmt.Fprintf(e.stdout, "%s\n", line)
+	}
+	return status
+}
+
+// measureWire measures one stream.
+func measureWire(d benchDoc, wire string, read func(context.Context, io.Reader, *toolcall.Response) error, opts []argstream.Option, runs int, minTime time.Duration) (wireBenchResult, error) {
+	deltas, err := countWireDeltas(wire, d.data)
+	if err != nil {
+		return wireBenchResult{}, err
+	}
+	if deltas == 0 {
+		return wireBenchResult{}, fmt.Errorf("no tool-call argument delta in the %s stream", wire)
+	}
+	resp := toolcall.New(toolcall.WithStreamOptions(opts...))
+	var body bytes.Reader
+	calls := 0
+	once := func() error {
+		resp.Reset()
+		body.Reset(d.data)
+		err := read(context.Background(), &body, resp)
+		results := resp.End()
+		if err != nil {
+			return err
+		}
+		for _, r := range results {
+			if r.Err != nil {
+				return fmt.Errorf("tool call %d (%s): %w", r.Call.Index, r.Call.Name, r.Err)
+			}
+		}
+		calls = len(results)
+		return nil
+	}
+	// One run outside the measurements: it checks the stream and warms the
+	// Response up.
+	if err := once(); err != nil {
+		return wireBenchResult{}, err
+	}
+	if calls == 0 {
+		return wireBenchResult{}, fmt.Errorf("no tool call in the %s stream", wire)
+	}
+	ns := make([]float64, runs)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	streams := 0
+	for i := range runs {
+		var n int
+		ns[i], n = timeRuns(once, minTime)
+		streams += n
+	}
+	runtime.ReadMemStats(&after)
+	perStream := median(ns)
+	fed := float64(streams) * float64(deltas)
+	return wireBenchResult{
+		File:           d.name,
+		Bytes:          len(d.data),
+		Wire:           wire,
+		Calls:          calls,
+		Deltas:         deltas,
+		NsPerDelta:     round(perStream/float64(deltas), 2),
+		AllocsPerDelta: round(float64(after.Mallocs-before.Mallocs)/fed, 4),
+		BytesPerDelta:  round(float64(after.TotalAlloc-before.TotalAlloc)/fed, 2),
+		MBs:            round(float64(len(d.data))/perStream*1e3, 2),
+	}, nil
+}
+
+// countWireDeltas counts the argument delta events of a response of wire,
+// up to its end (message_stop, data: [DONE], or response.completed, failed
+// or incomplete), empty deltas included: an Anthropic input_json_delta, a
+// Chat Completions tool call's function.arguments in a chunk, a Responses
+// response.function_call_arguments.delta.
+func countWireDeltas(wire string, stream []byte) (int, error) {
+	rd := sse.NewReader(bytes.NewReader(stream))
+	n := 0
+	for rd.Next() {
+		ev := rd.Event()
+		if ev.IsDone() {
+			break
+		}
+		var v struct {
+			Type    string         `json:"type"`
+			Delta   jsontext.Value `json:"delta"` // an object (Anthropic) or a string (Responses)
+			Choices []struct {
+				Delta struct {
+					ToolCalls []struct {
+						Function struct {
+							Arguments *string `json:"arguments"`
+						} `json:"function"`
+					} `json:"tool_calls"`
+				} `json:"delta"`
+			} `json:"choices"`
+		}
+		if err := json.Unmarshal(ev.Data, &v); err != nil {
+			return 0, fmt.Errorf("event data %.40q: %v", ev.Data, err)
+		}
+		switch wire {
+		case "anthropic":
+			if v.Type == "message_stop" {
+				return n, nil
+			}
+			var delta struct {
+				Type string `json:"type"`
+			}
+			if v.Type == "content_block_delta" && json.Unmarshal(v.Delta, &delta) == nil && delta.Type == "input_json_delta" {
+				n++
+			}
+		case "openai-chat":
+			for _, c := range v.Choices {
+				for _, tc := range c.Delta.ToolCalls {
+					if tc.Function.Arguments != nil {
+						n++
+					}
+				}
+			}
+		case "openai-responses":
+			switch v.Type {
+			case "response.function_call_arguments.delta":
+				n++
+			case "response.completed", "response.failed", "response.incomplete":
+				return n, nil
+			}
+		}
+	}
+	// The adapter's own run reports a stream cut short; here, count what
+	// there is.
+	return n, nil
 }

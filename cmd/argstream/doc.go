@@ -6,6 +6,7 @@
 //	argstream policy --rules RULES.json [--split N | --split random:SEED | --chunks CHUNKS.json] [FILE]
 //	argstream replay [--wire auto|anthropic|openai-chat|openai-responses] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [FILE]
 //	argstream bench [--chunk N] [--impl jsontext|handrolled] [--runs N] [--time D] FILE...
+//	argstream bench --wire anthropic|openai-chat|openai-responses [--impl jsontext|handrolled] [--runs N] [--time D] FILE...
 //	argstream version
 //
 // fragments prints every fragment as it is produced, in RFD 043's notation
