@@ -65,17 +65,14 @@ type wireRun struct {
 	wantErr []bool
 }
 
-// newWireRun makes c's parser and reads s once with it. It skips b if c is
-// an adapter still stubbed (TODO: remove with the stubs), and fails it on
-// an error but argstream's io.ErrUnexpectedEOF on a recording cut short.
+// newWireRun makes c's parser and reads s once with it. It fails b on an
+// error but argstream's io.ErrUnexpectedEOF on a recording cut short.
 func newWireRun(b *testing.B, c WireContender, s WireStream) *wireRun {
 	b.Helper()
 	r := &wireRun{p: c.New(), s: s, wantErr: make([]bool, len(s.Parts))}
 	for i, part := range s.Parts {
 		calls, err := r.p.Read(part)
 		switch {
-		case IsStub(err):
-			b.Skipf("%s: the adapter is a stub in this branch: %v", c.Name, err)
 		case err != nil && (c.Name == "sdk" || s.Files == nil || !errors.Is(err, io.ErrUnexpectedEOF)):
 			b.Fatal(err)
 		case len(calls) == 0:
@@ -122,9 +119,6 @@ func benchWire(b *testing.B, c WireContender, s WireStream, ref WireContender) {
 	refRun := &wireRun{p: ref.New(), s: s, wantErr: make([]bool, len(s.Parts))}
 	for i, part := range s.Parts {
 		_, err := refRun.p.Read(part)
-		if IsStub(err) {
-			return // no reference yet (TODO: remove with the stubs)
-		}
 		refRun.wantErr[i] = err != nil
 	}
 	b.ReportMetric(cpuPerOp/medianCPU(func() { refRun.run(b) }), "vs-argstream")

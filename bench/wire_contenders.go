@@ -101,12 +101,6 @@ func LoadPolicy(path string) (*policy.Policy, error) {
 // under src/, ask otherwise).
 const PolicyFile = "../testdata/policy/fs_create_file.rules.json"
 
-// IsStub reports whether err is the error of an adapter not written yet in
-// this branch (wire/openai's ReadChat and ReadResponses stubs, "not
-// implemented yet"). TODO: remove with the stubs.
-func IsStub(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "not implemented yet")
-}
 
 type readFunc func(ctx context.Context, r io.Reader, resp *toolcall.Response) error
 

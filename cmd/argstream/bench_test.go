@@ -191,15 +191,6 @@ func quoteJSON(s string) string {
 	return string(b)
 }
 
-// skipStub skips t while the OpenAI adapters are stubs in this branch.
-// TODO: remove with the stubs.
-func skipStub(t *testing.T, stderr string) {
-	t.Helper()
-	if strings.Contains(stderr, "not implemented yet") {
-		t.Skipf("the adapter is a stub: %s", stderr)
-	}
-}
-
 func TestBenchWire(t *testing.T) {
 	for _, wire := range []string{"anthropic", "openai-chat", "openai-responses"} {
 		t.Run(wire, func(t *testing.T) {
@@ -211,7 +202,6 @@ func TestBenchWire(t *testing.T) {
 			gz := writeFile(t, "b.sse.gz", buf.String())
 			for _, impl := range []string{"jsontext", "handrolled"} {
 				code, out, errOut := runBenchCmd("--wire", wire, "--impl", impl, plain, gz)
-				skipStub(t, errOut)
 				if code != exitOK || errOut != "" {
 					t.Fatalf("--impl %s: exit %d, stderr %q", impl, code, errOut)
 				}
