@@ -2,13 +2,21 @@
 // stdin, fed in chunks the way a provider streams them.
 //
 //	argstream fragments [--split N | --split random:SEED | --chunks CHUNKS.json] [--format rfd|jsonl] [FILE]
+//	argstream fields [--split N | --split random:SEED | --chunks CHUNKS.json] [FILE]
 //	argstream aggregate [--split N | --split random:SEED | --chunks CHUNKS.json] [FILE]
 //	argstream policy --rules RULES.json [--split N | --split random:SEED | --chunks CHUNKS.json] [FILE]
 //	argstream bench [--chunk N] [--impl jsontext|handrolled] [--runs N] [--time D] FILE...
 //	argstream version
 //
 // fragments prints every fragment as it is produced, in RFD 043's notation
-// (rfd, the default) or as JSON Lines (jsonl). aggregate prints the complete
+// (rfd, the default) or as JSON Lines (jsonl). fields prints the events of
+// each top-level argument (see package fields) as they are produced, one
+// JSON line each: {"field":"start","key":"path"}, then
+// {"field":"delta","key":"path","text":"/tm"} for each piece of the value's
+// text (the decoded string, or for any other value its compact JSON, the
+// start line then saying "json":true), then {"field":"end","key":"path"}
+// once the value is complete; arguments that are not an object are invalid
+// input. aggregate prints the complete
 // arguments as compact JSON. policy prints, as soon as it is known, the
 // decision of the rules in RULES.json (see package policy) as one JSON line:
 // {"mode":"ask","rule":1,"decided_at_byte":24,"total_bytes":10240}, where
