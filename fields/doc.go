@@ -34,8 +34,10 @@
 // Where axio differs. axio streams an object or array value as the raw
 // input text, white space and escapes included, and begins a field at the
 // closing quote of its key. Here a field begins with its value's first
-// fragment (a fragment exists only once a value has begun to determine one),
-// and an array or object is written compact. So axio's example
+// fragment, the first moment the fragments name its key: a string's first
+// piece, a number or literal once it ends, an array's or object's first
+// member's first fragment. And an array or object is written compact. So
+// axio's example
 //
 //	'{"config":{"re'   'try":3}}'
 //

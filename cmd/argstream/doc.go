@@ -9,14 +9,7 @@
 //	argstream version
 //
 // fragments prints every fragment as it is produced, in RFD 043's notation
-// (rfd, the default) or as JSON Lines (jsonl). fields prints the events of
-// each top-level argument (see package fields) as they are produced, one
-// JSON line each: {"field":"start","key":"path"}, then
-// {"field":"delta","key":"path","text":"/tm"} for each piece of the value's
-// text (the decoded string, or for any other value its compact JSON, the
-// start line then saying "json":true), then {"field":"end","key":"path"}
-// once the value is complete; arguments that are not an object are invalid
-// input. aggregate prints the complete
+// (rfd, the default) or as JSON Lines (jsonl). aggregate prints the complete
 // arguments as compact JSON. policy prints, as soon as it is known, the
 // decision of the rules in RULES.json (see package policy) as one JSON line:
 // {"mode":"ask","rule":1,"decided_at_byte":24,"total_bytes":10240}, where
@@ -28,6 +21,14 @@
 // pipeline per document, reused_ratio for one kept with Reset; FILE may be
 // gzipped. version prints the module version ("(devel)" when built in a
 // checkout) and the Go version.
+//
+// fields prints the events of each top-level argument (see package fields)
+// as they are produced, one JSON line each: {"field":"start","key":"path"},
+// then {"field":"delta","key":"path","text":"/tm"} for each piece of the
+// value's text (the decoded string; for any other value its compact JSON,
+// and the start line says "json":true), then {"field":"end","key":"path"}
+// once the value is complete. Arguments that are not an object are invalid
+// input.
 //
 // Input: FILE, or stdin when FILE is "-" or absent. The input is read as it
 // arrives: what each read returns is fed at once, and the output it produces
