@@ -2,6 +2,7 @@
 // stdin, fed in chunks the way a provider streams them.
 //
 //	argstream fragments [--split N | --split random:SEED | --chunks CHUNKS.json] [--format rfd|jsonl] [FILE]
+//	argstream fields [--split N | --split random:SEED | --chunks CHUNKS.json] [FILE]
 //	argstream aggregate [--split N | --split random:SEED | --chunks CHUNKS.json] [FILE]
 //	argstream policy --rules RULES.json [--split N | --split random:SEED | --chunks CHUNKS.json] [FILE]
 //	argstream replay [--wire auto|anthropic|openai-chat|openai-responses] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [FILE]
@@ -22,6 +23,14 @@
 // pipeline per document, reused_ratio for one kept with Reset; FILE may be
 // gzipped. version prints the module version ("(devel)" when built in a
 // checkout) and the Go version.
+//
+// fields prints the events of each top-level argument (see package fields)
+// as they are produced, one JSON line each: {"field":"start","key":"path"},
+// then {"field":"delta","key":"path","text":"/tm"} for each piece of the
+// value's text (the decoded string; for any other value its compact JSON,
+// and the start line says "json":true), then {"field":"end","key":"path"}
+// once the value is complete. Arguments that are not an object are invalid
+// input.
 //
 // Input: FILE, or stdin when FILE is "-" or absent. The input is read as it
 // arrives: what each read returns is fed at once, and the output it produces

@@ -418,7 +418,7 @@ func TestMessages(t *testing.T) {
 		{``, []string{"policy", file}, exitUsage,
 			`argstream: --rules RULES.json is required`},
 		{``, []string{"nonsense"}, exitUsage,
-			`argstream: unknown command "nonsense" (commands: fragments, aggregate, policy, replay, bench, version)`},
+			`argstream: unknown command "nonsense" (commands: fragments, fields, aggregate, policy, replay, bench, version)`},
 		{``, []string{"bench"}, exitUsage,
 			`argstream: bench needs at least one FILE`},
 	} {

@@ -32,6 +32,7 @@ type command struct {
 // commands lists the subcommands, one line each.
 var commands = []command{
 	{"fragments", fragmentsUsage, runFragments},
+	{"fields", fieldsUsage, runFields},
 	{"aggregate", aggregateUsage, runAggregate},
 	{"policy", policyUsage, runPolicy},
 	{"replay", replayUsage, runReplay},
