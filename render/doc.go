@@ -110,6 +110,10 @@
 //	  // streaming "content"…
 //	}
 //
+// Write the prompt through the Renderer (it is an io.Writer): it ends the
+// line of the call being shown, and the call's output goes on below the
+// prompt after a continuation header (see ExampleRenderer_Partial).
+//
 // # Chunking
 //
 // What a Renderer writes for a call depends only on the call's arguments,

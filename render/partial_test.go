@@ -173,6 +173,9 @@ func wantPartial(t *testing.T, name string, doc []byte, ms []member, frags []fra
 		open := started[len(started)-1]
 		fcParts = append(fcParts, verb+strconv.Quote(open)+ell)
 		js += "\n  // " + verb + strconv.Quote(open) + ell
+	} else { // between two parameters
+		fcParts = append(fcParts, "…")
+		js += "\n  // …"
 	}
 	return name + "(" + strings.Join(fcParts, ", ") + ")", js + "\n}"
 }

@@ -205,12 +205,13 @@ func (r *Renderer) Sink(c fragment.Call) sink.Sink {
 //	  // streaming "content"…
 //	}
 //
-// Removing the comment lines leaves the complete parameters as valid JSON.
+// Removing the comment line leaves the complete parameters as valid JSON.
+// Between two parameters, the placeholder is "…" ("// …"): more may come.
 // Before the arguments begin, or while a root that is not an object
 // streams, the placeholder stands for them all: "fs_create_file(streaming
 // arguments…)", "// streaming arguments…". Once they are complete,
-// Partial shows them whole. After arguments that failed, the placeholder
-// says "incomplete" instead of "streaming".
+// Partial shows them whole, without placeholder. After arguments that
+// failed, the placeholder says "incomplete" instead.
 //
 // Every string is quoted on its line and escaped as on the live output;
 // Partial has no colour and no line wrapping. It returns "" for an index
@@ -221,9 +222,9 @@ func (r *Renderer) Partial(index int) string {
 		return ""
 	}
 	sum := c.p[1].w.buf
-	verb, ell := "streaming ", "…"
+	verb, ell, more := "streaming ", "…", "…"
 	if c.ended && c.err != nil {
-		verb, ell = "incomplete ", ""
+		verb, ell, more = "incomplete ", "", "incomplete"
 	}
 	var b []byte
 	if r.cfg.style == FunctionCall {
@@ -233,13 +234,15 @@ func (r *Renderer) Partial(index int) string {
 			b = append(b, sum...)
 		case c.rootKind == '{':
 			b = append(append(b, '('), sum[c.start:c.committed]...)
+			if c.members > 0 {
+				b = append(b, ", "...)
+			}
 			if c.topOpen() {
-				if c.members > 0 {
-					b = append(b, ", "...)
-				}
 				b = append(b, verb...)
 				b = append(appendEscaped(append(b, '"'), c.levels[0].key, goQuoted), '"')
 				b = append(b, ell...)
+			} else {
+				b = append(b, more...)
 			}
 			b = append(b, ')')
 		default:
@@ -252,10 +255,13 @@ func (r *Renderer) Partial(index int) string {
 		b = append(b, sum...)
 	case c.rootKind == '{':
 		b = append(append(b, '{'), sum[c.start:c.committed]...)
+		b = append(b, "\n"+indent(1)+"// "...)
 		if c.topOpen() {
-			b = append(append(b, "\n"+indent(1)+"// "...), verb...)
+			b = append(b, verb...)
 			b = append(appendEscaped(append(b, '"'), c.levels[0].key, jsonQuoted), '"')
 			b = append(b, ell...)
+		} else {
+			b = append(b, more...)
 		}
 		b = append(b, "\n}"...)
 	default:
@@ -271,6 +277,33 @@ func appendName(b, name []byte) []byte {
 		return append(b, name...)
 	}
 	return append(appendEscaped(append(b, '"'), name, goQuoted), '"')
+}
+
+// Write writes p, the application's own text (a permission prompt, say),
+// to the output as it is, between the calls' output: the line of the call
+// being written is ended first, and that call's next output begins with a
+// continuation header. Text written to the output other than through the
+// Renderer would leave it unaware of the line it is on. p is not escaped:
+// it must not hold argument text that Partial did not escape.
+func (r *Renderer) Write(p []byte) (int, error) {
+	if r.err != nil {
+		return 0, r.err
+	}
+	if r.col > 0 {
+		r.lineBreak()
+	}
+	r.owner = nil
+	r.out = append(r.out, p...)
+	last := bytes.LastIndexByte(p, '\n')
+	r.col += width(p[last+1:])
+	if last >= 0 {
+		r.col = width(p[last+1:])
+	}
+	r.flush()
+	if r.err != nil {
+		return 0, r.err
+	}
+	return len(p), nil
 }
 
 // Err returns the first error from writing to the output. After it, the
