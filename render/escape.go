@@ -172,6 +172,16 @@ func appendHex(dst []byte, v uint32, digits int) []byte {
 func appendEscaped(dst, s []byte, m escMode) []byte {
 	col := 0 // columns since the last newline, for tabs
 	for len(s) > 0 {
+		i := 0
+		for i < len(s) && s[i] >= 0x20 && s[i] < 0x7f && (m == block || s[i] != '"' && s[i] != '\\') {
+			i++
+		}
+		if i > 0 { // printable ASCII, the common case
+			dst = append(dst, s[:i]...)
+			col += i
+			s = s[i:]
+			continue
+		}
 		var n int
 		var k unitKind
 		at := len(dst)
