@@ -28,7 +28,9 @@
 //	  │ fn main() {
 //	  │ }
 //	  new: …
-//	  │ fn main() {}
+//	  │ fn main() {
+//	  │     run()
+//	  │ }
 //	  paths: ["src/a.rs"]}], dry_run: false)
 //
 // JSON writes the arguments as pretty-printed JSON, growing as they
@@ -46,9 +48,10 @@
 // limit (WithInline, 64 bytes by default); else it is short. A short string
 // is shown when it is complete, with its key, so that it is never cut by
 // another call's output. A long string is shown from the moment it is known
-// to be long, and then piece by piece as it arrives. Arrays and objects
-// are shown as they begin and as their members complete. Numbers, true,
-// false and null are shown when complete.
+// to be long, and then piece by piece as it arrives. Numbers, true, false
+// and null are shown when complete. The opening of an array or object, and
+// a member's key, are shown with the first value inside them: nothing is
+// written before there is a value to show.
 //
 // Long strings are shown whole, never cut to the terminal's width: a
 // model must not be able to hide text past the edge of the screen. In a
@@ -60,9 +63,10 @@
 //
 // Lines are wrapped at the terminal's width (WithWidth): a wrapped line,
 // and a line of a call resumed after another call's output, go on after a
-// mark, "  ┆ ". Only the renderer's headers, the call's first line and the
-// JSON style's outermost brackets start at column 0; argument text never
-// does, so that it cannot pass for a header or a prompt of the renderer's.
+// mark, "  ┆ ". Only the renderer's headers (the function-call style's
+// first line among them) and the JSON style's outermost brackets start at
+// column 0; other argument text never does, so that it cannot pass for a
+// header or a prompt.
 // The renderer counts one column for each rune below U+1100 and two for
 // the others, so that its line breaks come before the terminal's own.
 //

@@ -35,9 +35,11 @@ const (
 
 var sgr = [...]string{stPlain: "", stName: sgrBold, stDim: sgrDim, stEsc: sgrReverse, stErr: sgrRed}
 
-// Line prefixes. Only the renderer's own headers, and the JSON style's
-// outermost brackets, start at column 0: every line of argument text starts
-// with an indentation, a gutter or a continuation mark.
+// Line prefixes. Only the renderer's own headers, and in the JSON style the
+// outermost brackets (or a root value that is neither an array nor an
+// object, quoted if a string), start at column 0: every other line of
+// argument text starts with an indentation, a gutter or a continuation
+// mark.
 const (
 	gutter     = "  │ "                             // a line of a long string
 	mark       = "┆ "                               // after an indentation, a line continued: wrapped, or resumed after another call's output
