@@ -237,14 +237,7 @@ func (r *Renderer) Partial(index int) string {
 			if c.members > 0 {
 				b = append(b, ", "...)
 			}
-			if c.topOpen() {
-				b = append(b, verb...)
-				b = append(appendEscaped(append(b, '"'), c.levels[0].key, goQuoted), '"')
-				b = append(b, ell...)
-			} else {
-				b = append(b, more...)
-			}
-			b = append(b, ')')
+			b = append(c.appendPlaceholder(b, goQuoted, verb, ell, more), ')')
 		default:
 			b = append(append(append(append(b, '('), verb...), "arguments"...), ell+")"...)
 		}
@@ -256,18 +249,21 @@ func (r *Renderer) Partial(index int) string {
 	case c.rootKind == '{':
 		b = append(append(b, '{'), sum[c.start:c.committed]...)
 		b = append(b, "\n"+indent(1)+"// "...)
-		if c.topOpen() {
-			b = append(b, verb...)
-			b = append(appendEscaped(append(b, '"'), c.levels[0].key, jsonQuoted), '"')
-			b = append(b, ell...)
-		} else {
-			b = append(b, more...)
-		}
-		b = append(b, "\n}"...)
+		b = append(c.appendPlaceholder(b, jsonQuoted, verb, ell, more), "\n}"...)
 	default:
 		b = append(append(append(b, "// "...), verb...), "arguments"+ell...)
 	}
 	return string(b)
+}
+
+// appendPlaceholder appends Partial's placeholder: verb and the quoted key
+// of the top-level parameter streaming, or more between two parameters.
+func (c *call) appendPlaceholder(b []byte, m escMode, verb, ell, more string) []byte {
+	if !c.topOpen() {
+		return append(b, more...)
+	}
+	b = append(appendEscaped(append(append(b, verb...), '"'), c.levels[0].key, m), '"')
+	return append(b, ell...)
 }
 
 // appendName appends a tool's name as the function-call style shows it,
