@@ -1,0 +1,147 @@
+// Package render shows tool calls on a terminal while their arguments
+// stream: a stock sink that writes each call's header the moment the call
+// starts, each short argument the moment it is complete, and each long
+// string as it arrives, a file's content line by line.
+//
+//	r := render.New(os.Stdout)
+//	resp := toolcall.New(toolcall.WithSinks(r.Sink))
+//
+// A Renderer serves any number of calls, interleaved or not: Sink makes
+// each call's sink. When the output goes from one call's text to another
+// call's that was already under way, a continuation header says whose
+// text follows:
+//
+//	⋯ fs_create_file [call 0] continued
+//
+// and a call that starts while others are under way has its index in its
+// header: "Calling tool read_file [call 1]".
+//
+// # Styles
+//
+// FunctionCall (the default) writes the call as a function call. Short
+// values are inline, quoted as Go quotes strings; keys are dimmed. A long
+// string is announced inline with "…" and shown below, whole, as a block of
+// lines behind a gutter, while it streams; what follows it goes on on an
+// indented line:
+//
+//	Calling tool fs_modify_file(path: "lib.rs", patterns: [{old: …
+//	  │ fn main() {
+//	  │ }
+//	  new: …
+//	  │ fn main() {
+//	  │     run()
+//	  │ }
+//	  paths: ["src/a.rs"]}], dry_run: false)
+//
+// JSON writes the arguments as pretty-printed JSON, growing as they
+// stream, strings escaped as JSON escapes them:
+//
+//	Calling tool fs_create_file
+//	{
+//	  "path": "src/main.rs",
+//	  "content": "fn main() {\n}\n"
+//	}
+//
+// # Short and long strings
+//
+// A string is long if its text holds a newline or is longer than the inline
+// limit (WithInline, 64 bytes by default); else it is short. A short string
+// is shown when it is complete, with its key, so that it is never cut by
+// another call's output. A long string is shown from the moment it is known
+// to be long, and then piece by piece as it arrives. Numbers, true, false
+// and null are shown when complete. The opening of an array or object, and
+// a member's key, are shown with the first value inside them: nothing is
+// written before there is a value to show.
+//
+// Long strings are shown whole, never cut to the terminal's width: a
+// model must not be able to hide text past the edge of the screen. In a
+// block, a newline is a line break, a tab is spaces to the next tab stop (4
+// columns), quotes and backslashes are themselves. A final newline ends the
+// block's last line and is not otherwise shown.
+//
+// # Lines
+//
+// Lines are wrapped at the terminal's width (WithWidth): a wrapped line,
+// and a line of a call resumed after another call's output, go on after a
+// mark, "  ┆ ". Only the renderer's headers (the function-call style's
+// first line among them) and the JSON style's outermost brackets start at
+// column 0; other argument text never does, so that it cannot pass for a
+// header or a prompt.
+// The renderer counts one column for each rune below U+1100 and two for
+// the others, so that its line breaks come before the terminal's own.
+//
+// # Control and invisible characters
+//
+// A tool's arguments, and its name, are written by a model, which a prompt
+// injection may control. No character that could move the cursor, change
+// the terminal's state, reorder or hide text reaches the output raw: the C0
+// and C1 controls, DEL, the bidirectional embeddings, overrides and
+// isolates (U+202A-U+202E, U+2066-U+2069), the other format characters
+// (U+200B-U+200F, U+2060, U+FEFF, the tag characters U+E0000-U+E007F, …),
+// the line and paragraph separators, every space but U+0020, the
+// default-ignorable and variation-selector code points, private-use,
+// unassigned and noncharacter code points. In keys, values, tool names and
+// error messages alike, each is shown escaped, in reverse video when colour
+// is on: \x1b, \r, \u202e, \U000e0041 in the FunctionCall style (Go
+// escapes; \t and \n too in a quoted value), \u001b, \u202e, \udb40\udc41
+// in the JSON style (JSON escapes, so that each string stays a JSON
+// string). A byte that is
+// not UTF-8 (in a tool name) is shown as \xff, or \ufffd in JSON. A key or
+// tool name that is not a plain identifier (letters, digits, '_', '-', '.')
+// is shown quoted, so that it cannot pass for the call's own punctuation.
+//
+// # Colour
+//
+// Colour (ANSI SGR: bold, dim, reverse, red) is on when the output is a
+// terminal and the NO_COLOR environment variable is unset or empty;
+// WithColor forces it on or off. Each Push's output ends with colour
+// reset, so that text written between pushes is not coloured.
+//
+// # Partial arguments for a permission prompt
+//
+// Partial returns a call's arguments as far as they are complete, for the
+// early permission prompt of RFD D26, shown when a policy decides "ask"
+// while a long argument still streams: the complete top-level parameters,
+// whole, and a placeholder for the one still streaming:
+//
+//	fs_create_file(path: "src/main.rs", streaming "content"…)
+//
+// In the JSON style the placeholder is a comment line, outside JSON syntax,
+// so that it cannot be mistaken for a parameter ("#" is a valid key):
+//
+//	{
+//	  "path": "src/main.rs"
+//	  // streaming "content"…
+//	}
+//
+// Write the prompt through the Renderer (it is an io.Writer): it ends the
+// line of the call being shown, and the call's output goes on below the
+// prompt after a continuation header (see ExampleRenderer_Partial).
+//
+// # Chunking
+//
+// What a Renderer writes for a call depends only on the call's arguments,
+// never on how they were cut into chunks: a string is long or short by its
+// whole text, and every line break, wrap and tab stop is decided rune by
+// rune. Where several calls interleave, the continuation headers depend on
+// the interleaving, not on the chunks.
+//
+// # Errors
+//
+// Arguments that end in an error (truncated, invalid, declined) end with the
+// error on a line of its own, "  ✗ " and its message. A Renderer's sinks
+// never return an error: a failing output does not stop the calls; Err
+// reports it, and the Renderer writes nothing more.
+//
+// # Concurrency and memory
+//
+// A Renderer and its sinks are for one goroutine (toolcall.Response calls
+// its sinks from the goroutine that feeds it). Output is written once per
+// fragment that produces any, and at least every 32 KiB. A call keeps a
+// short string until it is complete (at most the inline limit), its open
+// arrays and objects, the keys of the member it shows and, for Partial,
+// the text of its complete parameters, which is the size of the arguments:
+// that memory is kept for reuse until Reset, or until another call takes
+// its index. Rendering does not allocate per fragment once buffers have
+// grown (see BenchmarkRender).
+package render

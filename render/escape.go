@@ -1,0 +1,255 @@
+package render
+
+import (
+	"unicode"
+	"unicode/utf8"
+)
+
+// This file is the one place that decides which characters of a model's
+// text reach the terminal raw. Everything the renderer writes from the
+// arguments, their keys, the tool's name and error messages goes through
+// unit, below, either one rune at a time (the writer, which also wraps
+// lines) or through appendEscaped (Partial).
+
+// escMode says how argument text is shown.
+type escMode uint8
+
+const (
+	// goQuoted is the inside of a Go string literal, as the function-call
+	// style quotes values, keys and names: \" \\ \t \n \r, \xNN for the
+	// other ASCII controls and for bytes that are not UTF-8, \uNNNN and
+	// \UNNNNNNNN for the other runes shown escaped. strconv.Unquote gives
+	// the text back.
+	goQuoted escMode = iota
+	// block is a long string shown as lines: a newline is a line break,
+	// a tab is spaces to the next tab stop, quotes and backslashes are
+	// themselves; every other rune shown escaped is escaped as in goQuoted.
+	block
+	// jsonQuoted is the inside of a JSON string, as the JSON style writes
+	// strings and keys: \" \\ \b \f \n \r \t, \u00NN for the other
+	// controls, \uNNNN (a surrogate pair above U+FFFF) for the other runes
+	// shown escaped, and \ufffd for a byte that is not UTF-8. A JSON decoder
+	// gives the text back.
+	jsonQuoted
+)
+
+// tabStop is the width of a tab stop in a block.
+const tabStop = 4
+
+// escaped reports whether r is shown escaped rather than written raw: the
+// characters that can move the cursor, change colours or the terminal's
+// state, reorder or hide text, or look like something they are not.
+//
+//   - C0 controls U+0000-U+001F (ESC, CR, BS, BEL, …), DEL U+007F and the
+//     C1 controls U+0080-U+009F (a terminal may take U+009B as CSI);
+//   - format characters (Unicode category Cf): the bidi embeddings,
+//     overrides and isolates U+202A-U+202E and U+2066-U+2069, the marks
+//     U+200E, U+200F and U+061C, the zero-width U+200B-U+200D and U+2060,
+//     the BOM U+FEFF, the soft hyphen U+00AD, the tags U+E0001-U+E007F
+//     (which can carry hidden ASCII), and the others;
+//   - the line and paragraph separators U+2028 and U+2029, and every space
+//     other than U+0020 (no-break, en, em, ideographic, …), which look like
+//     a plain space;
+//   - the other default-ignorable code points, which render as nothing
+//     (the Hangul fillers U+115F, U+1160, U+3164, U+FFA0, the combining
+//     grapheme joiner U+034F, …) and the variation selectors U+FE00-U+FE0F,
+//     U+180B-U+180F and U+E0100-U+E01EF, which can carry hidden data (so an
+//     emoji's presentation selector U+FE0F shows as \ufe0f);
+//   - private-use, unassigned and noncharacter code points: what a
+//     terminal makes of them is unknown, and a later Unicode version may
+//     make an unassigned one a format character.
+//
+// Everything else (letters, marks, digits, punctuation, symbols, emoji, the
+// ASCII space) is written as it is.
+func escaped(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r < 0x20 || r == 0x7f
+	}
+	if r < 0xa0 {
+		return true // C1
+	}
+	// unicode.IsPrint is true for letters, marks, numbers, punctuation and
+	// symbols (L, M, N, P, S), false for the rest: Cc, Cf, Co, Cs, Zs, Zl,
+	// Zp and unassigned code points.
+	return !unicode.IsPrint(r) ||
+		unicode.In(r, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector,
+			unicode.Noncharacter_Code_Point)
+}
+
+// unitKind is what unit found.
+type unitKind uint8
+
+const (
+	plain   unitKind = iota // the bytes as they are
+	escape                  // the escape unit appended
+	newline                 // a line break (block mode)
+	tab                     // a tab to expand (block mode)
+)
+
+// unit reads the character at the start of s (not empty) and says how mode
+// m shows it: its length in s, and either plain (write s[:n] as is), or
+// escape (dst has its escape appended, pure ASCII), or newline or tab in
+// block mode. A byte that does not start a valid UTF-8 sequence is a unit
+// of one byte.
+func unit(dst, s []byte, m escMode) (_ []byte, n int, k unitKind) {
+	c := s[0]
+	if c < utf8.RuneSelf {
+		switch {
+		case c == '"' || c == '\\':
+			if m == block {
+				return dst, 1, plain
+			}
+			return append(dst, '\\', c), 1, escape
+		case c >= 0x20 && c != 0x7f:
+			return dst, 1, plain
+		case m == block && c == '\n':
+			return dst, 1, newline
+		case m == block && c == '\t':
+			return dst, 1, tab
+		}
+		return appendControl(dst, c, m), 1, escape
+	}
+	r, n := utf8.DecodeRune(s)
+	if r == utf8.RuneError && n == 1 {
+		if m == jsonQuoted {
+			return append(dst, `\ufffd`...), 1, escape
+		}
+		return appendHex(append(dst, `\x`...), uint32(c), 2), 1, escape
+	}
+	if !escaped(r) {
+		return dst, n, plain
+	}
+	return appendRune(dst, r, m), n, escape
+}
+
+// appendControl appends the escape of an ASCII control character.
+func appendControl(dst []byte, c byte, m escMode) []byte {
+	switch c {
+	case '\n':
+		return append(dst, `\n`...)
+	case '\r':
+		return append(dst, `\r`...)
+	case '\t':
+		return append(dst, `\t`...)
+	}
+	if m == jsonQuoted {
+		switch c {
+		case '\b':
+			return append(dst, `\b`...)
+		case '\f':
+			return append(dst, `\f`...)
+		}
+		return appendHex(append(dst, `\u`...), uint32(c), 4)
+	}
+	return appendHex(append(dst, `\x`...), uint32(c), 2)
+}
+
+// appendRune appends the escape of a non-ASCII rune.
+func appendRune(dst []byte, r rune, m escMode) []byte {
+	switch {
+	case r <= 0xffff:
+		return appendHex(append(dst, `\u`...), uint32(r), 4)
+	case m == jsonQuoted:
+		r -= 0x10000
+		dst = appendHex(append(dst, `\u`...), uint32(0xd800+r>>10), 4)
+		return appendHex(append(dst, `\u`...), uint32(0xdc00+r&0x3ff), 4)
+	}
+	return appendHex(append(dst, `\U`...), uint32(r), 8)
+}
+
+func appendHex(dst []byte, v uint32, digits int) []byte {
+	const hex = "0123456789abcdef"
+	for i := digits - 1; i >= 0; i-- {
+		dst = append(dst, hex[v>>(4*i)&0xf])
+	}
+	return dst
+}
+
+// appendEscaped appends s to dst as mode m shows it, with the tabs of a
+// block expanded as if s started at a tab stop. The result holds no byte
+// below 0x20 other than a block's newlines, and no rune that escaped
+// reports; it is valid UTF-8.
+func appendEscaped(dst, s []byte, m escMode) []byte {
+	col := 0 // columns since the last newline, for tabs
+	for len(s) > 0 {
+		i := 0
+		for i < len(s) && s[i] >= 0x20 && s[i] < 0x7f && (m == block || s[i] != '"' && s[i] != '\\') {
+			i++
+		}
+		if i > 0 { // printable ASCII, the common case
+			dst = append(dst, s[:i]...)
+			col += i
+			s = s[i:]
+			continue
+		}
+		var n int
+		var k unitKind
+		at := len(dst)
+		dst, n, k = unit(dst, s, m)
+		switch k {
+		case plain:
+			dst = append(dst, s[:n]...)
+			col += width(s[:n])
+		case escape:
+			col += len(dst) - at
+		case newline:
+			dst = append(dst, '\n')
+			col = 0
+		case tab:
+			for range tabStop - col%tabStop {
+				dst = append(dst, ' ')
+			}
+			col += tabStop - col%tabStop
+		}
+		s = s[n:]
+	}
+	return dst
+}
+
+// width is the number of columns the renderer counts for the runes of s
+// (valid UTF-8, none escaped), for tab stops and line wrapping. It errs
+// wide: one column for the runes below U+1100 (ASCII, Latin, Greek,
+// Cyrillic, Hebrew, Arabic, …), two for every rune from U+1100 on, the
+// East Asian wide ones, emoji, and also many narrow ones (box drawing, …),
+// so that the renderer's own line breaks come no later than the
+// terminal's: a terminal's own wrapping could start a line of argument text
+// at column 0, where only the renderer's headers go.
+func width(s []byte) int {
+	w := 0
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			w++
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(s[i:])
+		w += runeWidth(r)
+		i += n
+	}
+	return w
+}
+
+func runeWidth(r rune) int {
+	if r < 0x1100 {
+		return 1
+	}
+	return 2
+}
+
+// bareName reports whether a key or a tool name is shown without quotes:
+// a non-empty run of ASCII letters, digits, '_', '-' and '.'. Any other is
+// shown quoted, so that a name cannot pass for punctuation of the call
+// ("f(path: \"x\")" as a tool name).
+func bareName(s []byte) bool {
+	if len(s) == 0 {
+		return false
+	}
+	for _, c := range s {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_', c == '-', c == '.':
+		default:
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,596 @@
+package render
+
+// This file is structured in the following way:
+//
+//   - Style, the options and New: how a Renderer is made, and what it
+//     finds out about its terminal;
+//   - Renderer's methods: Sink, Partial, Err, Reset;
+//   - call: one tool call's sink, which follows the structure of its
+//     arguments from the fragments (the walker) and reports it to its two
+//     printers (print.go), the live view and the summary for Partial.
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+
+	"github.com/argstream/argstream/fragment"
+	"github.com/argstream/argstream/sink"
+	"golang.org/x/term"
+)
+
+// Style is how a Renderer shows arguments. It is a plain value.
+type Style uint8
+
+const (
+	// FunctionCall shows a call as a function call, the arguments inline:
+	//
+	//	Calling tool fs_create_file(path: "src/main.rs", content: …
+	//	  │ fn main() {
+	//	  │ }
+	//	  )
+	//
+	// with the long strings below it, whole, as blocks of lines.
+	FunctionCall Style = iota
+	// JSON shows the arguments as pretty-printed JSON below the header:
+	//
+	//	Calling tool fs_create_file
+	//	{
+	//	  "path": "src/main.rs",
+	//	  "content": "fn main() {\n}\n"
+	//	}
+	JSON
+)
+
+// String returns the style's name as RFD D26 spells it: "function_call"
+// or "json".
+func (s Style) String() string {
+	switch s {
+	case FunctionCall:
+		return "function_call"
+	case JSON:
+		return "json"
+	}
+	return "Style(" + strconv.Itoa(int(s)) + ")"
+}
+
+// DefaultWidth is the width, in columns, of an output that is not a
+// terminal, or whose size is unknown.
+const DefaultWidth = 80
+
+// DefaultInline is the longest string, in bytes, shown inline when it has
+// no newline (see WithInline).
+const DefaultInline = 64
+
+// Option configures a Renderer. An Option is not changed by use.
+type Option func(*config)
+
+type config struct {
+	style  Style
+	color  int // 0: detect, 1: on, -1: off
+	width  int // -1: detect
+	inline int
+}
+
+// WithStyle sets the style: FunctionCall (the default) or JSON.
+func WithStyle(s Style) Option { return func(c *config) { c.style = s } }
+
+// WithColor turns colour on or off, whatever the output is. Without it,
+// colour is on when the output is a terminal (an *os.File for which
+// term.IsTerminal holds) and the NO_COLOR environment variable is unset or
+// empty.
+func WithColor(on bool) Option {
+	return func(c *config) {
+		c.color = -1
+		if on {
+			c.color = 1
+		}
+	}
+}
+
+// WithWidth sets the width of the output in columns; 0 or less turns line
+// wrapping off. Without it, the width is the terminal's (term.GetSize),
+// or DefaultWidth if the output is not a terminal.
+func WithWidth(columns int) Option { return func(c *config) { c.width = max(columns, 0) } }
+
+// WithInline sets the longest string, in bytes of its text, that is shown
+// inline, on the call's line, once it is complete (default DefaultInline).
+// A string that is longer, or that holds a newline, is long: it is shown
+// as it streams, from the moment it is known to be long, in a block below
+// the call in the FunctionCall style.
+func WithInline(n int) Option { return func(c *config) { c.inline = max(n, 0) } }
+
+// Renderer shows the tool calls of a response on an io.Writer while their
+// arguments stream: each call's header the moment it starts, each short
+// argument when it is complete, each long string as it arrives. Sink
+// makes the sink of one call. See the package documentation for what it
+// writes.
+//
+// A Renderer, and the sinks it makes, are for one goroutine: the calls'
+// Push and End, Sink, Partial and Reset must not run concurrently, as
+// toolcall.Response guarantees for the sinks it calls. Separate Renderers
+// may run in separate goroutines and share Options.
+type Renderer struct {
+	w     io.Writer
+	cfg   config
+	color bool
+	limit int // the last column a line may fill, 0 for no limit
+
+	calls map[int]*call // by index: the calls Partial knows
+	free  []*call       // calls forgotten, for reuse
+
+	out   []byte // output not yet written
+	cur   style  // the style at the end of out
+	col   int    // the column at the end of out
+	owner *call  // the call whose text was written last
+	hdr   writer // continuation headers
+	esc   []byte // scratch for escapes
+	num   []byte // scratch for numbers
+	err   error  // the first write error
+}
+
+// New returns a Renderer writing to w.
+func New(w io.Writer, opts ...Option) *Renderer {
+	cfg := config{style: FunctionCall, width: -1, inline: DefaultInline}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	r := &Renderer{w: w, cfg: cfg, calls: make(map[int]*call)}
+	f, _ := w.(*os.File)
+	tty := f != nil && term.IsTerminal(int(f.Fd()))
+	switch cfg.color {
+	case 0:
+		r.color = tty && os.Getenv("NO_COLOR") == ""
+	case 1:
+		r.color = true
+	}
+	width := cfg.width
+	if width < 0 {
+		width = DefaultWidth
+		if tty {
+			if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 0 {
+				width = cols
+			}
+		}
+	}
+	// The last column stays empty: a terminal that wraps as soon as it is
+	// written would otherwise add an empty line after every full one.
+	r.limit = max(width-1, 0)
+	return r
+}
+
+// Sink returns the sink of the call c, and writes the call's header. It is
+// the sink constructor of toolcall.WithSinks: toolcall.WithSinks(r.Sink).
+// A call with no name yet gets its header with its first fragment, named
+// by the fragment's Call. A call whose index is that of an earlier call
+// takes its place for Partial.
+func (r *Renderer) Sink(c fragment.Call) sink.Sink {
+	cs := r.calls[c.Index]
+	if cs == nil || !cs.ended {
+		if n := len(r.free); n > 0 {
+			cs, r.free[n-1] = r.free[n-1], nil
+			r.free = r.free[:n-1]
+		} else {
+			cs = &call{}
+		}
+	}
+	if r.owner == cs {
+		r.owner = nil
+	}
+	cs.reset(r, c)
+	r.calls[c.Index] = cs
+	if c.Name != "" {
+		cs.header()
+	}
+	r.flush()
+	return cs
+}
+
+// Partial returns the arguments of the call at index as far as they are
+// complete, for a permission prompt shown while they still stream (RFD
+// D26): each complete top-level parameter, whole, and a placeholder for
+// the one still streaming. In the FunctionCall style it is one line:
+//
+//	fs_create_file(path: "src/main.rs", streaming "content"…)
+//
+// In the JSON style, the pretty-printed JSON of the complete parameters,
+// and the placeholder on a line of its own outside JSON syntax, a comment
+// that no argument can produce (every key and string is quoted, and a
+// newline in one is written \n):
+//
+//	{
+//	  "path": "src/main.rs"
+//	  // streaming "content"…
+//	}
+//
+// Removing the comment line leaves the complete parameters as valid JSON.
+// Between two parameters, the placeholder is "…" ("// …"): more may come.
+// Before the arguments begin, or while a root that is not an object
+// streams, the placeholder stands for them all: "fs_create_file(streaming
+// arguments…)", "// streaming arguments…". Once they are complete,
+// Partial shows them whole, without placeholder. After arguments that
+// failed, the placeholder says "incomplete" instead.
+//
+// Every string is quoted on its line and escaped as on the live output;
+// Partial has no colour and no line wrapping. It returns "" for an index
+// with no call.
+func (r *Renderer) Partial(index int) string {
+	c := r.calls[index]
+	if c == nil {
+		return ""
+	}
+	sum := c.p[1].w.buf
+	verb, ell, more := "streaming ", "…", "…"
+	if c.ended && c.err != nil {
+		verb, ell, more = "incomplete ", "", "incomplete"
+	}
+	var b []byte
+	if r.cfg.style == FunctionCall {
+		b = appendName(b, c.nameText)
+		switch {
+		case c.finished:
+			b = append(b, sum...)
+		case c.rootKind == '{':
+			b = append(append(b, '('), sum[c.start:c.committed]...)
+			if c.members > 0 {
+				b = append(b, ", "...)
+			}
+			b = append(c.appendPlaceholder(b, goQuoted, verb, ell, more), ')')
+		default:
+			b = append(append(append(append(b, '('), verb...), "arguments"...), ell+")"...)
+		}
+		return string(b)
+	}
+	switch {
+	case c.finished:
+		b = append(b, sum...)
+	case c.rootKind == '{':
+		b = append(append(b, '{'), sum[c.start:c.committed]...)
+		b = append(b, "\n"+indent(1)+"// "...)
+		b = append(c.appendPlaceholder(b, jsonQuoted, verb, ell, more), "\n}"...)
+	default:
+		b = append(append(append(b, "// "...), verb...), "arguments"+ell...)
+	}
+	return string(b)
+}
+
+// appendPlaceholder appends Partial's placeholder: verb and the quoted key
+// of the top-level parameter streaming, or more between two parameters.
+func (c *call) appendPlaceholder(b []byte, m escMode, verb, ell, more string) []byte {
+	if !c.topOpen() {
+		return append(b, more...)
+	}
+	b = append(appendEscaped(append(append(b, verb...), '"'), c.levels[0].key, m), '"')
+	return append(b, ell...)
+}
+
+// appendName appends a tool's name as the function-call style shows it,
+// without colour.
+func appendName(b, name []byte) []byte {
+	if bareName(name) {
+		return append(b, name...)
+	}
+	return append(appendEscaped(append(b, '"'), name, goQuoted), '"')
+}
+
+// Write writes p, the application's own text (a permission prompt, say),
+// to the output as it is, between the calls' output: the line of the call
+// being written is ended first, and that call's next output begins with a
+// continuation header. Text written to the output other than through the
+// Renderer would leave it unaware of the line it is on. p is not escaped:
+// it must not hold argument text that Partial did not escape.
+func (r *Renderer) Write(p []byte) (int, error) {
+	if r.err != nil {
+		return 0, r.err
+	}
+	if r.col > 0 {
+		r.lineBreak()
+	}
+	r.owner = nil
+	r.out = append(r.out, p...)
+	last := bytes.LastIndexByte(p, '\n')
+	r.col += width(p[last+1:])
+	if last >= 0 {
+		r.col = width(p[last+1:])
+	}
+	r.flush()
+	if r.err != nil {
+		return 0, r.err
+	}
+	return len(p), nil
+}
+
+// Err returns the first error from writing to the output. After it, the
+// Renderer writes nothing more; its sinks never fail the calls they serve.
+func (r *Renderer) Err() error { return r.err }
+
+// Reset forgets every call (Partial then knows none), keeping their memory
+// for the calls to come: call it between responses, once their calls have
+// ended (toolcall.Response.End). Output already written is not affected.
+func (r *Renderer) Reset() {
+	for i, c := range r.calls {
+		if c.ended {
+			r.free = append(r.free, c)
+		}
+		delete(r.calls, i)
+	}
+	r.owner = nil
+}
+
+// call is one tool call's sink. It follows the structure of the arguments
+// from the fragments' paths, in the order the fragment grammar fixes
+// (package fragment), and reports it to its two printers: p[0] the live
+// view, p[1] the summary that Partial returns.
+//
+// Nothing is written before there is a value to show: the opening of an
+// array or object, and the separator and key of a member, are written with
+// the first value inside them (see show), so that a call whose output is
+// cut by another call's is cut at a value, and a short string is written
+// with its key.
+type call struct {
+	r        *Renderer
+	id       fragment.Call
+	nameText []byte
+	p        [2]printer
+
+	headed   bool // the header is written
+	finished bool // the root's Done came
+	ended    bool // End came
+	err      error
+
+	begun     bool    // the root has begun
+	rootKind  byte    // then: '{', '[', or 0 for a root that is neither
+	rootShown bool    // a root that is neither has begun to be written
+	levels    []level // the open arrays and objects, levels[i] at depth i
+
+	// The string being read: a short one is kept until it is complete or
+	// turns out long.
+	inString, long bool
+	str            []byte
+
+	// For Partial: where the summary's members begin, once the root
+	// object is written, and end, up to the last top-level member
+	// complete, and how many there are.
+	start, committed, members int
+}
+
+// level is an open array or object.
+type level struct {
+	kind   byte   // '[' or '{'
+	n      int    // members begun
+	open   bool   // a member is open
+	key    []byte // its key, for an object (a copy)
+	shown  bool   // the opening is written
+	mShown bool   // the open member's separator and key are written
+}
+
+func (c *call) reset(r *Renderer, id fragment.Call) {
+	*c = call{
+		r: r, id: id,
+		nameText: append(c.nameText[:0], id.Name...),
+		levels:   c.levels[:0],
+		str:      c.str[:0],
+		p: [2]printer{
+			{w: writer{r: r, call: c}, style: r.cfg.style, blocks: r.cfg.style == FunctionCall},
+			{w: writer{call: c, buf: c.p[1].w.buf[:0]}, style: r.cfg.style, summary: true},
+		},
+	}
+}
+
+// header writes the call's header, marked with its index if other calls
+// are under way.
+func (c *call) header() {
+	others := false
+	for _, o := range c.r.calls {
+		if o != c && o.headed && !o.finished && !o.ended {
+			others = true
+			break
+		}
+	}
+	c.p[0].header(c.nameText, c.id.Index, others)
+	c.headed = true
+}
+
+// Push renders one fragment. It never fails: a renderer does not stop the
+// call it shows (see Renderer.Err).
+func (c *call) Push(p *fragment.Progress) error {
+	if !c.headed {
+		if len(c.nameText) == 0 && p.Call != nil {
+			c.nameText = append(c.nameText, p.Call.Name...)
+		}
+		c.header()
+	}
+	c.push(&p.Fragment)
+	c.r.flush()
+	return nil
+}
+
+// End shows how the arguments ended: nothing more if they are complete,
+// else what had arrived of a short string and the error, on a line of its
+// own.
+func (c *call) End(err error) {
+	if c.ended {
+		return
+	}
+	c.ended, c.err = true, err
+	if !c.headed {
+		c.header()
+	}
+	if err != nil {
+		if c.inString && !c.long && !c.finished {
+			c.show(&c.p[0])
+			c.p[0].cut(c.str)
+		}
+		c.p[0].failed(err)
+	} else {
+		c.p[0].w.endLine()
+	}
+	c.r.flush()
+}
+
+// push follows f through the structure. Fragments out of the grammar's
+// order, which no Stream delivers, are ignored.
+func (c *call) push(f *fragment.Fragment) {
+	if c.finished || c.ended {
+		return
+	}
+	path := f.Path
+	n := len(path)
+	if !c.begun {
+		c.begun = true
+		if n > 0 {
+			c.rootKind = kindOf(path[0])
+		}
+	}
+	// Along the path: the arrays and objects that begin, and the members
+	// that begin in each.
+	for i := 0; i < n; i++ {
+		if i == len(c.levels) {
+			c.levels = slices.Grow(c.levels, 1)[:i+1]
+			lv := &c.levels[i]
+			*lv = level{kind: kindOf(path[i]), key: lv.key[:0]}
+		}
+		lv := &c.levels[i]
+		if !lv.open {
+			lv.open, lv.mShown = true, false
+			lv.n++
+			lv.key = append(lv.key[:0], path[i].Key...)
+		}
+	}
+	switch {
+	case len(c.levels) > n+1:
+		return // a value inside is open
+	case len(c.levels) == n+1: // the array or object at the path
+		if f.Kind != fragment.Done {
+			return
+		}
+		c.both(func(p *printer) {
+			c.show(p)
+			p.close(c.levels[n].kind, n)
+		})
+		c.levels = c.levels[:n]
+		c.valueDone(n)
+		return
+	}
+	switch f.Kind {
+	case fragment.Null, fragment.False, fragment.True, fragment.Number:
+		c.both(func(p *printer) {
+			c.show(p)
+			p.scalar(f.Text)
+		})
+	case fragment.String:
+		c.stringPiece(f.Text)
+	case fragment.Done:
+		switch {
+		case f.Empty != fragment.NotEmpty:
+			c.both(func(p *printer) {
+				c.show(p)
+				p.empty(f.Empty, n)
+			})
+		case c.inString && c.long:
+			c.inString = false
+			c.p[0].longEnd()
+			c.p[1].longEnd()
+		case c.inString:
+			c.inString = false
+			c.both(func(p *printer) {
+				c.show(p)
+				p.shortString(c.str)
+			})
+		}
+		c.valueDone(n)
+	}
+}
+
+// both calls fn with each printer, the live view first.
+func (c *call) both(fn func(p *printer)) {
+	fn(&c.p[0])
+	fn(&c.p[1])
+}
+
+func kindOf(s fragment.Segment) byte {
+	if s.IsIndex() {
+		return '['
+	}
+	return '{'
+}
+
+// show writes on p, before a value's first output, what of the path to it
+// is not written yet: the root's opening, and for each open array or
+// object its opening and the separator and key of its open member.
+func (c *call) show(p *printer) {
+	summary := p.summary
+	if c.rootKind == 0 {
+		if !c.rootShown {
+			p.open(0, 0)
+			c.rootShown = summary
+		}
+		return
+	}
+	for i := range c.levels {
+		lv := &c.levels[i]
+		if !lv.shown {
+			p.open(lv.kind, i)
+			if summary {
+				lv.shown = true
+				if i == 0 {
+					c.start = len(p.w.buf)
+					c.committed = c.start
+				}
+			}
+		}
+		if lv.open && !lv.mShown {
+			p.member(i, lv.key, lv.kind == '{', lv.n == 1)
+			lv.mShown = summary
+		}
+	}
+}
+
+// stringPiece takes the next piece of a string: kept while the string may
+// still be short, written once it is known to be long.
+func (c *call) stringPiece(text []byte) {
+	if !c.inString {
+		c.inString, c.long, c.str = true, false, c.str[:0]
+	}
+	if c.long {
+		c.p[0].piece(text)
+		c.p[1].piece(text)
+		return
+	}
+	if bytes.IndexByte(text, '\n') < 0 && len(c.str)+len(text) <= c.r.cfg.inline {
+		c.str = append(c.str, text...)
+		return
+	}
+	c.long = true
+	c.both(func(p *printer) {
+		c.show(p)
+		p.longBegin()
+		p.piece(c.str)
+		p.piece(text)
+	})
+}
+
+// valueDone ends the value at depth: the root, or a member of the
+// container at depth-1.
+func (c *call) valueDone(depth int) {
+	if depth == 0 {
+		c.finished = true
+		c.p[0].rootDone(c.rootKind == 0)
+		c.p[1].rootDone(c.rootKind == 0)
+		return
+	}
+	lv := &c.levels[depth-1]
+	lv.open = false
+	if depth == 1 && lv.kind == '{' {
+		c.committed = len(c.p[1].w.buf)
+		c.members++
+	}
+}
+
+// topOpen reports whether a member of the root object is open, for
+// Partial: its key is c.levels[0].key.
+func (c *call) topOpen() bool {
+	return !c.finished && c.rootKind == '{' && len(c.levels) > 0 && c.levels[0].open
+}
