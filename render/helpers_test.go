@@ -207,6 +207,14 @@ func replayRecording(t *testing.T, msgs [][]byte, split func([]byte) [][]byte, o
 				t.Fatalf("decoding %q: %v", data, err)
 			}
 			switch ev.Type {
+			case "message_start": // calls given whole, continuing programmatic tool calls
+				for i, b := range ev.Message.Content {
+					switch b.Type {
+					case "tool_use", "server_tool_use", "mcp_tool_use":
+						resp.Start(int64(i), b.ID, b.Name, b.Input)
+						resp.Stop(int64(i))
+					}
+				}
 			case "content_block_start":
 				switch ev.ContentBlock.Type {
 				case "tool_use", "server_tool_use", "mcp_tool_use":
