@@ -101,7 +101,6 @@ func LoadPolicy(path string) (*policy.Policy, error) {
 // under src/, ask otherwise).
 const PolicyFile = "../testdata/policy/fs_create_file.rules.json"
 
-
 type readFunc func(ctx context.Context, r io.Reader, resp *toolcall.Response) error
 
 // argstreamParser is argstream's whole path as a gateway runs it: the wire
