@@ -3,7 +3,6 @@ package bench
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/argstream/argstream/internal/wirecount"
 	"github.com/argstream/argstream/wire/sse"
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -340,70 +340,6 @@ func RecordingName(file string) string {
 	return name
 }
 
-// CountDeltas counts the argument delta events of a response of wire, up
-// to its end (message_stop, [DONE], or response.completed, failed or
-// incomplete), empty deltas included.
-func CountDeltas(wire string, stream []byte) (int, error) {
-	rd := sse.NewReader(bytes.NewReader(stream))
-	n := 0
-	for rd.Next() {
-		ev := rd.Event()
-		if ev.IsDone() {
-			break
-		}
-		var v struct {
-			Type    string          `json:"type"`
-			Delta   json.RawMessage `json:"delta"` // an object (Anthropic) or a string (Responses)
-			Choices []struct {
-				Delta struct {
-					ToolCalls []struct {
-						Function struct {
-							Arguments *string `json:"arguments"`
-						} `json:"function"`
-					} `json:"tool_calls"`
-				} `json:"delta"`
-			} `json:"choices"`
-		}
-		if err := json.Unmarshal(ev.Data, &v); err != nil {
-			return 0, fmt.Errorf("event data %.40q: %v", ev.Data, err)
-		}
-		switch wire {
-		case WireAnthropic:
-			if v.Type == "message_stop" {
-				return n, nil
-			}
-			var d struct {
-				Type string `json:"type"`
-			}
-			if v.Type == "content_block_delta" && json.Unmarshal(v.Delta, &d) == nil && d.Type == "input_json_delta" {
-				n++
-			}
-		case WireChat:
-			for _, c := range v.Choices {
-				for _, tc := range c.Delta.ToolCalls {
-					if tc.Function.Arguments != nil {
-						n++
-					}
-				}
-			}
-		case WireResponses:
-			switch v.Type {
-			case "response.function_call_arguments.delta":
-				n++
-			case "response.completed", "response.failed", "response.incomplete":
-				return n, nil
-			}
-		default:
-			return 0, fmt.Errorf("unknown wire %q", wire)
-		}
-	}
-	// A recording may end without the blank line of its last event.
-	if err := rd.Err(); err != nil && !errors.Is(err, sse.ErrTruncated) {
-		return 0, err
-	}
-	return n, nil
-}
-
 // LoadWireStreams returns, for wire, the synthetic stream of each workload
 // (createFile, modifyFile, structured) at each of sizes, read from dir
 // (NAME-SIZE.json.gz or .json), then the wire's recordings, all in one
@@ -449,7 +385,7 @@ func LoadWireStreams(wire, dir string, sizes []string, recordings bool) ([]WireS
 func newWireStream(wire, name string, parts [][]byte, files []string) (WireStream, error) {
 	s := WireStream{Name: name, Wire: wire, Parts: parts, Files: files}
 	for i, p := range parts {
-		n, err := CountDeltas(wire, p)
+		n, err := wirecount.Deltas(wire, p)
 		if err != nil {
 			what := name
 			if files != nil {

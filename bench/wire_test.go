@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/argstream/argstream/internal/wirecount"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -181,7 +182,7 @@ func TestWireStreams(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			n, err := CountDeltas(wire, stream)
+			n, err := wirecount.Deltas(wire, stream)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -196,7 +197,7 @@ func TestWireStreams(t *testing.T) {
 	}
 }
 
-// TestWireRecordingsCounted checks CountDeltas against DELTAS.json, which
+// TestWireRecordingsCounted checks wirecount.Deltas against DELTAS.json, which
 // counts each recorded call's deltas, on the recordings that hold one
 // response only.
 func TestWireRecordingsCounted(t *testing.T) {
@@ -223,7 +224,7 @@ func TestWireRecordingsCounted(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			n, err := CountDeltas(wire, stream)
+			n, err := wirecount.Deltas(wire, stream)
 			if err != nil {
 				t.Fatalf("%s: %v", f, err)
 			}

@@ -20,11 +20,11 @@ import (
 	"github.com/argstream/argstream/aggregate"
 	"github.com/argstream/argstream/fragment"
 	"github.com/argstream/argstream/internal/handrolled"
+	"github.com/argstream/argstream/internal/wirecount"
 	"github.com/argstream/argstream/token"
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire/anthropic"
 	"github.com/argstream/argstream/wire/openai"
-	"github.com/argstream/argstream/wire/sse"
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -373,7 +373,7 @@ func runWireBench(e env, fs *flag.FlagSet, wire, impl string, opts []argstream.O
 
 // measureWire measures one stream.
 func measureWire(d benchDoc, wire string, read func(context.Context, io.Reader, *toolcall.Response) error, opts []argstream.Option, runs int, minTime time.Duration) (wireBenchResult, error) {
-	deltas, err := countWireDeltas(wire, d.data)
+	deltas, err := wirecount.Deltas(wire, d.data)
 	if err != nil {
 		return wireBenchResult{}, err
 	}
@@ -431,66 +431,4 @@ func measureWire(d benchDoc, wire string, read func(context.Context, io.Reader, 
 		BytesPerDelta:  round(float64(after.TotalAlloc-before.TotalAlloc)/fed, 2),
 		MBs:            round(float64(len(d.data))/perStream*1e3, 2),
 	}, nil
-}
-
-// countWireDeltas counts the argument delta events of a response of wire,
-// up to its end (message_stop, data: [DONE], or response.completed, failed
-// or incomplete), empty deltas included: an Anthropic input_json_delta, a
-// Chat Completions tool call's function.arguments in a chunk, a Responses
-// response.function_call_arguments.delta.
-func countWireDeltas(wire string, stream []byte) (int, error) {
-	rd := sse.NewReader(bytes.NewReader(stream))
-	n := 0
-	for rd.Next() {
-		ev := rd.Event()
-		if ev.IsDone() {
-			break
-		}
-		var v struct {
-			Type    string         `json:"type"`
-			Delta   jsontext.Value `json:"delta"` // an object (Anthropic) or a string (Responses)
-			Choices []struct {
-				Delta struct {
-					ToolCalls []struct {
-						Function struct {
-							Arguments *string `json:"arguments"`
-						} `json:"function"`
-					} `json:"tool_calls"`
-				} `json:"delta"`
-			} `json:"choices"`
-		}
-		if err := json.Unmarshal(ev.Data, &v); err != nil {
-			return 0, fmt.Errorf("event data %.40q: %v", ev.Data, err)
-		}
-		switch wire {
-		case "anthropic":
-			if v.Type == "message_stop" {
-				return n, nil
-			}
-			var delta struct {
-				Type string `json:"type"`
-			}
-			if v.Type == "content_block_delta" && json.Unmarshal(v.Delta, &delta) == nil && delta.Type == "input_json_delta" {
-				n++
-			}
-		case "openai-chat":
-			for _, c := range v.Choices {
-				for _, tc := range c.Delta.ToolCalls {
-					if tc.Function.Arguments != nil {
-						n++
-					}
-				}
-			}
-		case "openai-responses":
-			switch v.Type {
-			case "response.function_call_arguments.delta":
-				n++
-			case "response.completed", "response.failed", "response.incomplete":
-				return n, nil
-			}
-		}
-	}
-	// The adapter's own run reports a stream cut short; here, count what
-	// there is.
-	return n, nil
 }
