@@ -73,7 +73,7 @@ scaling() {
 wire() {
 	echo "From results/wire.txt: the median of 6 runs. ns/delta: time on the wall; cpu-ns/delta: the process's CPU time,"
 	echo "all threads (the SDKs' garbage collection included); vs-argstream: the contender's CPU time over argstream's,"
-	echo "measured beside it. A wire without argstream rows: its adapter is a stub in this build (skipped)."
+	echo "measured beside it."
 	for wire in anthropic openai-chat openai-responses; do
 		echo
 		echo "wire=$wire"

@@ -607,8 +607,8 @@ func TestReplayAnthropicRecordings(t *testing.T) {
 	}
 }
 
-// Depends on the OpenAI adapters (skipped while they are stubs): every
-// OpenAI recording replayed gives its calls.
+// TestReplayOpenAIRecordings: every OpenAI recording replayed gives its
+// calls.
 func TestReplayOpenAIRecordings(t *testing.T) {
 	for _, rec := range recordings {
 		if rec.wire == "anthropic" {

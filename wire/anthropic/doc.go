@@ -16,9 +16,11 @@
 //	}
 //
 // Read returns at message_stop without reading further; End then gives each
-// call's Result. With an error from Read, End still reports every call: the
-// ones the provider closed are complete, the others truncated and not
-// executable. A Response reused with Reset serves one stream after another.
+// call's Result. With an error from Read, End still reports every call: it
+// closes the ones still open, and a call whose arguments had not ended ends
+// truncated and not executable (one whose JSON was whole, all but its
+// content_block_stop, is complete: nothing could follow its last brace).
+// A Response reused with Reset serves one stream after another.
 //
 // # Events read
 //

@@ -17,9 +17,11 @@
 //
 // Each function's documentation lists the events it reads and when the
 // stream is complete. With an error from either, End still reports every
-// call: the calls that ended are complete, the others truncated and not
-// executable. A call's own errors (invalid or truncated arguments) are not
-// Read's errors: they are in its Result.
+// call: End closes the ones still open, and a call whose arguments had not
+// ended ends truncated and not executable (whole JSON arguments are
+// complete: nothing could follow their last brace). A call's own errors
+// (invalid or truncated arguments) are not these functions' errors: they
+// are in its Result.
 //
 // # Errors
 //
