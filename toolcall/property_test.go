@@ -20,18 +20,6 @@ import (
 	"github.com/leanovate/gopter/prop"
 )
 
-// genArgs generates tool call arguments: JSON objects, with random
-// whitespace and escapes. A value that is not an object is wrapped in one,
-// since arguments are objects, and a prefix of an object is never complete.
-func genArgs() gopter.Gen {
-	return testutil.GenDoc(testutil.GenValue(2).Map(func(n testutil.Node) testutil.Node {
-		if n.Kind == '{' {
-			return n
-		}
-		return testutil.Node{Kind: '{', Keys: []string{"arg"}, Items: []testutil.Node{n}}
-	}))
-}
-
 // plan is a response made of calls with known arguments: its events, in
 // the interleaving played, and for each call what it needs to be complete.
 type plan struct {
@@ -128,7 +116,7 @@ func (p plan) expect(n int) []got {
 func TestPropertyInterleavedCalls(t *testing.T) {
 	r := toolcall.New() // reused across cases: Reset must forget everything
 	properties := gopter.NewProperties(testutil.PropertyParameters(200))
-	docs := gen.SliceOfN(4, genArgs(), reflect.TypeOf(testutil.Doc{}))
+	docs := gen.SliceOfN(4, testutil.GenArgs(), reflect.TypeOf(testutil.Doc{}))
 	properties.Property("calls give back their arguments, in index order; a cut leaves the complete ones intact", prop.ForAll(
 		func(n int, docs []testutil.Doc, seed uint64, cut int) bool {
 			msg := checkPlan(t, r, docs[:n], seed, cut)

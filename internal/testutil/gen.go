@@ -282,3 +282,15 @@ func (r *renderer) escape(c rune) {
 	}
 	fmt.Fprintf(&r.b, format, c)
 }
+
+// GenArgs generates tool call arguments: JSON objects of depth up to 2,
+// with random white space and escapes; a value that is not an object is
+// wrapped in one, as {"arg": value}.
+func GenArgs() gopter.Gen {
+	return GenDoc(GenValue(2).Map(func(n Node) Node {
+		if n.Kind == '{' {
+			return n
+		}
+		return Node{Kind: '{', Keys: []string{"arg"}, Items: []Node{n}}
+	}))
+}

@@ -21,17 +21,6 @@ import (
 	"github.com/leanovate/gopter/prop"
 )
 
-// genArgs generates tool call arguments: JSON objects with random white
-// space and escapes.
-func genArgs() gopter.Gen {
-	return testutil.GenDoc(testutil.GenValue(2).Map(func(n testutil.Node) testutil.Node {
-		if n.Kind == '{' {
-			return n
-		}
-		return testutil.Node{Kind: '{', Keys: []string{"arg"}, Items: []testutil.Node{n}}
-	}))
-}
-
 func quote(s string) string {
 	b, err := json.Marshal(s)
 	if err != nil {
@@ -95,7 +84,7 @@ func encodePlan(p wiretest.WirePlan, rng *rand.Rand) (stream []byte, stopEnds ma
 func TestPropertyGenerated(t *testing.T) {
 	resp := toolcall.New()
 	properties := gopter.NewProperties(testutil.PropertyParameters(200))
-	docs := gen.SliceOfN(4, genArgs(), reflect.TypeOf(testutil.Doc{}))
+	docs := gen.SliceOfN(4, testutil.GenArgs(), reflect.TypeOf(testutil.Doc{}))
 	properties.Property("calls come back whole, or truncated", prop.ForAll(
 		func(n int, docs []testutil.Doc, seed uint64, cut int) string {
 			rng := rand.New(rand.NewPCG(seed, 1))

@@ -23,17 +23,6 @@ import (
 	"github.com/leanovate/gopter/prop"
 )
 
-// chatGenArgs generates tool call arguments: JSON objects, with random
-// white space and escapes; a value that is not an object is wrapped in one.
-func chatGenArgs() gopter.Gen {
-	return testutil.GenDoc(testutil.GenValue(2).Map(func(n testutil.Node) testutil.Node {
-		if n.Kind == '{' {
-			return n
-		}
-		return testutil.Node{Kind: '{', Keys: []string{"arg"}, Items: []testutil.Node{n}}
-	}))
-}
-
 // chatStream is a WirePlan written as a Chat Completions stream.
 type chatStream struct {
 	plan   wiretest.WirePlan
@@ -221,7 +210,7 @@ func chatCheckPlan(t *testing.T, resp *toolcall.Response, docs []testutil.Doc, s
 func TestChatPropertyPlans(t *testing.T) {
 	resp := toolcall.New() // reused: Reset must forget everything
 	properties := gopter.NewProperties(testutil.PropertyParameters(200))
-	docs := gen.SliceOfN(4, chatGenArgs(), reflect.TypeOf(testutil.Doc{}))
+	docs := gen.SliceOfN(4, testutil.GenArgs(), reflect.TypeOf(testutil.Doc{}))
 	properties.Property("calls give back their arguments; a cut leaves the complete ones intact, the others truncated", prop.ForAll(
 		func(n int, docs []testutil.Doc, seed uint64, cut int) bool {
 			msg := chatCheckPlan(t, resp, docs[:n], seed, cut)

@@ -22,17 +22,6 @@ import (
 	"github.com/leanovate/gopter/prop"
 )
 
-// responsesGenArgs generates tool call arguments: JSON objects, with random
-// white space and escapes (a value that is not an object is wrapped in one).
-func responsesGenArgs() gopter.Gen {
-	return testutil.GenDoc(testutil.GenValue(2).Map(func(n testutil.Node) testutil.Node {
-		if n.Kind == '{' {
-			return n
-		}
-		return testutil.Node{Kind: '{', Keys: []string{"arg"}, Items: []testutil.Node{n}}
-	}))
-}
-
 // responsesPlanEvent is one event of a generated response, with what it
 // means for the model of the test.
 type responsesPlanEvent struct {
@@ -172,7 +161,7 @@ func responsesDispatched(stream []byte) int {
 func TestResponsesProperty(t *testing.T) {
 	resp := toolcall.New() // reused: Reset must forget everything
 	properties := gopter.NewProperties(testutil.PropertyParameters(200))
-	docs := gen.SliceOfN(4, responsesGenArgs(), reflect.TypeOf(testutil.Doc{}))
+	docs := gen.SliceOfN(4, testutil.GenArgs(), reflect.TypeOf(testutil.Doc{}))
 	properties.Property("generated responses give back their calls; a cut stream its complete calls and no wrong ones", prop.ForAll(
 		func(n int, docs []testutil.Doc, seed uint64, cut int) bool {
 			msg := responsesCheckPlan(t, resp, docs[:n], seed, cut)
