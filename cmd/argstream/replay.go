@@ -23,10 +23,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/argstream/argstream/fragment"
 	"github.com/argstream/argstream/policy"
+	"github.com/argstream/argstream/render"
 	"github.com/argstream/argstream/sink"
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire/anthropic"
@@ -34,9 +36,10 @@ import (
 	"github.com/argstream/argstream/wire/sse"
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+	"golang.org/x/term"
 )
 
-const replayUsage = "replay [--wire auto|anthropic|openai-chat|openai-responses] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [FILE]"
+const replayUsage = "replay [--wire auto|anthropic|openai-chat|openai-responses] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [--render function_call|json] [--pace recorded|none|BYTES_PER_SEC] [FILE]"
 
 // A wireReader reads one response of a provider's stream from body into
 // resp, calling onText and onThinking with the model's text.
@@ -65,6 +68,8 @@ func runReplay(e env, args []string) int {
 	rulesFile := fs.String("rules", "", "the policy of every tool, `RULES.json` (as for argstream policy)")
 	rulesDir := fs.String("rules-dir", "", "a policy per tool, `DIR`/TOOLNAME.json; a tool without one gets ask")
 	format := fs.String("format", "text", "text (for a person) or jsonl (one JSON object per event)")
+	style := fs.String("render", "", "show the calls as a person sees them, in the style function_call or json, with a permission prompt for ask")
+	pace := fs.String("pace", "", "with --render: recorded (240 bytes of arguments and text a second), none, or `BYTES_PER_SEC`")
 	files, code, ok := parseFlags(e, fs, replayUsage, args)
 	if !ok {
 		return code
@@ -77,6 +82,26 @@ func runReplay(e env, args []string) int {
 	}
 	if *rulesFile != "" && *rulesDir != "" {
 		return usageError(e, errors.New("--rules and --rules-dir exclude each other"))
+	}
+	var opts []render.Option
+	switch *style {
+	case "":
+		if *pace != "" {
+			return usageError(e, errors.New("--pace needs --render"))
+		}
+	case "function_call":
+		opts = append(opts, render.WithStyle(render.FunctionCall))
+	case "json":
+		opts = append(opts, render.WithStyle(render.JSON))
+	default:
+		return usageError(e, fmt.Errorf("--render %s: want function_call or json", *style))
+	}
+	if *pace == "" {
+		*pace = "recorded"
+	}
+	rate, err := parsePace(*pace)
+	if err != nil {
+		return usageError(e, err)
 	}
 	pols, ok := loadPolicies(e, *rulesFile, *rulesDir)
 	if !ok {
@@ -96,6 +121,18 @@ func runReplay(e env, args []string) int {
 		j := &jsonlReport{w: out}
 		rp.rep, rp.fragments = j, sink.PushFunc(j.fragment)
 	}
+	if *style != "" {
+		out := e.stdout
+		opts = append(opts, render.WithColor(isTerminal(out) && os.Getenv("NO_COLOR") == ""))
+		if f, isFile := out.(*os.File); isFile && isTerminal(out) {
+			if w, _, err := term.GetSize(int(f.Fd())); err == nil {
+				opts = append(opts, render.WithWidth(w))
+			}
+		}
+		p := newPrompter(render.New(rp.in.out, opts...), e.stdin, rate, func() { rp.in.flush() })
+		rp.prompt, rp.rep = p, &renderReport{t: textReport{w: rp.in.out}, p: p}
+		rp.rest, rp.body = rp.body, pacer{p, rp.body}
+	}
 	return rp.run(*wire)
 }
 
@@ -108,8 +145,10 @@ type replayer struct {
 	// does not show fragments.
 	fragments sink.Sink
 	pols      *policies // nil without --rules or --rules-dir
+	prompt    *prompter // --render's; nil without it
 	in        *arrival  // the input, and the output's flush
 	body      io.Reader // the input, a line at most per read
+	rest      io.Reader // under --render, body without the pacer
 
 	problems []string // why the exit status is not 0, for stderr
 }
@@ -130,6 +169,13 @@ func (rp *replayer) run(wire string) int {
 		opts = append(opts, toolcall.WithPolicy(rp.pols.lookup))
 	}
 	resp := toolcall.New(opts...)
+	ctx := context.Background()
+	if rp.prompt != nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		rp.prompt.resp, rp.prompt.cancel, rp.prompt.start = resp, cancel, time.Now()
+	}
 	for n := 0; ; n++ {
 		head, told, code, more := rp.begin(n, wire)
 		if !more {
@@ -138,20 +184,42 @@ func (rp *replayer) run(wire string) int {
 		wire = told
 		rp.rep.response(n, wire)
 		body := io.MultiReader(bytes.NewReader(head), rp.body)
-		err := wireReaders[wire](context.Background(), body, resp, rp.onText("text"), rp.onText("thinking"))
+		err := wireReaders[wire](ctx, body, resp, rp.onText("text"), rp.onText("thinking"))
 		if rp.in.flushErr != nil {
 			return rp.finish()
 		}
-		if err != nil {
+		stopped := rp.prompt != nil && rp.prompt.stopped
+		switch {
+		case stopped:
+			err = errStopped
+		case err != nil:
 			rp.streamError(n, err)
 		}
-		for _, r := range resp.End() {
+		results := resp.End()
+		if rp.prompt != nil {
+			rp.prompt.await()
+		}
+		for _, r := range results {
 			rp.rep.end(r, r.Verdict.Decided() && rp.pols.unlisted(r.Call.Name))
-			if !r.Executable {
-				rp.problems = append(rp.problems, fmt.Sprintf("%s: not executable: %s", callName(n, r.Call), whyNot(r)))
+			executable, why := r.Executable, ""
+			if rp.prompt != nil {
+				executable, why = rp.prompt.final(r)
+			}
+			if !executable {
+				if why == "" || why == "not executable" {
+					why = whyNot(r)
+				}
+				rp.problems = append(rp.problems, fmt.Sprintf("%s: not executable: %s", callName(n, r.Call), why))
 			}
 		}
+		if stopped {
+			rp.unread()
+		}
 		resp.Reset()
+		if rp.prompt != nil {
+			rp.prompt.reset()
+			rp.prompt.r.Reset()
+		}
 		if err != nil {
 			return rp.finish()
 		}
@@ -224,11 +292,17 @@ func (rp *replayer) finish() int {
 // newSink is toolcall's sink constructor, called at each call's start.
 func (rp *replayer) newSink(c fragment.Call) sink.Sink {
 	rp.rep.start(c)
+	if rp.prompt != nil {
+		return rp.prompt.sink(c)
+	}
 	return rp.fragments
 }
 
 func (rp *replayer) decided(c fragment.Call, d policy.Decision, at int64) {
 	rp.rep.decision(c, d, at, rp.pols.unlisted(c.Name))
+	if rp.prompt != nil {
+		rp.prompt.decided(c, d, at)
+	}
 }
 
 func (rp *replayer) onText(kind string) func(int64, []byte) {

@@ -1,0 +1,346 @@
+package main
+
+// This file is replay --render: the stream shown as a person sees it
+// (package render), at a pace, with the early permission prompt.
+//
+// Goroutines. Everything that touches the toolcall.Response, the Renderer
+// and the output runs on the goroutine that runs the wire's reader (the
+// "stream goroutine"): the sinks, OnDecision, and the pacer's Read, which the
+// wire's reader calls between events, when no method of the Response is
+// running. One other goroutine reads the terminal, a line at a time, and
+// sends each answer on a channel; only the stream goroutine receives from
+// it, in the pacer's Read (while it waits for the pace, and before each
+// read) and at the end of a response. So Decline is only ever called from
+// the stream goroutine, between events or from OnDecision.
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/argstream/argstream/fragment"
+	"github.com/argstream/argstream/policy"
+	"github.com/argstream/argstream/render"
+	"github.com/argstream/argstream/sink"
+	"github.com/argstream/argstream/toolcall"
+	"golang.org/x/term"
+)
+
+// recordedPace is --pace recorded: 60 tokens a second, about 4 bytes a
+// token, of argument and text bytes.
+const recordedPace = 240
+
+// errStopped is what the pacer returns once a declined call was the only
+// one pending: the replay stops reading, as a client cancels the response.
+var errStopped = errors.New("stopped reading: the only pending call was declined")
+
+// parsePace parses --pace: recorded, none, or bytes a second.
+func parsePace(s string) (float64, error) {
+	switch s {
+	case "recorded":
+		return recordedPace, nil
+	case "none":
+		return 0, nil
+	}
+	n, err := strconv.ParseFloat(s, 64)
+	if err != nil || !(n > 0) || n > 1e12 {
+		return 0, fmt.Errorf("--pace %s: want recorded, none or bytes a second (a number above 0)", s)
+	}
+	return n, nil
+}
+
+// isTerminal reports whether f is an *os.File on a terminal.
+func isTerminal(f any) bool {
+	file, ok := f.(*os.File)
+	return ok && term.IsTerminal(int(file.Fd()))
+}
+
+// answer is a call's answer to the prompt.
+type answer byte
+
+const (
+	noAnswer   answer = 0
+	allow      answer = 'y'
+	decline    answer = 'n'
+	edit       answer = 'e'
+	noTerminal answer = '-' // declined: stdin is not a terminal
+)
+
+// prompter shows the stream through a Renderer, paces it, and asks.
+type prompter struct {
+	r           *render.Renderer
+	resp        *toolcall.Response // set by run
+	interactive bool
+	answers     chan string // lines from the terminal; closed at its end
+	reading     bool        // the terminal's goroutine was started
+	stdin       io.Reader
+
+	queue   []int64          // the calls asked, awaiting an answer, in order
+	asked   map[int64]answer // every call asked, and its answer
+	ended   map[int64]bool   // calls whose arguments ended
+	offsets map[int64]int64  // each call's argument bytes so far
+	cancel  context.CancelFunc
+	stopped bool // the only pending call was declined: stop reading
+
+	// The pace.
+	rate    float64 // bytes a second; 0: none
+	start   time.Time
+	payload int64 // argument and text bytes delivered so far
+	flush   func()
+}
+
+func newPrompter(r *render.Renderer, stdin io.Reader, rate float64, flush func()) *prompter {
+	return &prompter{r: r, stdin: stdin, interactive: isTerminal(stdin), rate: rate, flush: flush,
+		asked: map[int64]answer{}, ended: map[int64]bool{}, offsets: map[int64]int64{}}
+}
+
+// reset readies the prompter for the next response.
+func (p *prompter) reset() {
+	clear(p.asked)
+	clear(p.ended)
+	clear(p.offsets)
+	p.queue = p.queue[:0]
+}
+
+// sink wraps the Renderer's sink of call c, to know the call's progress.
+func (p *prompter) sink(c fragment.Call) sink.Sink {
+	return &watchSink{p: p, index: int64(c.Index), s: p.r.Sink(c)}
+}
+
+type watchSink struct {
+	p     *prompter
+	index int64
+	s     sink.Sink
+}
+
+func (w *watchSink) Push(pr *fragment.Progress) error {
+	if d := pr.Offset - w.p.offsets[w.index]; d > 0 {
+		w.p.payload += d
+		w.p.offsets[w.index] = pr.Offset
+	}
+	return w.s.Push(pr)
+}
+
+func (w *watchSink) End(err error) {
+	w.p.ended[w.index] = true
+	w.s.End(err)
+}
+
+// text shows the model's text, escaped, each line indented.
+func (p *prompter) text(kind string, index int64, text []byte) {
+	p.payload += int64(len(text))
+	s := printable(string(text), true)
+	s = strings.ReplaceAll(s, "\n", "\n  ")
+	fmt.Fprintf(p.r, "%s %d: %s\n", kind, index, s)
+}
+
+// decided is OnDecision's: an ask shows the prompt at once.
+func (p *prompter) decided(c fragment.Call, d policy.Decision, at int64) {
+	if d.Mode != policy.Ask {
+		return
+	}
+	idx := int64(c.Index)
+	when := "while its arguments stream"
+	if p.ended[idx] {
+		when = "its arguments complete"
+	}
+	fmt.Fprintf(p.r, "? call %d asks permission (%s, decided at byte %d):\n%s\n", c.Index, d, at, p.r.Partial(c.Index))
+	_ = when
+	p.asked[idx] = noAnswer
+	if !p.interactive {
+		fmt.Fprintf(p.r, "Allow? [y/n/e] n (stdin is not a terminal: not approved)\n")
+		p.asked[idx] = noTerminal
+		p.declined(idx)
+		return
+	}
+	fmt.Fprintf(p.r, "Allow? [y/n/e] (%s; answer, then Enter)\n", when)
+	p.queue = append(p.queue, idx)
+	if !p.reading {
+		p.reading = true
+		p.answers = make(chan string)
+		go readAnswers(p.stdin, p.answers)
+	}
+}
+
+// readAnswers sends each line of the terminal on ch, and closes ch at its
+// end. It runs on its own goroutine, and touches nothing else.
+func readAnswers(in io.Reader, ch chan<- string) {
+	sc := bufio.NewScanner(in)
+	for sc.Scan() {
+		ch <- sc.Text()
+	}
+	close(ch)
+}
+
+// declined declines call idx if it is still pending, on the stream
+// goroutine, and stops reading if it was the only pending call.
+func (p *prompter) declined(idx int64) {
+	if p.ended[idx] {
+		return // complete already: it is simply not run
+	}
+	if p.resp.Decline(idx) {
+		p.stopped = true
+		if p.cancel != nil {
+			p.cancel()
+		}
+	}
+}
+
+// apply applies one line from the terminal to the first call awaiting an
+// answer.
+func (p *prompter) apply(line string, ok bool) {
+	if len(p.queue) == 0 {
+		return
+	}
+	idx := p.queue[0]
+	a := decline // the terminal's end: never approve silently
+	if ok {
+		switch strings.ToLower(strings.TrimSpace(line)) {
+		case "y", "yes":
+			a = allow
+		case "n", "no":
+			a = decline
+		case "e", "edit":
+			a = edit
+		default:
+			fmt.Fprintf(p.r, "Allow? [y/n/e] (call %d: answer y, n or e, then Enter)\n", idx)
+			return
+		}
+	}
+	p.queue = p.queue[1:]
+	p.asked[idx] = a
+	switch a {
+	case allow:
+		fmt.Fprintf(p.r, "→ call %d allowed: it runs once its arguments are complete\n", idx)
+	case edit:
+		fmt.Fprintf(p.r, "→ call %d marked for editing once its arguments are complete\n", idx)
+	default:
+		fmt.Fprintf(p.r, "→ call %d declined\n", idx)
+		p.declined(idx)
+	}
+}
+
+// poll applies the answers that have come, without waiting.
+func (p *prompter) poll() {
+	for len(p.queue) > 0 {
+		select {
+		case line, ok := <-p.answers:
+			p.apply(line, ok)
+		default:
+			return
+		}
+	}
+}
+
+// await waits for the answer of every call still asked, at the end of a
+// response.
+func (p *prompter) await() {
+	for len(p.queue) > 0 {
+		p.flush()
+		line, ok := <-p.answers
+		p.apply(line, ok)
+	}
+}
+
+// pacer is the input of the wire's reader under --render: before each read
+// it flushes the output, applies the answers, and waits until the argument
+// and text bytes delivered so far are due at the pace.
+type pacer struct {
+	p *prompter
+	r io.Reader
+}
+
+func (pc pacer) Read(b []byte) (int, error) {
+	p := pc.p
+	p.flush()
+	p.poll()
+	if p.rate > 0 {
+		due := p.start.Add(time.Duration(float64(p.payload) / p.rate * float64(time.Second)))
+		for wait := time.Until(due); wait > 0 && !p.stopped; wait = time.Until(due) {
+			if len(p.queue) == 0 {
+				time.Sleep(wait)
+				break
+			}
+			t := time.NewTimer(wait)
+			select {
+			case line, ok := <-p.answers:
+				p.apply(line, ok)
+				p.flush()
+			case <-t.C:
+			}
+			t.Stop()
+		}
+	}
+	if p.stopped {
+		return 0, errStopped
+	}
+	return pc.r.Read(b)
+}
+
+// final is what becomes of call r under --render: whether it may run, and
+// its status in the summary.
+func (p *prompter) final(r toolcall.Result) (ok bool, status string) {
+	a, asked := p.asked[int64(r.Call.Index)]
+	switch {
+	case asked && a == decline:
+		return false, "declined"
+	case asked && a == noTerminal:
+		return false, "not approved, no terminal"
+	case !r.Executable:
+		return false, "not executable"
+	case asked && a == allow:
+		return true, "allowed, executable"
+	case asked && a == edit:
+		return true, "edit: complete, marked for editing"
+	}
+	return true, "executable"
+}
+
+// unread reports, once the replay stopped reading, how many bytes of the
+// input were never read: it reads them, without processing them, to count
+// them (for a pipe, until the producer closes it).
+func (rp *replayer) unread() {
+	n, _ := io.Copy(io.Discard, rp.rest)
+	fmt.Fprintf(rp.prompt.r, "stopped reading: the declined call was the only one pending; %d bytes of the input never streamed\n", n)
+}
+
+// renderReport is the reporter of --render: the Renderer shows the calls,
+// the prompter the model's text and the prompts; it adds the responses,
+// stream errors, and a summary line per call.
+type renderReport struct {
+	t textReport // unused but for printable's conventions
+	p *prompter
+}
+
+func (rr *renderReport) response(n int, wire string) {
+	fmt.Fprintf(rr.p.r, "── response %d (%s)\n", n, wire)
+}
+
+func (rr *renderReport) start(fragment.Call) {}
+
+func (rr *renderReport) decision(fragment.Call, policy.Decision, int64, bool) {}
+
+func (rr *renderReport) text(kind string, index int64, text []byte) { rr.p.text(kind, index, text) }
+
+func (rr *renderReport) streamError(err error) {
+	fmt.Fprintf(rr.p.r, "stream error: %s\n", printable(message(err), false))
+}
+
+func (rr *renderReport) end(r toolcall.Result, unlisted bool) {
+	_, status := rr.p.final(r)
+	if d := r.Verdict.Decision; d.Decided() {
+		status += ", " + describe(d, unlisted)
+	}
+	got := rr.p.offsets[int64(r.Call.Index)]
+	extra := ""
+	if r.Err != nil {
+		extra = fmt.Sprintf(" (%s; %d argument bytes received)", printable(message(r.Err), false), got)
+	}
+	fmt.Fprintf(rr.p.r, "call %d %s: %s%s\n", r.Call.Index, rr.t.ident(r.Call), status, extra)
+}
