@@ -29,6 +29,8 @@ import (
 	"github.com/argstream/argstream/render"
 	"github.com/argstream/argstream/sink"
 	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire/sse"
+	"github.com/go-json-experiment/json"
 	"golang.org/x/term"
 )
 
@@ -81,12 +83,13 @@ type prompter struct {
 	reading     bool        // the terminal's goroutine was started
 	stdin       io.Reader
 
-	queue   []int64          // the calls asked, awaiting an answer, in order
-	asked   map[int64]answer // every call asked, and its answer
-	ended   map[int64]bool   // calls whose arguments ended
-	offsets map[int64]int64  // each call's argument bytes so far
-	cancel  context.CancelFunc
-	stopped bool // the only pending call was declined: stop reading
+	queue     []int64          // the calls asked, awaiting an answer, in order
+	asked     map[int64]answer // every call asked, and its answer
+	ended     map[int64]bool   // calls whose arguments ended
+	offsets   map[int64]int64  // each call's argument bytes so far
+	cancel    context.CancelFunc
+	stopped   bool  // the only pending call was declined: stop reading
+	stoppedAt int64 // the index of that call
 
 	// The pace.
 	rate    float64 // bytes a second; 0: none
@@ -185,7 +188,7 @@ func (p *prompter) declined(idx int64) {
 		return // complete already: it is simply not run
 	}
 	if p.resp.Decline(idx) {
-		p.stopped = true
+		p.stopped, p.stoppedAt = true, idx
 		if p.cancel != nil {
 			p.cancel()
 		}
@@ -302,12 +305,85 @@ func (p *prompter) final(r toolcall.Result) (ok bool, status string) {
 	return true, "executable"
 }
 
-// unread reports, once the replay stopped reading, how many bytes of the
-// input were never read: it reads them, without processing them, to count
-// them (for a pipe, until the producer closes it).
-func (rp *replayer) unread() {
-	n, _ := io.Copy(io.Discard, rp.rest)
-	fmt.Fprintf(rp.prompt.r, "stopped reading: the declined call was the only one pending; %d bytes of the input never streamed\n", n)
+// unread reports, once the replay stopped reading, what was never
+// streamed: the bytes of the input left unread, which it reads without
+// processing them, to count them (for a pipe, until the producer closes
+// it), and among them the argument bytes of the declined call and of the
+// other calls (argBytes).
+func (rp *replayer) unread(wire string, declined int64) {
+	var ct byteCount
+	args, _ := argBytes(wire, io.TeeReader(rp.rest, &ct))
+	io.Copy(&ct, rp.rest) // what the event reader left
+	var others int64
+	for i, n := range args {
+		if i != declined {
+			others += n
+		}
+	}
+	fmt.Fprintf(rp.prompt.r, "stopped reading: the declined call was the only one pending\n"+
+		"never streamed: %d argument bytes of call %d, %d of later calls; %d bytes of the input\n", args[declined], declined, others, int64(ct))
+}
+
+type byteCount int64
+
+func (c *byteCount) Write(p []byte) (int, error) {
+	*c += byteCount(len(p))
+	return len(p), nil
+}
+
+// argBytes counts the argument bytes, by call index, that the events of r
+// hold (the decoded text of the argument deltas: Anthropic's
+// input_json_delta partial_json, Chat Completions' tool_calls arguments,
+// the Responses API's function_call_arguments delta).
+func argBytes(wire string, r io.Reader) (map[int64]int64, error) {
+	counts := map[int64]int64{}
+	rd := sse.NewReader(r)
+	for rd.Next() {
+		ev := rd.Event()
+		switch wire {
+		case "anthropic":
+			var d struct {
+				Type  string `json:"type"`
+				Index int64  `json:"index"`
+				Delta struct {
+					PartialJSON string `json:"partial_json"`
+				} `json:"delta"`
+			}
+			if json.Unmarshal(ev.Data, &d) == nil && d.Type == "content_block_delta" {
+				counts[d.Index] += int64(len(d.Delta.PartialJSON))
+			}
+		case "openai-chat":
+			var d struct {
+				Choices []struct {
+					Delta struct {
+						ToolCalls []struct {
+							Index    int64 `json:"index"`
+							Function struct {
+								Arguments string `json:"arguments"`
+							} `json:"function"`
+						} `json:"tool_calls"`
+					} `json:"delta"`
+				} `json:"choices"`
+			}
+			if json.Unmarshal(ev.Data, &d) == nil {
+				for _, c := range d.Choices {
+					for _, tc := range c.Delta.ToolCalls {
+						counts[tc.Index] += int64(len(tc.Function.Arguments))
+					}
+				}
+			}
+		case "openai-responses":
+			var d struct {
+				Type        string `json:"type"`
+				OutputIndex int64  `json:"output_index"`
+				Delta       string `json:"delta"`
+			}
+			if json.Unmarshal(ev.Data, &d) == nil && strings.HasSuffix(d.Type, "_call_arguments.delta") {
+				counts[d.OutputIndex] += int64(len(d.Delta))
+			}
+		}
+	}
+	return counts, rd.Err()
 }
 
 // renderReport is the reporter of --render: the Renderer shows the calls,
@@ -339,7 +415,7 @@ func (rr *renderReport) end(r toolcall.Result, unlisted bool) {
 	}
 	got := rr.p.offsets[int64(r.Call.Index)]
 	extra := ""
-	if r.Err != nil {
+	if r.Err != nil && !r.Declined {
 		extra = fmt.Sprintf(" (%s; %d argument bytes received)", printable(message(r.Err), false), got)
 	}
 	fmt.Fprintf(rr.p.r, "call %d %s: %s%s\n", r.Call.Index, rr.t.ident(r.Call), status, extra)

@@ -213,7 +213,7 @@ func (rp *replayer) run(wire string) int {
 			}
 		}
 		if stopped {
-			rp.unread()
+			rp.unread(wire, rp.prompt.stoppedAt)
 		}
 		resp.Reset()
 		if rp.prompt != nil {
