@@ -6,6 +6,7 @@
 //	argstream aggregate [--split N | --split random:SEED | --chunks CHUNKS.json] [FILE]
 //	argstream policy --rules RULES.json [--split N | --split random:SEED | --chunks CHUNKS.json] [FILE]
 //	argstream replay [--wire auto|anthropic|openai-chat|openai-responses] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [FILE]
+//	argstream replay --render function_call|json [--rules RULES.json | --rules-dir DIR] [--pace recorded|none|BYTES_PER_SEC] [FILE]
 //	argstream bench [--chunk N] [--impl jsontext|handrolled] [--runs N] [--time D] FILE...
 //	argstream bench --wire anthropic|openai-chat|openai-responses [--impl jsontext|handrolled] [--runs N] [--time D] FILE...
 //	argstream version
@@ -127,4 +128,60 @@
 // told, or an input that cannot be read. A stream whose last event has no
 // blank line after it, as some recordings end, is cut short: that event
 // was never dispatched, and the response is not known to be whole.
+//
+// # replay --render: what a person sees, and the early permission prompt
+//
+// --render function_call|json shows the calls as a person sees them
+// (package render, in its FunctionCall or JSON style) instead of the
+// report: each call's header when it starts, its short arguments when
+// complete, long strings (a file's content) line by line as they arrive,
+// the model's text escaped and indented, and a summary line per call at the
+// end of each response. Colour is on when stdout is a terminal and NO_COLOR
+// is unset; the width is the terminal's.
+//
+// --pace paces the replay, since a recording carries no timing: before each
+// read of the input, replay waits until the argument and text bytes
+// delivered so far are due at the pace. recorded, the default with
+// --render, is 240 bytes a second (60 tokens a second, about 4 bytes a
+// token); a number is bytes a second; none reads as fast as it can.
+// --pace needs --render.
+//
+// When a call's policy decides ask, replay shows its partial arguments
+// (render.Renderer.Partial: the complete parameters and a placeholder for
+// the one streaming) and "Allow? [y/n/e]" at once, and the stream goes on
+// while the person answers (a letter, then Enter; the terminal stays in
+// its usual line mode). A goroutine reads the terminal and hands each
+// answer over a channel; the answers are applied on the goroutine that
+// reads the stream, between two reads of the input (and while it waits
+// for the pace), never inside a call of the toolcall.Response, which is
+// for one goroutine. Several calls asked are answered in turn.
+//
+//   - y: the call goes on; at the end it is "allowed, executable" (if its
+//     arguments end complete and valid).
+//   - n: the call is declined (toolcall.Response.Decline): its remaining
+//     bytes are discarded, its output ends with "✗ ... declined". If it
+//     was the only call still pending, replay stops reading, as a client
+//     cancels the response (the context of the wire's reader is cancelled),
+//     and prints what was never streamed: "never streamed: A argument bytes
+//     of call I, B of later calls; C bytes of the input". The argument bytes
+//     (the tokens saved) are counted in the rest of the recording, the text
+//     of the argument deltas of the wire, by call index, after replay
+//     stopped; C is every byte of the input replay had not read when it
+//     stopped (for a pipe, replay reads it to its end to count it).
+//   - e: the call goes on and is reported "edit: complete, marked for
+//     editing" once its arguments are complete.
+//
+// A call still asked when its response ends waits for its answer; the
+// terminal's end (EOF) answers n. A call whose policy decides ask once its
+// arguments are complete is asked the same way.
+//
+// Without a terminal (stdin is not one), replay never approves: the prompt
+// is printed with the answer "n (stdin is not a terminal: not approved)",
+// the call is declined as for n (and the replay stops if it was the only
+// pending call), and its summary says "not approved, no terminal".
+//
+// With --render, replay exits 0 when every response is complete and every
+// call executable and, if asked, answered y or e; 1 if a call was declined
+// (n, or no terminal) or is not executable, or a response ended in an
+// error, each reason on stderr after the output; 2 as without --render.
 package main

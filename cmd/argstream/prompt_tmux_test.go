@@ -24,6 +24,14 @@ func promptContent() string {
 	return b.String()
 }
 
+// promptArgs are the arguments of the test's call: path first, as a model
+// writes them (a map would sort content first).
+func promptArgs() []byte {
+	p, _ := json.Marshal("src/main.rs")
+	c, _ := json.Marshal(promptContent())
+	return fmt.Appendf(nil, `{"path":%s,"content":%s}`, p, c)
+}
+
 // promptStream writes an Anthropic SSE stream of one fs_create_file call
 // whose arguments (path, then content, as in
 // testdata/examples/fs_create_file.json) come in deltas of about 10 bytes,
@@ -31,10 +39,7 @@ func promptContent() string {
 // /tmp/, decided once path is complete.
 func promptStream(t *testing.T, dir string) (stream, rules string) {
 	t.Helper()
-	// path first, as a model writes it (a map would sort content first).
-	p, _ := json.Marshal("src/main.rs")
-	c, _ := json.Marshal(promptContent())
-	args := fmt.Appendf(nil, `{"path":%s,"content":%s}`, p, c)
+	args := promptArgs()
 
 	var sse bytes.Buffer
 	event := func(typ string, data any) {
@@ -176,4 +181,52 @@ func TestPromptInTerminal(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestPromptNoTerminal: without a terminal, replay --render never
+// approves: the ask is answered n, the call declined, the replay stopped,
+// the bytes never streamed counted, exit 1.
+func TestPromptNoTerminal(t *testing.T) {
+	stream, rules := promptStream(t, t.TempDir())
+	for _, style := range []string{"function_call", "json"} {
+		got := replayCmd(strings.NewReader("y\n"), "--render", style, "--rules", rules, "--pace", "none", stream)
+		if got.code != exitInvalid {
+			t.Errorf("%s: exit %d, want %d; stderr %q", style, got.code, exitInvalid, got.stderr)
+		}
+		// The policy decides at byte 21, the end of path, in the third
+		// delta of 10 bytes: the rest of the arguments is never streamed.
+		unread := len(promptArgs()) - 30
+		for _, want := range []string{
+			"Allow? [y/n/e] n (stdin is not a terminal: not approved)",
+			"fs_create_file: not approved, no terminal",
+			fmt.Sprintf("never streamed: %d argument bytes of call 0, 0 of later calls;", unread),
+		} {
+			if !strings.Contains(got.stdout, want) {
+				t.Errorf("%s: stdout lacks %q:\n%s", style, want, got.stdout)
+			}
+		}
+		if !strings.Contains(got.stderr, "not approved, no terminal") {
+			t.Errorf("%s: stderr %q", style, got.stderr)
+		}
+	}
+}
+
+// TestPromptFlags: --pace needs --render, and bad values are usage errors.
+func TestPromptFlags(t *testing.T) {
+	stream, _ := promptStream(t, t.TempDir())
+	for _, args := range [][]string{
+		{"--pace", "none", stream},
+		{"--render", "fancy", stream},
+		{"--render", "json", "--pace", "0", stream},
+		{"--render", "json", "--pace", "fast", stream},
+	} {
+		if got := replayCmd(strings.NewReader(""), args...); got.code != exitUsage || got.stderr == "" {
+			t.Errorf("%q: exit %d, stderr %q; want %d and a message", args, got.code, got.stderr, exitUsage)
+		}
+	}
+	// Without a policy nothing asks: the call streams whole, exit 0.
+	got := replayCmd(strings.NewReader(""), "--render", "function_call", "--pace", "none", stream)
+	if got.code != exitOK || !strings.Contains(got.stdout, "fn f25()") || !strings.Contains(got.stdout, "fs_create_file: executable") {
+		t.Errorf("no policy: exit %d, stdout:\n%s\nstderr %q", got.code, got.stdout, got.stderr)
+	}
 }
