@@ -181,6 +181,23 @@ func TestPromptInTerminal(t *testing.T) {
 			}
 		}
 	})
+
+	t.Run("edit", func(t *testing.T) {
+		s := startTmux(t, strings.Replace(command, "function_call", "json", 1))
+		scr := s.waitFor("Allow? [y/n/e]", 10*time.Second)
+		if strings.Contains(scr, "f25()") || !strings.Contains(scr, "// …") {
+			t.Fatalf("the prompt came after the stream ended, or without the JSON placeholder; the screen:\n%s", scr)
+		}
+		if out, err := s.tmux("send-keys", "-t", "argstream", "e", "Enter"); err != nil {
+			t.Fatalf("tmux send-keys: %v: %s", err, out)
+		}
+		scr = s.waitFor("EXIT=", 15*time.Second)
+		for _, want := range []string{"→ call 0 marked for editing", "fs_create_file: edit: complete, marked for editing", "EXIT=0"} {
+			if !strings.Contains(scr, want) {
+				t.Errorf("the screen lacks %q; the screen:\n%s", want, scr)
+			}
+		}
+	})
 }
 
 // TestPromptNoTerminal: without a terminal, replay --render never
@@ -217,6 +234,7 @@ func TestPromptFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"--pace", "none", stream},
 		{"--render", "fancy", stream},
+		{"--render", "json", "--format", "jsonl", stream},
 		{"--render", "json", "--pace", "0", stream},
 		{"--render", "json", "--pace", "fast", stream},
 	} {

@@ -154,7 +154,6 @@ func (p *prompter) decided(c fragment.Call, d policy.Decision, at int64) {
 		when = "its arguments complete"
 	}
 	fmt.Fprintf(p.r, "? call %d asks permission (%s, decided at byte %d):\n%s\n", c.Index, d, at, p.r.Partial(c.Index))
-	_ = when
 	p.asked[idx] = noAnswer
 	if !p.interactive {
 		fmt.Fprintf(p.r, "Allow? [y/n/e] n (stdin is not a terminal: not approved)\n")
@@ -390,7 +389,7 @@ func argBytes(wire string, r io.Reader) (map[int64]int64, error) {
 // the prompter the model's text and the prompts; it adds the responses,
 // stream errors, and a summary line per call.
 type renderReport struct {
-	t textReport // unused but for printable's conventions
+	t textReport // for its ident, never written to
 	p *prompter
 }
 

@@ -96,6 +96,9 @@ func runReplay(e env, args []string) int {
 	default:
 		return usageError(e, fmt.Errorf("--render %s: want function_call or json", *style))
 	}
+	if *style != "" && *format != "text" {
+		return usageError(e, errors.New("--render excludes --format jsonl"))
+	}
 	if *pace == "" {
 		*pace = "recorded"
 	}
