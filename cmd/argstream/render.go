@@ -15,6 +15,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -83,11 +84,18 @@ type prompter struct {
 	reading     bool        // the terminal's goroutine was started
 	stdin       io.Reader
 
-	queue     []int64          // the calls asked, awaiting an answer, in order
-	asked     map[int64]answer // every call asked, and its answer
-	ended     map[int64]bool   // calls whose arguments ended
-	offsets   map[int64]int64  // each call's argument bytes so far
-	cancel    context.CancelFunc
+	queue   []int64          // the calls asked, awaiting an answer, in order
+	asked   map[int64]answer // every call asked, and its answer
+	ended   map[int64]bool   // calls whose arguments ended
+	offsets map[int64]int64  // each call's argument bytes so far
+	cancel  context.CancelFunc
+	// The model's text being shown, if textOpen.
+	textOpen  bool
+	textKind  string
+	textIndex int64
+	textLines int    // lines of it written
+	textBuf   []byte // its line not yet written
+
 	stopped   bool  // the only pending call was declined: stop reading
 	stoppedAt int64 // the index of that call
 
@@ -113,6 +121,7 @@ func (p *prompter) reset() {
 
 // sink wraps the Renderer's sink of call c, to know the call's progress.
 func (p *prompter) sink(c fragment.Call) sink.Sink {
+	p.endText()
 	return &watchSink{p: p, index: int64(c.Index), s: p.r.Sink(c)}
 }
 
@@ -123,6 +132,7 @@ type watchSink struct {
 }
 
 func (w *watchSink) Push(pr *fragment.Progress) error {
+	w.p.endText()
 	if d := pr.Offset - w.p.offsets[w.index]; d > 0 {
 		w.p.payload += d
 		w.p.offsets[w.index] = pr.Offset
@@ -131,16 +141,58 @@ func (w *watchSink) Push(pr *fragment.Progress) error {
 }
 
 func (w *watchSink) End(err error) {
+	w.p.endText()
 	w.p.ended[w.index] = true
 	w.s.End(err)
 }
 
-// text shows the model's text, escaped, each line indented.
+// text shows the model's text, escaped, a line at a time (the Renderer
+// starts each write of the command's own on a line of its own): "text
+// INDEX: ...", its further lines indented by two spaces. The line being
+// written is held until its end, or until a call's output or another line
+// of the command's takes the output.
 func (p *prompter) text(kind string, index int64, text []byte) {
 	p.payload += int64(len(text))
-	s := printable(string(text), true)
-	s = strings.ReplaceAll(s, "\n", "\n  ")
-	fmt.Fprintf(p.r, "%s %d: %s\n", kind, index, s)
+	if !p.textOpen || p.textKind != kind || p.textIndex != index {
+		p.endText()
+		p.textOpen, p.textKind, p.textIndex, p.textLines = true, kind, index, 0
+	}
+	p.textBuf = append(p.textBuf, text...)
+	if i := bytes.LastIndexByte(p.textBuf, '\n'); i >= 0 {
+		p.writeText(string(p.textBuf[:i]))
+		p.textBuf = append(p.textBuf[:0], p.textBuf[i+1:]...)
+	}
+}
+
+// writeText writes lines of the text being shown.
+func (p *prompter) writeText(s string) {
+	var b strings.Builder
+	for line := range strings.SplitSeq(s, "\n") {
+		if p.textLines == 0 {
+			fmt.Fprintf(&b, "%s %d: ", p.textKind, p.textIndex)
+		} else {
+			b.WriteString("  ")
+		}
+		b.WriteString(printable(line, false))
+		b.WriteByte('\n')
+		p.textLines++
+	}
+	io.WriteString(p.r, b.String())
+}
+
+// endText ends the text being shown, if any, writing its last line.
+func (p *prompter) endText() {
+	if p.textOpen && len(p.textBuf) > 0 {
+		p.writeText(string(p.textBuf))
+	}
+	p.textOpen, p.textBuf = false, p.textBuf[:0]
+}
+
+// line writes one line of the command's own through the Renderer, after
+// the text being shown.
+func (p *prompter) line(format string, args ...any) {
+	p.endText()
+	fmt.Fprintf(p.r, format+"\n", args...)
 }
 
 // decided is OnDecision's: an ask shows the prompt at once.
@@ -153,15 +205,15 @@ func (p *prompter) decided(c fragment.Call, d policy.Decision, at int64) {
 	if p.ended[idx] {
 		when = "its arguments complete"
 	}
-	fmt.Fprintf(p.r, "? call %d asks permission (%s, decided at byte %d):\n%s\n", c.Index, d, at, p.r.Partial(c.Index))
+	p.line("? call %d asks permission (%s, decided at byte %d):\n%s", c.Index, d, at, p.r.Partial(c.Index))
 	p.asked[idx] = noAnswer
 	if !p.interactive {
-		fmt.Fprintf(p.r, "Allow? [y/n/e] n (stdin is not a terminal: not approved)\n")
+		p.line("Allow? [y/n/e] n (stdin is not a terminal: not approved)")
 		p.asked[idx] = noTerminal
 		p.declined(idx)
 		return
 	}
-	fmt.Fprintf(p.r, "Allow? [y/n/e] (%s; answer, then Enter)\n", when)
+	p.line("Allow? [y/n/e] (%s; answer, then Enter)", when)
 	p.queue = append(p.queue, idx)
 	if !p.reading {
 		p.reading = true
@@ -211,7 +263,7 @@ func (p *prompter) apply(line string, ok bool) {
 		case "e", "edit":
 			a = edit
 		default:
-			fmt.Fprintf(p.r, "Allow? [y/n/e] (call %d: answer y, n or e, then Enter)\n", idx)
+			p.line("Allow? [y/n/e] (call %d: answer y, n or e, then Enter)", idx)
 			return
 		}
 	}
@@ -219,11 +271,11 @@ func (p *prompter) apply(line string, ok bool) {
 	p.asked[idx] = a
 	switch a {
 	case allow:
-		fmt.Fprintf(p.r, "→ call %d allowed: it runs once its arguments are complete\n", idx)
+		p.line("→ call %d allowed: it runs once its arguments are complete", idx)
 	case edit:
-		fmt.Fprintf(p.r, "→ call %d marked for editing once its arguments are complete\n", idx)
+		p.line("→ call %d marked for editing once its arguments are complete", idx)
 	default:
-		fmt.Fprintf(p.r, "→ call %d declined\n", idx)
+		p.line("→ call %d declined", idx)
 		p.declined(idx)
 	}
 }
@@ -243,6 +295,7 @@ func (p *prompter) poll() {
 // await waits for the answer of every call still asked, at the end of a
 // response.
 func (p *prompter) await() {
+	p.endText()
 	for len(p.queue) > 0 {
 		p.flush()
 		line, ok := <-p.answers
@@ -319,8 +372,8 @@ func (rp *replayer) unread(wire string, declined int64) {
 			others += n
 		}
 	}
-	fmt.Fprintf(rp.prompt.r, "stopped reading: the declined call was the only one pending\n"+
-		"never streamed: %d argument bytes of call %d, %d of later calls; %d bytes of the input\n", args[declined], declined, others, int64(ct))
+	rp.prompt.line("stopped reading: the declined call was the only one pending\n"+
+		"never streamed: %d argument bytes of call %d, %d of later calls; %d bytes of the input", args[declined], declined, others, int64(ct))
 }
 
 type byteCount int64
@@ -394,7 +447,7 @@ type renderReport struct {
 }
 
 func (rr *renderReport) response(n int, wire string) {
-	fmt.Fprintf(rr.p.r, "── response %d (%s)\n", n, wire)
+	rr.p.line("── response %d (%s)", n, wire)
 }
 
 func (rr *renderReport) start(fragment.Call) {}
@@ -404,7 +457,7 @@ func (rr *renderReport) decision(fragment.Call, policy.Decision, int64, bool) {}
 func (rr *renderReport) text(kind string, index int64, text []byte) { rr.p.text(kind, index, text) }
 
 func (rr *renderReport) streamError(err error) {
-	fmt.Fprintf(rr.p.r, "stream error: %s\n", printable(message(err), false))
+	rr.p.line("stream error: %s", printable(message(err), false))
 }
 
 func (rr *renderReport) end(r toolcall.Result, unlisted bool) {
@@ -417,5 +470,5 @@ func (rr *renderReport) end(r toolcall.Result, unlisted bool) {
 	if r.Err != nil && !r.Declined {
 		extra = fmt.Sprintf(" (%s; %d argument bytes received)", printable(message(r.Err), false), got)
 	}
-	fmt.Fprintf(rr.p.r, "call %d %s: %s%s\n", r.Call.Index, rr.t.ident(r.Call), status, extra)
+	rr.p.line("call %d %s: %s%s", r.Call.Index, rr.t.ident(r.Call), status, extra)
 }
