@@ -135,8 +135,10 @@
 // (package render, in its FunctionCall or JSON style) instead of the
 // report: each call's header when it starts, its short arguments when
 // complete, long strings (a file's content) line by line as they arrive,
-// the model's text escaped and indented, and a summary line per call at the
-// end of each response. Colour is on when stdout is a terminal and NO_COLOR
+// the model's text a line at a time ("text 0: ...", escaped, its further
+// lines indented), "── response N (WIRE)" at each response's start, and a
+// summary line per call at the end of each response ("call 0 toolu_1
+// fs_create_file: allowed, executable, ask (rule 1)"). Colour is on when stdout is a terminal and NO_COLOR
 // is unset; the width is the terminal's.
 //
 // --pace paces the replay, since a recording carries no timing: before each

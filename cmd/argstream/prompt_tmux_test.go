@@ -39,7 +39,12 @@ func promptArgs() []byte {
 // /tmp/, decided once path is complete.
 func promptStream(t *testing.T, dir string) (stream, rules string) {
 	t.Helper()
-	args := promptArgs()
+	return promptStreamOf(t, dir, "fs_create_file", promptArgs())
+}
+
+// promptStreamOf is promptStream for a call of the tool name with args.
+func promptStreamOf(t *testing.T, dir, name string, args []byte) (stream, rules string) {
+	t.Helper()
 
 	var sse bytes.Buffer
 	event := func(typ string, data any) {
@@ -52,7 +57,7 @@ func promptStream(t *testing.T, dir string) (stream, rules string) {
 	event("message_start", map[string]any{"type": "message_start", "message": map[string]any{
 		"id": "msg_1", "type": "message", "role": "assistant", "model": "test", "content": []any{}}})
 	event("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
-		"content_block": map[string]any{"type": "tool_use", "id": "toolu_1", "name": "fs_create_file", "input": map[string]any{}}})
+		"content_block": map[string]any{"type": "tool_use", "id": "toolu_1", "name": name, "input": map[string]any{}}})
 	for i := 0; i < len(args); {
 		j := min(i+10, len(args))
 		for j < len(args) && !utf8.RuneStart(args[j]) {
@@ -66,7 +71,7 @@ func promptStream(t *testing.T, dir string) (stream, rules string) {
 	event("message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": "tool_use"}})
 	event("message_stop", map[string]any{"type": "message_stop"})
 
-	stream, rules = filepath.Join(dir, "fs_create_file.sse"), filepath.Join(dir, "ask.json")
+	stream, rules = filepath.Join(dir, name+".sse"), filepath.Join(dir, "ask.json")
 	if err := os.WriteFile(stream, sse.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -246,5 +251,29 @@ func TestPromptFlags(t *testing.T) {
 	got := replayCmd(strings.NewReader(""), "--render", "function_call", "--pace", "none", stream)
 	if got.code != exitOK || !strings.Contains(got.stdout, "fn f25()") || !strings.Contains(got.stdout, "fs_create_file: executable") {
 		t.Errorf("no policy: exit %d, stdout:\n%s\nstderr %q", got.code, got.stdout, got.stderr)
+	}
+}
+
+// TestPromptModifyFile: fs_modify_file, the shipped example, asks once its
+// path is complete, while its patterns stream, in both styles.
+func TestPromptModifyFile(t *testing.T) {
+	args, err := os.ReadFile("../../testdata/examples/fs_modify_file.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stream, rules := promptStreamOf(t, t.TempDir(), "fs_modify_file", bytes.TrimSpace(args))
+	for style, partial := range map[string]string{
+		"function_call": `fs_modify_file(path: "lib.rs", …)`,
+		"json":          "{\n  \"path\": \"lib.rs\"\n  // …\n}",
+	} {
+		got := replayCmd(strings.NewReader(""), "--render", style, "--rules", rules, "--pace", "none", stream)
+		for _, want := range []string{partial, "Allow? [y/n/e] n (stdin is not a terminal: not approved)", "never streamed: "} {
+			if !strings.Contains(got.stdout, want) {
+				t.Errorf("%s: stdout lacks %q:\n%s", style, want, got.stdout)
+			}
+		}
+		if got.code != exitInvalid || strings.Contains(got.stdout, "src/b.rs") {
+			t.Errorf("%s: exit %d (want 1), or the declined patterns streamed on:\n%s", style, got.code, got.stdout)
+		}
 	}
 }
