@@ -1,6 +1,7 @@
 package anthropic
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -185,11 +186,115 @@ func (r *reader) parse(data []byte) error {
 	r.deltaType, r.str, r.hasStr = r.deltaType[:0], r.str[:0], false
 	r.errType, r.errMsg = r.errType[:0], r.errMsg[:0]
 
+	if r.fastDelta(data) {
+		return nil
+	}
+	return r.parseSlow(data)
+}
+
+// parseSlow decodes data token by token with r.dec; parse has reset r's
+// fields.
+func (r *reader) parseSlow(data []byte) error {
 	r.dec.Reset(data)
 	if err := r.dec.Root(r.field); err != nil {
 		return r.malformed(err)
 	}
 	return nil
+}
+
+// The bytes of the data of an input_json_delta event, as the API writes
+// it: fastHead, the index, fastMid, the partial_json string, "}", white
+// space, "}", white space.
+const (
+	fastHead = `{"type":"content_block_delta","index":`
+	fastMid  = `,"delta":{"type":"input_json_delta","partial_json":`
+)
+
+// fastDelta reads data, for parse, if it is laid out exactly as the API
+// writes an input_json_delta event, comparing bytes rather than decoding
+// tokens; the partial_json string is unquoted by jsontext.AppendUnquote.
+// It reports false, having set nothing, on any difference: then
+// parseSlow reads data, and its answer is the answer. When it reports true,
+// r holds what parseSlow would have read.
+func (r *reader) fastDelta(data []byte) bool {
+	if len(data) < len(fastHead) || string(data[:len(fastHead)]) != fastHead {
+		return false
+	}
+	i := len(fastHead)
+	// The index: 1 to 18 digits, no leading 0, so no overflow.
+	j := i
+	for j < len(data) && j-i < 19 && '0' <= data[j] && data[j] <= '9' {
+		j++
+	}
+	if n := j - i; n == 0 || n > 18 || n > 1 && data[i] == '0' {
+		return false
+	}
+	var index int64
+	for _, c := range data[i:j] {
+		index = index*10 + int64(c-'0')
+	}
+	if len(data)-j < len(fastMid) || string(data[j:j+len(fastMid)]) != fastMid {
+		return false
+	}
+	// The string: up to its first quote that no backslash escapes, one
+	// after an even run of backslashes.
+	i = j + len(fastMid)
+	if i >= len(data) || data[i] != '"' {
+		return false
+	}
+	j = i + 1
+	for {
+		k := bytes.IndexByte(data[j:], '"')
+		if k < 0 {
+			return false
+		}
+		j += k
+		b := j
+		for data[b-1] == '\\' {
+			b--
+		}
+		if (j-b)%2 == 0 {
+			break
+		}
+		j++
+	}
+	str := data[i : j+1]
+	// "}", white space, "}", white space.
+	j++
+	if j >= len(data) || data[j] != '}' {
+		return false
+	}
+	j = skipSpace(data, j+1)
+	if j >= len(data) || data[j] != '}' {
+		return false
+	}
+	if skipSpace(data, j+1) != len(data) {
+		return false
+	}
+	var err error
+	if r.str, err = jsontext.AppendUnquote(r.str[:0], str); err != nil {
+		r.str = r.str[:0]
+		return false
+	}
+	r.typ = append(r.typ[:0], "content_block_delta"...)
+	r.index, r.hasIndex = index, true
+	r.deltaType = append(r.deltaType[:0], "input_json_delta"...)
+	r.hasStr = true
+	return true
+}
+
+// skipSpace returns the index of the first byte of data[i:] that is not
+// JSON white space, or len(data).
+func skipSpace(data []byte, i int) int {
+	for i < len(data) {
+		switch data[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
 }
 
 func (r *reader) field(key []byte) (err error) {
