@@ -1,7 +1,6 @@
 package anthropic
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -220,43 +219,14 @@ func (r *reader) fastDelta(data []byte) bool {
 	if len(data) < len(fastHead) || string(data[:len(fastHead)]) != fastHead {
 		return false
 	}
-	i := len(fastHead)
-	// The index: 1 to 18 digits, no leading 0, so no overflow.
-	j := i
-	for j < len(data) && j-i < 19 && '0' <= data[j] && data[j] <= '9' {
-		j++
-	}
-	if n := j - i; n == 0 || n > 18 || n > 1 && data[i] == '0' {
+	index, j, ok := adapter.Index(data, len(fastHead))
+	if !ok || len(data)-j < len(fastMid) || string(data[j:j+len(fastMid)]) != fastMid {
 		return false
 	}
-	var index int64
-	for _, c := range data[i:j] {
-		index = index*10 + int64(c-'0')
-	}
-	if len(data)-j < len(fastMid) || string(data[j:j+len(fastMid)]) != fastMid {
+	i := j + len(fastMid)
+	j = adapter.StringEnd(data, i)
+	if j < 0 {
 		return false
-	}
-	// The string: up to its first quote that no backslash escapes, one
-	// after an even run of backslashes.
-	i = j + len(fastMid)
-	if i >= len(data) || data[i] != '"' {
-		return false
-	}
-	j = i + 1
-	for {
-		k := bytes.IndexByte(data[j:], '"')
-		if k < 0 {
-			return false
-		}
-		j += k
-		b := j
-		for data[b-1] == '\\' {
-			b--
-		}
-		if (j-b)%2 == 0 {
-			break
-		}
-		j++
 	}
 	str := data[i : j+1]
 	// "}", white space, "}", white space.
@@ -264,11 +234,8 @@ func (r *reader) fastDelta(data []byte) bool {
 	if j >= len(data) || data[j] != '}' {
 		return false
 	}
-	j = skipSpace(data, j+1)
-	if j >= len(data) || data[j] != '}' {
-		return false
-	}
-	if skipSpace(data, j+1) != len(data) {
+	j = adapter.SkipSpace(data, j+1)
+	if j >= len(data) || data[j] != '}' || adapter.SkipSpace(data, j+1) != len(data) {
 		return false
 	}
 	var err error
@@ -281,20 +248,6 @@ func (r *reader) fastDelta(data []byte) bool {
 	r.deltaType = append(r.deltaType[:0], "input_json_delta"...)
 	r.hasStr = true
 	return true
-}
-
-// skipSpace returns the index of the first byte of data[i:] that is not
-// JSON white space, or len(data).
-func skipSpace(data []byte, i int) int {
-	for i < len(data) {
-		switch data[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
 }
 
 func (r *reader) field(key []byte) (err error) {
