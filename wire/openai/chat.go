@@ -290,19 +290,10 @@ func (r *chatReader) fastChunk(data []byte) bool {
 	hasChoices := false
 	i := 1
 	for {
-		// A name: plain bytes in quotes.
-		if i >= len(data) || data[i] != '"' {
+		var name []byte
+		if name, i = fastName(data, i); i < 0 {
 			return false
 		}
-		k := i + 1
-		for k < len(data) && ('a' <= data[k] && data[k] <= 'z' || data[k] == '_') {
-			k++
-		}
-		if k >= len(data) || data[k] != '"' || k+1 >= len(data) || data[k+1] != ':' {
-			return false
-		}
-		name := data[i+1 : k]
-		i = k + 2
 		switch string(name) {
 		case "choices":
 			if hasChoices {
@@ -316,7 +307,7 @@ func (r *chatReader) fastChunk(data []byte) bool {
 		case "error", "message", "type", "code", "param", "":
 			return false
 		default:
-			if i = r.fastScalar(data, i); i < 0 {
+			if i = fastScalar(data, i, &r.fastScratch); i < 0 {
 				return false
 			}
 		}
@@ -371,6 +362,35 @@ func fastChoices(data []byte, i int) (choice, call int64, args []byte, j int, ok
 	return choice, call, data[i : j+1], j + 1 + len(fastChoice[3]), true
 }
 
+// fastName reads the name of a member at data[i:], plain lower-case
+// letters and underscores in quotes, and its colon, and returns it with
+// the index of the byte after the colon, or -1.
+func fastName(data []byte, i int) ([]byte, int) {
+	if i >= len(data) || data[i] != '"' {
+		return nil, -1
+	}
+	k := i + 1
+	for k < len(data) && ('a' <= data[k] && data[k] <= 'z' || data[k] == '_') {
+		k++
+	}
+	if k >= len(data) || data[k] != '"' || k+1 >= len(data) || data[k+1] != ':' {
+		return nil, -1
+	}
+	return data[i+1 : k], k + 2
+}
+
+// plainASCII reports whether the bytes of a string between its quotes are
+// all printable ASCII with no backslash, so that the string is valid JSON
+// and its own value.
+func plainASCII(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 || c >= 0x7f || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
 // hasAt reports whether data[i:] begins with s.
 func hasAt(data []byte, i int, s string) bool {
 	return len(data)-i >= len(s) && string(data[i:i+len(s)]) == s
@@ -378,8 +398,9 @@ func hasAt(data []byte, i int, s string) bool {
 
 // fastScalar skips the value at data[i:] if it is a string (checked by
 // jsontext.AppendUnquote), an integer in plain digits, true, false or
-// null, and returns the index of the byte after it, or -1.
-func (r *chatReader) fastScalar(data []byte, i int) int {
+// null, and returns the index of the byte after it, or -1. The string is
+// unquoted into *scratch.
+func fastScalar(data []byte, i int, scratch *[]byte) int {
 	if i >= len(data) {
 		return -1
 	}
@@ -389,8 +410,11 @@ func (r *chatReader) fastScalar(data []byte, i int) int {
 		if j < 0 {
 			return -1
 		}
+		if plainASCII(data[i+1 : j]) {
+			return j + 1
+		}
 		var err error
-		if r.fastScratch, err = jsontext.AppendUnquote(r.fastScratch[:0], data[i:j+1]); err != nil {
+		if *scratch, err = jsontext.AppendUnquote((*scratch)[:0], data[i:j+1]); err != nil {
 			return -1
 		}
 		return j + 1
