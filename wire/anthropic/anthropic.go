@@ -185,11 +185,69 @@ func (r *reader) parse(data []byte) error {
 	r.deltaType, r.str, r.hasStr = r.deltaType[:0], r.str[:0], false
 	r.errType, r.errMsg = r.errType[:0], r.errMsg[:0]
 
+	if r.fastDelta(data) {
+		return nil
+	}
+	return r.parseSlow(data)
+}
+
+// parseSlow decodes data token by token with r.dec; parse has reset r's
+// fields.
+func (r *reader) parseSlow(data []byte) error {
 	r.dec.Reset(data)
 	if err := r.dec.Root(r.field); err != nil {
 		return r.malformed(err)
 	}
 	return nil
+}
+
+// The bytes of the data of an input_json_delta event, as the API writes
+// it: fastHead, the index, fastMid, the partial_json string, "}", white
+// space, "}", white space.
+const (
+	fastHead = `{"type":"content_block_delta","index":`
+	fastMid  = `,"delta":{"type":"input_json_delta","partial_json":`
+)
+
+// fastDelta reads data, for parse, if it is laid out exactly as the API
+// writes an input_json_delta event, comparing bytes rather than decoding
+// tokens; the partial_json string is unquoted by jsontext.AppendUnquote.
+// It reports false, having set nothing, on any difference: then
+// parseSlow reads data, and its answer is the answer. When it reports true,
+// r holds what parseSlow would have read.
+func (r *reader) fastDelta(data []byte) bool {
+	if len(data) < len(fastHead) || string(data[:len(fastHead)]) != fastHead {
+		return false
+	}
+	index, j, ok := adapter.Index(data, len(fastHead))
+	if !ok || len(data)-j < len(fastMid) || string(data[j:j+len(fastMid)]) != fastMid {
+		return false
+	}
+	i := j + len(fastMid)
+	j = adapter.StringEnd(data, i)
+	if j < 0 {
+		return false
+	}
+	str := data[i : j+1]
+	// "}", white space, "}", white space.
+	j++
+	if j >= len(data) || data[j] != '}' {
+		return false
+	}
+	j = adapter.SkipSpace(data, j+1)
+	if j >= len(data) || data[j] != '}' || adapter.SkipSpace(data, j+1) != len(data) {
+		return false
+	}
+	var err error
+	if r.str, err = jsontext.AppendUnquote(r.str[:0], str); err != nil {
+		r.str = r.str[:0]
+		return false
+	}
+	r.typ = append(r.typ[:0], "content_block_delta"...)
+	r.index, r.hasIndex = index, true
+	r.deltaType = append(r.deltaType[:0], "input_json_delta"...)
+	r.hasStr = true
+	return true
 }
 
 func (r *reader) field(key []byte) (err error) {

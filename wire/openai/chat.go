@@ -15,6 +15,7 @@ import (
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire/internal/adapter"
 	"github.com/argstream/argstream/wire/sse"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // ReadChat reads the server-sent events of a Chat Completions streaming
@@ -111,6 +112,8 @@ type chatReader struct {
 	chosen     chatChoice // the chosen choice, if hasChosen
 	hasChosen  bool
 	scratch    []byte
+	// fastScratch receives the strings fastChunk checks.
+	fastScratch []byte
 }
 
 // chatChoice is one element of a chunk's "choices".
@@ -243,11 +246,196 @@ func (r *chatReader) parse(data []byte, errorEvent bool) error {
 	r.errType, r.errCode, r.errMessage, r.errParam = r.errType[:0], r.errCode[:0], r.errMessage[:0], r.errParam[:0]
 	r.hasChosen = false
 
+	if !errorEvent && r.fastChunk(data) {
+		return nil
+	}
+	return r.parseSlow(data)
+}
+
+// parseSlow decodes data token by token with r.dec; parse has reset r.
+func (r *chatReader) parseSlow(data []byte) error {
 	r.dec.Reset(data)
 	if err := r.dec.Root(r.field); err != nil {
 		return r.malformed(err)
 	}
 	return nil
+}
+
+// fastChoice is the bytes of the one choice of a chunk that carries a
+// delta of a tool call's arguments, as the API writes it: fastChoice[0],
+// the choice's index, fastChoice[1], the call's index, fastChoice[2], the
+// arguments string, fastChoice[3].
+var fastChoice = [4]string{
+	`[{"index":`,
+	`,"delta":{"tool_calls":[{"index":`,
+	`,"function":{"arguments":`,
+	`}}]},"logprobs":null,"finish_reason":null}]`,
+}
+
+// fastChunk reads data, for parse, if it is a chunk laid out as the API
+// writes one that carries a delta of a tool call's arguments for the chosen
+// choice, comparing bytes rather than decoding tokens: an object of plain
+// names (no escapes), whose values are strings, plain integers, true, false
+// or null, but for one "choices" laid out as fastChoice; no "error" member.
+// Strings are checked, and the arguments unquoted, by
+// jsontext.AppendUnquote. It reports false on any difference: then
+// parseSlow reads data, and its answer is the answer. When it reports true,
+// r holds what parseSlow would have read.
+func (r *chatReader) fastChunk(data []byte) bool {
+	if len(data) == 0 || data[0] != '{' {
+		return false
+	}
+	var choice, call int64
+	var args []byte
+	hasChoices := false
+	i := 1
+	for {
+		var name []byte
+		if name, i = fastName(data, i); i < 0 {
+			return false
+		}
+		switch string(name) {
+		case "choices":
+			if hasChoices {
+				return false
+			}
+			hasChoices = true
+			var ok bool
+			if choice, call, args, i, ok = fastChoices(data, i); !ok || choice != r.cfg.choice {
+				return false
+			}
+		case "error", "message", "type", "code", "param", "":
+			return false
+		default:
+			if i = fastScalar(data, i, &r.fastScratch); i < 0 {
+				return false
+			}
+		}
+		if i >= len(data) {
+			return false
+		}
+		if data[i] == '}' {
+			break
+		}
+		if data[i] != ',' {
+			return false
+		}
+		i++
+	}
+	if !hasChoices || adapter.SkipSpace(data, i+1) != len(data) {
+		return false
+	}
+	c := &r.chosen
+	if len(c.calls) == 0 {
+		c.calls = append(c.calls, chatCall{})
+	}
+	t := &c.calls[0]
+	var err error
+	if t.args, err = jsontext.AppendUnquote(t.args[:0], args); err != nil {
+		return false
+	}
+	c.index, c.nCalls = choice, 1
+	c.finish, c.thinking, c.text, c.refusal = c.finish[:0], c.thinking[:0], c.text[:0], c.refusal[:0]
+	t.index, t.hasIndex, t.hasType = call, true, false
+	t.typ, t.id, t.name = t.typ[:0], t.id[:0], t.name[:0]
+	r.hasChosen = true
+	return true
+}
+
+// fastChoices reads the value of "choices" at data[i:] if it is laid out
+// as fastChoice, and returns the choice's index, the call's index, the
+// arguments (quoted) and the index of the byte after the value.
+func fastChoices(data []byte, i int) (choice, call int64, args []byte, j int, ok bool) {
+	if !hasAt(data, i, fastChoice[0]) {
+		return
+	}
+	if choice, i, ok = adapter.Index(data, i+len(fastChoice[0])); !ok || !hasAt(data, i, fastChoice[1]) {
+		return 0, 0, nil, 0, false
+	}
+	if call, i, ok = adapter.Index(data, i+len(fastChoice[1])); !ok || !hasAt(data, i, fastChoice[2]) {
+		return 0, 0, nil, 0, false
+	}
+	i += len(fastChoice[2])
+	if j = adapter.StringEnd(data, i); j < 0 || !hasAt(data, j+1, fastChoice[3]) {
+		return 0, 0, nil, 0, false
+	}
+	return choice, call, data[i : j+1], j + 1 + len(fastChoice[3]), true
+}
+
+// fastName reads the name of a member at data[i:], plain lower-case
+// letters and underscores in quotes, and its colon, and returns it with
+// the index of the byte after the colon, or -1.
+func fastName(data []byte, i int) ([]byte, int) {
+	if i >= len(data) || data[i] != '"' {
+		return nil, -1
+	}
+	k := i + 1
+	for k < len(data) && ('a' <= data[k] && data[k] <= 'z' || data[k] == '_') {
+		k++
+	}
+	if k >= len(data) || data[k] != '"' || k+1 >= len(data) || data[k+1] != ':' {
+		return nil, -1
+	}
+	return data[i+1 : k], k + 2
+}
+
+// plainASCII reports whether the bytes of a string between its quotes are
+// all printable ASCII with no backslash, so that the string is valid JSON
+// and its own value.
+func plainASCII(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 || c >= 0x7f || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// hasAt reports whether data[i:] begins with s.
+func hasAt(data []byte, i int, s string) bool {
+	return len(data)-i >= len(s) && string(data[i:i+len(s)]) == s
+}
+
+// fastScalar skips the value at data[i:] if it is a string (checked by
+// jsontext.AppendUnquote), an integer in plain digits, true, false or
+// null, and returns the index of the byte after it, or -1. The string is
+// unquoted into *scratch.
+func fastScalar(data []byte, i int, scratch *[]byte) int {
+	if i >= len(data) {
+		return -1
+	}
+	switch data[i] {
+	case '"':
+		j := adapter.StringEnd(data, i)
+		if j < 0 {
+			return -1
+		}
+		if plainASCII(data[i+1 : j]) {
+			return j + 1
+		}
+		var err error
+		if *scratch, err = jsontext.AppendUnquote((*scratch)[:0], data[i:j+1]); err != nil {
+			return -1
+		}
+		return j + 1
+	case 't':
+		if hasAt(data, i, "true") {
+			return i + 4
+		}
+	case 'f':
+		if hasAt(data, i, "false") {
+			return i + 5
+		}
+	case 'n':
+		if hasAt(data, i, "null") {
+			return i + 4
+		}
+	default:
+		if _, j, ok := adapter.Index(data, i); ok {
+			return j
+		}
+	}
+	return -1
 }
 
 func (r *chatReader) field(key []byte) error {

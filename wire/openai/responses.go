@@ -18,6 +18,7 @@ import (
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire/internal/adapter"
 	"github.com/argstream/argstream/wire/sse"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // ReadResponses reads the server-sent events of an OpenAI Responses API
@@ -189,6 +190,8 @@ type responsesReader struct {
 	item      responsesItem
 	flat      responsesErr // an error event's code, message and param
 	nested    responsesErr // the same in its "error" object, or response.failed's
+	// fastScratch receives the strings fastDelta checks.
+	fastScratch []byte
 }
 
 // responsesItem is the item of an output_item event. id, callID, name and
@@ -424,6 +427,19 @@ func (r *responsesReader) parse(data []byte) error {
 	r.flat.reset()
 	r.nested.reset()
 
+	if r.kind == responsesArgsDelta {
+		if r.fastDelta(data) {
+			return nil
+		}
+		// fastDelta may have set some of them.
+		r.index, r.itemID, r.hasItemID, r.str, r.hasStr = 0, r.itemID[:0], false, r.str[:0], false
+	}
+	return r.parseSlow(data)
+}
+
+// parseSlow decodes data token by token with r.dec; parse has reset r.
+func (r *responsesReader) parseSlow(data []byte) error {
+	it := &r.item
 	r.dec.Reset(data)
 	var err error
 	switch r.kind {
@@ -443,6 +459,101 @@ func (r *responsesReader) parse(data []byte) error {
 		return r.malformed(err)
 	}
 	return nil
+}
+
+// fastDelta reads the data of a response.function_call_arguments.delta
+// event, for parse, if it is an object of plain names (no escapes) with
+// string, plain-integer, true, false or null values (strings checked by
+// jsontext.AppendUnquote), each of output_index, item_id and delta at most
+// once, output_index an integer, item_id a string or null, delta a string:
+// by comparing bytes rather than decoding tokens. It reports false on any
+// difference: then parseSlow reads data, and its answer is the answer. When
+// it reports true, r holds what parseSlow would have read.
+func (r *responsesReader) fastDelta(data []byte) bool {
+	if len(data) == 0 || data[0] != '{' {
+		return false
+	}
+	var seenIndex, seenItemID bool
+	var delta []byte
+	i := 1
+	for {
+		var name []byte
+		if name, i = fastName(data, i); i < 0 || i >= len(data) {
+			return false
+		}
+		var ok bool
+		switch string(name) {
+		case "output_index":
+			if seenIndex {
+				return false
+			}
+			seenIndex = true
+			if r.index, i, ok = adapter.Index(data, i); !ok {
+				return false
+			}
+		case "item_id":
+			if seenItemID {
+				return false
+			}
+			seenItemID = true
+			if hasAt(data, i, "null") {
+				i += 4
+				break
+			}
+			j := adapter.StringEnd(data, i)
+			if j < 0 {
+				return false
+			}
+			if v := data[i+1 : j]; plainASCII(v) {
+				r.itemID = append(r.itemID[:0], v...)
+			} else {
+				var err error
+				if r.itemID, err = jsontext.AppendUnquote(r.itemID[:0], data[i:j+1]); err != nil {
+					return false
+				}
+			}
+			r.hasItemID = true
+			i = j + 1
+		case "delta":
+			if delta != nil {
+				return false
+			}
+			j := adapter.StringEnd(data, i)
+			if j < 0 {
+				return false
+			}
+			delta = data[i : j+1]
+			i = j + 1
+		case "":
+			return false
+		default:
+			if i = fastScalar(data, i, &r.fastScratch); i < 0 {
+				return false
+			}
+		}
+		if i >= len(data) {
+			return false
+		}
+		if data[i] == '}' {
+			break
+		}
+		if data[i] != ',' {
+			return false
+		}
+		i++
+	}
+	if adapter.SkipSpace(data, i+1) != len(data) {
+		return false
+	}
+	if delta != nil {
+		var err error
+		if r.str, err = jsontext.AppendUnquote(r.str[:0], delta); err != nil {
+			return false
+		}
+		r.hasStr = true
+	}
+	r.hasIndex = seenIndex
+	return true
 }
 
 func (r *responsesReader) readIndex() (err error) {

@@ -6,9 +6,12 @@ package sse
 //   - Reader: NewReader, Reset, Next, Event, Err;
 //   - the scanner: a byte-level state machine (scan) that keeps its state
 //     between reads, so that no byte is looked at twice whatever the read
-//     sizes, and copies each field value once, into the buffer it belongs to.
+//     sizes (but a field value's, searched for its line end with the
+//     vectorized bytes.IndexByte), and copies each field value once, into
+//     the buffer it belongs to.
 
 import (
+	"bytes"
 	"errors"
 	"io"
 )
@@ -312,6 +315,18 @@ func (r *Reader) scan() bool {
 			continue // c in stName
 
 		case stLineStart:
+			if n := knownField(b[i:]); n > 0 {
+				// "data: " or "event: " whole in buf: the states stName
+				// and stSpace would come to the same, byte by byte.
+				r.name[0], r.nameLen = c, n-2
+				copy(r.name[1:], b[i+1:i+n-2])
+				i += n
+				r.off += int64(n)
+				r.pending = true
+				r.startField()
+				r.state = stValue
+				break
+			}
 			i++
 			r.off++
 			switch c {
@@ -367,10 +382,7 @@ func (r *Reader) scan() bool {
 			r.off++
 
 		case stValue:
-			j := i
-			for j < len(b) && b[j] != '\n' && b[j] != '\r' {
-				j++
-			}
+			j := lineEnd(b, i)
 			if room := r.max - (r.off - r.evStart); int64(j-i) > room {
 				r.tooLarge(r.line)
 				return false
@@ -397,6 +409,32 @@ func (r *Reader) scan() bool {
 		}
 	}
 	return false
+}
+
+// knownField returns the length of the "data: " or "event: " that b begins
+// with, or 0.
+func knownField(b []byte) int {
+	if len(b) >= 6 && string(b[:6]) == "data: " {
+		return 6
+	}
+	if len(b) >= 7 && string(b[:7]) == "event: " {
+		return 7
+	}
+	return 0
+}
+
+// lineEnd returns the index of the first CR or LF in b[i:], or len(b).
+// Streams end their lines with LF, so it looks for the LF with the
+// vectorized bytes.IndexByte, and then for a CR before it.
+func lineEnd(b []byte, i int) int {
+	v := b[i:]
+	if n := bytes.IndexByte(v, '\n'); n >= 0 {
+		v = v[:n]
+	}
+	if n := bytes.IndexByte(v, '\r'); n >= 0 {
+		return i + n
+	}
+	return i + len(v)
 }
 
 // startField chooses the field whose name has just ended.

@@ -1,0 +1,173 @@
+package anthropic
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/argstream/argstream/internal/testutil"
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/gen"
+	"github.com/leanovate/gopter/prop"
+)
+
+// parsed is what parse reads from one event's data.
+type parsed struct {
+	Typ, BlockType, ID, Name, Input, DeltaType, Str, ErrType, ErrMsg string
+	Index                                                            int64
+	HasIndex, HasStr                                                 bool
+}
+
+func (r *reader) parsed() parsed {
+	return parsed{
+		Typ: string(r.typ), BlockType: string(r.blockType), ID: string(r.id), Name: string(r.name),
+		Input: string(r.input), DeltaType: string(r.deltaType), Str: string(r.str),
+		ErrType: string(r.errType), ErrMsg: string(r.errMsg),
+		Index: r.index, HasIndex: r.hasIndex, HasStr: r.hasStr,
+	}
+}
+
+// fastVsSlow checks that the fast path reads data as the token decoder
+// does, or declines it. It reports whether the fast path took it.
+func fastVsSlow(data []byte) (took bool, problem string) {
+	var fast, slow, blank reader
+	if !fast.fastDelta(data) {
+		if got := fast.parsed(); got != blank.parsed() {
+			return false, fmt.Sprintf("%q: the fast path declined, but set %+v", data, got)
+		}
+		return false, ""
+	}
+	if err := slow.parseSlow(data); err != nil {
+		return true, fmt.Sprintf("%q: the fast path took it, the decoder rejects it: %v", data, err)
+	}
+	if f, s := fast.parsed(), slow.parsed(); f != s {
+		return true, fmt.Sprintf("%q: the fast path read %+v, the decoder %+v", data, f, s)
+	}
+	return true, ""
+}
+
+func TestFastDelta(t *testing.T) {
+	for _, tc := range []struct {
+		data string
+		took bool
+	}{
+		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"a\": 1"}}`, true},
+		{`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":""}       }`, true},
+		{`{"type":"content_block_delta","index":922337203685477580,"delta":{"type":"input_json_delta","partial_json":"\\\"\u00e9\n"} } ` + "\n\t\r", true},
+		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"a\\"}}`, true},
+		// Huge, signed, fractional, leading zeros: the decoder decides.
+		{`{"type":"content_block_delta","index":9223372036854775807,"delta":{"type":"input_json_delta","partial_json":"x"}}`, false},
+		{`{"type":"content_block_delta","index":99999999999999999999,"delta":{"type":"input_json_delta","partial_json":"x"}}`, false},
+		{`{"type":"content_block_delta","index":01,"delta":{"type":"input_json_delta","partial_json":"x"}}`, false},
+		{`{"type":"content_block_delta","index":-1,"delta":{"type":"input_json_delta","partial_json":"x"}}`, false},
+		{`{"type":"content_block_delta","index":1.0,"delta":{"type":"input_json_delta","partial_json":"x"}}`, false},
+		// Escapes in names, duplicate names, white space, other fields.
+		{`{"\u0074ype":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"x"}}`, false},
+		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"x","partial_json":"y"}}`, false},
+		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"x"},"index":2}`, false},
+		{`{"type": "content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"x"}}`, false},
+		{` {"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"x"}}`, false},
+		// Bad strings, trailing garbage, cut short.
+		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"\x"}}`, false},
+		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"\ud800"}}`, false},
+		{"{\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"\xff\"}}", false},
+		{"{\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"\x01\"}}", false},
+		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"x"}}}`, false},
+		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"x"}} x`, false},
+		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"x"}`, false},
+		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"x\"}}`, false},
+		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"x"} }` + "\v", false},
+	} {
+		took, problem := fastVsSlow([]byte(tc.data))
+		if problem != "" {
+			t.Error(problem)
+		}
+		if took != tc.took {
+			t.Errorf("%q: the fast path took it: %v, want %v", tc.data, took, tc.took)
+		}
+	}
+}
+
+// deltaData makes the data of a delta event, mostly as the API writes it,
+// sometimes not, and then mutates some of its bytes.
+func deltaData(rng *rand.Rand) []byte {
+	pick := func(s ...string) string { return s[rng.IntN(len(s))] }
+	rare := func(usual string, others ...string) string {
+		if rng.IntN(16) != 0 {
+			return usual
+		}
+		return pick(others...)
+	}
+	var str strings.Builder
+	for range rng.IntN(12) {
+		str.WriteString(rare(pick("a", "é", `\"`, `\\`, `\n`, `\u00e9`, `\ud83d\ude00`, " ", "{", "}", `\/`),
+			`"`, `\`, `\ud800`, `\udc00`, "\xff", "\xed\xa0\x80", "\x01", "\x7f", `\x`, `\u00`))
+	}
+	ws := func() string { return rare("", " ", "      ", "\n", "\t\r\n ", "\v", "\u00a0") }
+	data := []byte(rare(`{"type"`, `{"\u0074ype"`, ` {"type"`, `{"type" `, `{"typ"`) + ":" +
+		rare(`"content_block_delta"`, `"content_block_start"`, `"content_block_deltb"`, `null`) + "," +
+		rare(`"index":`, `"index" :`, `"ind\u0065x":`, `"x":0,"index":`) +
+		rare(fmt.Sprint(rng.IntN(100)), "0", "00", "-1", "1e1", "1.5", "9223372036854775807", "9223372036854775808",
+			"999999999999999999", "1000000000000000000", `"1"`, "null") +
+		rare(`,"delta":{"type":"input_json_delta","partial_json":`,
+			`,"delta":{"type":"text_delta","text":`, `,"delta":{"partial_json":`,
+			`,"delta":{"type":"input_json_delta","partial_json" :`, `,"index":2,"delta":{"type":"input_json_delta","partial_json":`) +
+		`"` + str.String() + `"` +
+		rare("", `,"partial_json":"y"`, `,"type":"text_delta"`) + "}" + ws() +
+		rare("", `,"index":3`, `,"delta":null`) + "}" + ws() +
+		rare("", "}", "x", "{}", `"`))
+	for range max(0, rng.IntN(6)-3) {
+		if len(data) == 0 {
+			break
+		}
+		i := rng.IntN(len(data))
+		b := pick(`"`, `\`, "{", "}", ",", ":", " ", "0", "9", "a", "\x00", "\xff")[0]
+		switch rng.IntN(3) {
+		case 0:
+			data[i] = b
+		case 1:
+			data = append(data[:i], data[i+1:]...)
+		default:
+			data = append(data[:i], append([]byte{b}, data[i:]...)...)
+		}
+	}
+	return data
+}
+
+// TestPropertyFastDelta: on generated and mutated delta events, the fast
+// path declines, or reads what the token decoder reads.
+func TestPropertyFastDelta(t *testing.T) {
+	var took, declined int
+	properties := gopter.NewProperties(testutil.PropertyParameters(2000))
+	properties.Property("the fast path declines, or reads as the decoder", prop.ForAll(
+		func(seed uint64) string {
+			rng := rand.New(rand.NewPCG(seed, 2))
+			ok, problem := fastVsSlow(deltaData(rng))
+			if ok {
+				took++
+			} else {
+				declined++
+			}
+			return problem
+		},
+		gen.UInt64(),
+	))
+	properties.TestingRun(t)
+	t.Logf("the fast path took %d events, declined %d", took, declined)
+	if took == 0 || declined == 0 {
+		t.Errorf("the fast path took %d events, declined %d: the generator misses a side", took, declined)
+	}
+}
+
+func FuzzFastDelta(f *testing.F) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 50 {
+		f.Add(deltaData(rng))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if _, problem := fastVsSlow(data); problem != "" {
+			t.Error(problem)
+		}
+	})
+}

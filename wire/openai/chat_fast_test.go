@@ -1,0 +1,191 @@
+package openai
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/argstream/argstream/internal/testutil"
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/gen"
+	"github.com/leanovate/gopter/prop"
+)
+
+// chatParsed is what parse reads from one chunk's data.
+type chatParsed struct {
+	HasError, HasChosen                    bool
+	ErrType, ErrCode, ErrMessage, ErrParam string
+	Index                                  int64
+	Finish, Thinking, Text, Refusal        string
+	Calls                                  []chatParsedCall
+}
+
+type chatParsedCall struct {
+	Index             int64
+	HasIndex, HasType bool
+	Typ, ID, Name     string
+	Args              string
+}
+
+func (r *chatReader) parsed() chatParsed {
+	p := chatParsed{
+		HasError: r.hasError, HasChosen: r.hasChosen,
+		ErrType: string(r.errType), ErrCode: string(r.errCode), ErrMessage: string(r.errMessage), ErrParam: string(r.errParam),
+	}
+	if r.hasChosen {
+		c := &r.chosen
+		p.Index, p.Finish, p.Thinking, p.Text, p.Refusal = c.index, string(c.finish), string(c.thinking), string(c.text), string(c.refusal)
+		for _, t := range c.calls[:c.nCalls] {
+			p.Calls = append(p.Calls, chatParsedCall{t.index, t.hasIndex, t.hasType, string(t.typ), string(t.id), string(t.name), string(t.args)})
+		}
+	}
+	return p
+}
+
+// chatFastVsSlow checks that the fast path reads data as the token decoder
+// does, or declines it, for the chosen choice. It reports whether the fast
+// path took it.
+func chatFastVsSlow(data []byte, choice int64) (took bool, problem string) {
+	fast := chatReader{cfg: config{choice: choice}}
+	slow := chatReader{cfg: config{choice: choice}}
+	if !fast.fastChunk(data) {
+		if fast.hasChosen || fast.hasError {
+			return false, fmt.Sprintf("%q: the fast path declined, but set %+v", data, fast.parsed())
+		}
+		return false, ""
+	}
+	if err := slow.parseSlow(data); err != nil {
+		return true, fmt.Sprintf("%q: the fast path took it, the decoder rejects it: %v", data, err)
+	}
+	f, s := fast.parsed(), slow.parsed()
+	if fmt.Sprintf("%+v", f) != fmt.Sprintf("%+v", s) {
+		return true, fmt.Sprintf("%q: the fast path read %+v, the decoder %+v", data, f, s)
+	}
+	return true, ""
+}
+
+const chatHead = `{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1727346180,"model":"gpt-4o","system_fingerprint":"fp_1","choices":`
+
+func TestChatFastChunk(t *testing.T) {
+	for _, tc := range []struct {
+		data string
+		took bool
+	}{
+		{chatHead + `[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"a\": 1"}}]},"logprobs":null,"finish_reason":null}]}`, true},
+		{chatHead + `[{"index":0,"delta":{"tool_calls":[{"index":3,"function":{"arguments":""}}]},"logprobs":null,"finish_reason":null}],"usage":null,"obfuscation":"x\u00e9"}` + " \n", true},
+		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"function":{"arguments":"\\"}}]},"logprobs":null,"finish_reason":null}],"ok":true,"no":false}`, true},
+		// Another choice, escaped or duplicate names, an error member.
+		{chatHead + `[{"index":1,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"x"}}]},"logprobs":null,"finish_reason":null}]}`, false},
+		{`{"\u0063hoices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"x"}}]},"logprobs":null,"finish_reason":null}]}`, false},
+		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"x"}}]},"logprobs":null,"finish_reason":null}],"choices":[]}`, false},
+		{`{"error":null,"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"x"}}]},"logprobs":null,"finish_reason":null}]}`, false},
+		// Bad values elsewhere, white space, trailing bytes.
+		{`{"id":"\ud800","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"x"}}]},"logprobs":null,"finish_reason":null}]}`, false},
+		{"{\"id\":\"\xff\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"x\"}}]},\"logprobs\":null,\"finish_reason\":null}]}", false},
+		{`{"created":01,"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"x"}}]},"logprobs":null,"finish_reason":null}]}`, false},
+		{`{"choices": [{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"x"}}]},"logprobs":null,"finish_reason":null}]}`, false},
+		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"x"}}]},"logprobs":null,"finish_reason":null}]}}`, false},
+		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"x\"}}]},"logprobs":null,"finish_reason":null}]}`, false},
+		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":99999999999999999999,"function":{"arguments":"x"}}]},"logprobs":null,"finish_reason":null}]}`, false},
+	} {
+		took, problem := chatFastVsSlow([]byte(tc.data), 0)
+		if problem != "" {
+			t.Error(problem)
+		}
+		if took != tc.took {
+			t.Errorf("%q: the fast path took it: %v, want %v", tc.data, took, tc.took)
+		}
+	}
+}
+
+// chatData makes the data of a chunk, mostly one that carries an
+// arguments delta as the API writes it, sometimes not, and then mutates
+// some of its bytes.
+func chatData(rng *rand.Rand) []byte {
+	pick := func(s ...string) string { return s[rng.IntN(len(s))] }
+	rare := func(usual string, others ...string) string {
+		if rng.IntN(16) != 0 {
+			return usual
+		}
+		return pick(others...)
+	}
+	str := func() string {
+		var b strings.Builder
+		for range rng.IntN(8) {
+			b.WriteString(rare(pick("a", "é", `\"`, `\\`, `\n`, `\u00e9`, `\ud83d\ude00`, " ", "{", "}", `\/`),
+				`"`, `\`, `\ud800`, `\udc00`, "\xff", "\xed\xa0\x80", "\x01", "\x7f", `\x`, `\u00`))
+		}
+		return `"` + b.String() + `"`
+	}
+	var members []string
+	for range rng.IntN(4) {
+		name := pick("id", "object", "created", "model", "system_fingerprint", "usage", "obfuscation", "service_tier")
+		name = rare(name, "error", "message", "type", "code", "param", "", "Id", `i\u0064`, "choices")
+		value := pick(str(), "1727346180", "null", "true", "false")
+		value = rare(value, "-1", "1.5", "01", "{}", "[]", `{"a":1}`, "nul", "99999999999999999999")
+		members = append(members, `"`+name+`":`+value)
+	}
+	choices := rare(`[{"index":`, `[{"index" :`, `[ {"index":`) + rare("0", "1", "00", "-0") +
+		rare(`,"delta":{"tool_calls":[{"index":`, `,"delta":{"content":null,"tool_calls":[{"index":`) +
+		rare(fmt.Sprint(rng.IntN(5)), "01", "-1", "999999999999999999", "1000000000000000000", `"1"`) +
+		rare(`,"function":{"arguments":`, `,"function":{"name":`, `,"type":"function","function":{"arguments":`) +
+		str() + rare(`}}]},"logprobs":null,"finish_reason":null}]`, `}}]},"logprobs":null,"finish_reason":"stop"}]`,
+		`}}]},"finish_reason":null}]`, `}}]}}]`, `}}]},"logprobs":null,"finish_reason":null},{"index":0}]`)
+	at := rng.IntN(len(members) + 1)
+	members = append(members[:at], append([]string{`"choices":` + choices}, members[at:]...)...)
+	data := []byte("{" + strings.Join(members, ",") + "}" + rare("", " ", "\n\t", "}", "x", "\v"))
+	for range max(0, rng.IntN(6)-3) {
+		if len(data) == 0 {
+			break
+		}
+		i := rng.IntN(len(data))
+		b := pick(`"`, `\`, "{", "}", "[", "]", ",", ":", " ", "0", "9", "a", "\x00", "\xff")[0]
+		switch rng.IntN(3) {
+		case 0:
+			data[i] = b
+		case 1:
+			data = append(data[:i], data[i+1:]...)
+		default:
+			data = append(data[:i], append([]byte{b}, data[i:]...)...)
+		}
+	}
+	return data
+}
+
+// TestPropertyChatFastChunk: on generated and mutated chunks, the fast path
+// declines, or reads what the token decoder reads.
+func TestPropertyChatFastChunk(t *testing.T) {
+	var took, declined int
+	properties := gopter.NewProperties(testutil.PropertyParameters(2000))
+	properties.Property("the fast path declines, or reads as the decoder", prop.ForAll(
+		func(seed uint64, choice int64) string {
+			rng := rand.New(rand.NewPCG(seed, 2))
+			ok, problem := chatFastVsSlow(chatData(rng), choice)
+			if ok {
+				took++
+			} else {
+				declined++
+			}
+			return problem
+		},
+		gen.UInt64(), gen.Int64Range(0, 1),
+	))
+	properties.TestingRun(t)
+	t.Logf("the fast path took %d chunks, declined %d", took, declined)
+	if took == 0 || declined == 0 {
+		t.Errorf("the fast path took %d chunks, declined %d: the generator misses a side", took, declined)
+	}
+}
+
+func FuzzChatFastChunk(f *testing.F) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 50 {
+		f.Add(chatData(rng), int64(0))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, choice int64) {
+		if _, problem := chatFastVsSlow(data, choice); problem != "" {
+			t.Error(problem)
+		}
+	})
+}

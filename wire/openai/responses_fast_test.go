@@ -1,0 +1,176 @@
+package openai
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/argstream/argstream/internal/testutil"
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/gen"
+	"github.com/leanovate/gopter/prop"
+)
+
+// responsesParsed is what parse reads from the data of an arguments delta.
+type responsesParsed struct {
+	Index               int64
+	HasIndex, HasItemID bool
+	ItemID              string
+	Str                 string
+	HasStr              bool
+}
+
+func (r *responsesReader) parsed() responsesParsed {
+	return responsesParsed{r.index, r.hasIndex, r.hasItemID, string(r.itemID), string(r.str), r.hasStr}
+}
+
+// responsesFastVsSlow checks that parse reads the data of an arguments
+// delta with the fast path as the token decoder does, or that the fast
+// path declines it. It reports whether the fast path took it.
+func responsesFastVsSlow(data []byte) (took bool, problem string) {
+	fast := responsesReader{kind: responsesArgsDelta}
+	slow := responsesReader{kind: responsesArgsDelta}
+	viaParse := responsesReader{kind: responsesArgsDelta}
+	errParse := viaParse.parse(data)
+	errSlow := slow.parseSlow(data)
+	if (errParse == nil) != (errSlow == nil) {
+		return false, fmt.Sprintf("%q: parse: %v, the decoder: %v", data, errParse, errSlow)
+	}
+	if errSlow == nil && viaParse.parsed() != slow.parsed() {
+		return false, fmt.Sprintf("%q: parse read %+v, the decoder %+v", data, viaParse.parsed(), slow.parsed())
+	}
+	if !fast.fastDelta(data) {
+		return false, ""
+	}
+	if errSlow != nil {
+		return true, fmt.Sprintf("%q: the fast path took it, the decoder rejects it: %v", data, errSlow)
+	}
+	if f, s := fast.parsed(), slow.parsed(); f != s {
+		return true, fmt.Sprintf("%q: the fast path read %+v, the decoder %+v", data, f, s)
+	}
+	return true, ""
+}
+
+func TestResponsesFastDelta(t *testing.T) {
+	for _, tc := range []struct {
+		data string
+		took bool
+	}{
+		{`{"type":"response.function_call_arguments.delta","sequence_number":7,"item_id":"fc_1","output_index":0,"delta":"{\"a\": 1"}`, true},
+		{`{"type":"response.function_call_arguments.delta","delta":"","obfuscation":"x\u00e9","output_index":3,"item_id":null,"sequence_number":8}` + " \n", true},
+		{`{"item_id":"fc_1","delta":"\\"}`, true},
+		{`{"type":"x","sequence_number":7,"item_id":"fc_1","output_index":0,"delta":"x","delta":"y"}`, false},
+		{`{"output_index":0,"output_index":1,"delta":"x"}`, false},
+		{`{"\u0064elta":"x","output_index":0}`, false},
+		{`{"output_index":01,"delta":"x"}`, false},
+		{`{"output_index":0,"delta":null}`, false},
+		{`{"output_index":0,"item_id":1,"delta":"x"}`, false},
+		{`{"output_index":0,"delta":"\ud800"}`, false},
+		{`{"output_index":0,"delta":"x"}}`, false},
+		{`{"output_index":0, "delta":"x"}`, false},
+		{`{"output_index":0,"logprobs":[],"delta":"x"}`, false},
+	} {
+		took, problem := responsesFastVsSlow([]byte(tc.data))
+		if problem != "" {
+			t.Error(problem)
+		}
+		if took != tc.took {
+			t.Errorf("%q: the fast path took it: %v, want %v", tc.data, took, tc.took)
+		}
+	}
+}
+
+// responsesData makes the data of an arguments delta, mostly as the API
+// writes it, sometimes not, and then mutates some of its bytes.
+func responsesData(rng *rand.Rand) []byte {
+	pick := func(s ...string) string { return s[rng.IntN(len(s))] }
+	rare := func(usual string, others ...string) string {
+		if rng.IntN(16) != 0 {
+			return usual
+		}
+		return pick(others...)
+	}
+	str := func() string {
+		var b strings.Builder
+		for range rng.IntN(8) {
+			b.WriteString(rare(pick("a", "é", `\"`, `\\`, `\n`, `\u00e9`, `\ud83d\ude00`, " ", "{", "}", `\/`),
+				`"`, `\`, `\ud800`, `\udc00`, "\xff", "\xed\xa0\x80", "\x01", "\x7f", `\x`, `\u00`))
+		}
+		return `"` + b.String() + `"`
+	}
+	members := []string{
+		`"type":"response.function_call_arguments.delta"`,
+		`"sequence_number":` + fmt.Sprint(rng.IntN(1000)),
+		`"item_id":` + rare(str(), "null", "1", "{}"),
+		`"output_index":` + rare(fmt.Sprint(rng.IntN(5)), "01", "-1", "null", "999999999999999999", "1000000000000000000", `"1"`),
+		`"delta":` + rare(str(), "null", "1", "[]"),
+	}
+	if rng.IntN(2) == 0 {
+		members = append(members, `"obfuscation":`+str())
+	}
+	rng.Shuffle(len(members), func(i, j int) { members[i], members[j] = members[j], members[i] })
+	for range rng.IntN(3) {
+		name := rare(pick("output_index", "item_id", "delta", "x"), "", `d\u0065lta`, "Delta")
+		value := rare(pick(str(), "0", "null", "true", "false"), "-1", "1.5", "01", "{}", "[]", "nul")
+		members = append(members[:len(members)-1], `"`+name+`":`+value, members[len(members)-1])
+	}
+	if rng.IntN(4) == 0 {
+		members = members[:rng.IntN(len(members))]
+	}
+	data := []byte("{" + strings.Join(members, ",") + "}" + rare("", " ", "\n\t", "}", "x", "\v"))
+	for range max(0, rng.IntN(6)-3) {
+		if len(data) == 0 {
+			break
+		}
+		i := rng.IntN(len(data))
+		b := pick(`"`, `\`, "{", "}", "[", "]", ",", ":", " ", "0", "9", "a", "\x00", "\xff")[0]
+		switch rng.IntN(3) {
+		case 0:
+			data[i] = b
+		case 1:
+			data = append(data[:i], data[i+1:]...)
+		default:
+			data = append(data[:i], append([]byte{b}, data[i:]...)...)
+		}
+	}
+	return data
+}
+
+// TestPropertyResponsesFastDelta: on generated and mutated arguments
+// deltas, the fast path declines, or reads what the token decoder reads;
+// parse reads what the decoder reads either way.
+func TestPropertyResponsesFastDelta(t *testing.T) {
+	var took, declined int
+	properties := gopter.NewProperties(testutil.PropertyParameters(2000))
+	properties.Property("the fast path declines, or reads as the decoder", prop.ForAll(
+		func(seed uint64) string {
+			rng := rand.New(rand.NewPCG(seed, 2))
+			ok, problem := responsesFastVsSlow(responsesData(rng))
+			if ok {
+				took++
+			} else {
+				declined++
+			}
+			return problem
+		},
+		gen.UInt64(),
+	))
+	properties.TestingRun(t)
+	t.Logf("the fast path took %d events, declined %d", took, declined)
+	if took == 0 || declined == 0 {
+		t.Errorf("the fast path took %d events, declined %d: the generator misses a side", took, declined)
+	}
+}
+
+func FuzzResponsesFastDelta(f *testing.F) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 50 {
+		f.Add(responsesData(rng))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if _, problem := responsesFastVsSlow(data); problem != "" {
+			t.Error(problem)
+		}
+	})
+}
