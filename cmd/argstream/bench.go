@@ -23,8 +23,6 @@ import (
 	"github.com/argstream/argstream/internal/wirecount"
 	"github.com/argstream/argstream/token"
 	"github.com/argstream/argstream/toolcall"
-	"github.com/argstream/argstream/wire/anthropic"
-	"github.com/argstream/argstream/wire/openai"
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -106,15 +104,9 @@ func runBench(e env, args []string) int {
 		return runWireBench(e, fs, *wire, *impl, opts, *runs, *minTime, files)
 	}
 
-	// Read every file before measuring anything: an unreadable one is a
-	// usage error, reported at once.
-	docs := make([]benchDoc, 0, len(files))
-	for _, path := range files {
-		d, err := readBenchDoc(e, path)
-		if err != nil {
-			return usageError(e, err)
-		}
-		docs = append(docs, d)
+	docs, err := readBenchDocs(e, files)
+	if err != nil {
+		return usageError(e, err)
 	}
 
 	status := exitOK
@@ -136,6 +128,20 @@ func runBench(e env, args []string) int {
 
 // readBenchDoc reads path ("-" for stdin) whole, bench measures whole
 // documents, and decompresses it if its name ends in .gz.
+// readBenchDocs reads every file before anything is measured, so that an
+// unreadable one is a usage error, reported at once.
+func readBenchDocs(e env, files []string) ([]benchDoc, error) {
+	docs := make([]benchDoc, 0, len(files))
+	for _, path := range files {
+		d, err := readBenchDoc(e, path)
+		if err != nil {
+			return nil, err
+		}
+		docs = append(docs, d)
+	}
+	return docs, nil
+}
+
 func readBenchDoc(e env, path string) (benchDoc, error) {
 	data, err := readAll(e, path)
 	if err != nil {
@@ -292,19 +298,6 @@ func round(x float64, digits int) float64 {
 	return math.Round(x*p) / p
 }
 
-// benchWires are the provider APIs --wire selects, with their adapters.
-var benchWires = map[string]func(ctx context.Context, body io.Reader, resp *toolcall.Response) error{
-	"anthropic": func(ctx context.Context, body io.Reader, resp *toolcall.Response) error {
-		return anthropic.Read(ctx, body, resp)
-	},
-	"openai-chat": func(ctx context.Context, body io.Reader, resp *toolcall.Response) error {
-		return openai.ReadChat(ctx, body, resp)
-	},
-	"openai-responses": func(ctx context.Context, body io.Reader, resp *toolcall.Response) error {
-		return openai.ReadResponses(ctx, body, resp)
-	},
-}
-
 // wireBenchResult is the line printed for one stream with --wire.
 type wireBenchResult struct {
 	File           string  `json:"file"`  // base name, without .gz
@@ -339,20 +332,16 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 // (one cut short included), or a call whose arguments are not complete and
 // valid, is reported and not measured (exit status 1).
 func runWireBench(e env, fs *flag.FlagSet, wire, impl string, opts []argstream.Option, runs int, minTime time.Duration, files []string) int {
-	read, ok := benchWires[wire]
+	read, ok := wireReaders[wire]
 	switch {
 	case !ok:
 		return usageError(e, fmt.Errorf("--wire %s: want anthropic, openai-chat or openai-responses", wire))
 	case flagSet(fs, "chunk"):
 		return usageError(e, errors.New("--chunk does not apply with --wire: the stream's deltas are the chunks"))
 	}
-	docs := make([]benchDoc, 0, len(files))
-	for _, path := range files {
-		d, err := readBenchDoc(e, path)
-		if err != nil {
-			return usageError(e, err)
-		}
-		docs = append(docs, d)
+	docs, err := readBenchDocs(e, files)
+	if err != nil {
+		return usageError(e, err)
 	}
 	status := exitOK
 	for _, d := range docs {
@@ -372,7 +361,7 @@ func runWireBench(e env, fs *flag.FlagSet, wire, impl string, opts []argstream.O
 }
 
 // measureWire measures one stream.
-func measureWire(d benchDoc, wire string, read func(context.Context, io.Reader, *toolcall.Response) error, opts []argstream.Option, runs int, minTime time.Duration) (wireBenchResult, error) {
+func measureWire(d benchDoc, wire string, read wireReader, opts []argstream.Option, runs int, minTime time.Duration) (wireBenchResult, error) {
 	deltas, err := wirecount.Deltas(wire, d.data)
 	if err != nil {
 		return wireBenchResult{}, err
@@ -386,7 +375,7 @@ func measureWire(d benchDoc, wire string, read func(context.Context, io.Reader, 
 	once := func() error {
 		resp.Reset()
 		body.Reset(d.data)
-		err := read(context.Background(), &body, resp)
+		err := read(context.Background(), &body, resp, nil, nil)
 		results := resp.End()
 		if err != nil {
 			return err
