@@ -9,7 +9,6 @@ package toolcall
 //     evaluator with the call's identity.
 
 import (
-	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -19,6 +18,7 @@ import (
 	"github.com/argstream/argstream"
 	"github.com/argstream/argstream/aggregate"
 	"github.com/argstream/argstream/fragment"
+	"github.com/argstream/argstream/internal/jsonwire"
 	"github.com/argstream/argstream/policy"
 	"github.com/argstream/argstream/sink"
 	"github.com/go-json-experiment/json/jsontext"
@@ -185,7 +185,7 @@ func (r *Response) Start(index int64, id, name string, input []byte) error {
 	if err != nil || len(input) == 0 {
 		return err
 	}
-	if c.stream.Offset() == 0 && !c.placeholder && isEmptyObject(input) {
+	if c.stream.Offset() == 0 && !c.placeholder && jsonwire.IsEmptyObject(input) {
 		c.placeholder = true
 		return nil
 	}
@@ -385,12 +385,4 @@ func (r *Response) decline(c *call) (onlyPending bool) {
 		}
 	}
 	return true
-}
-
-// isEmptyObject reports whether b is the JSON text of an empty object,
-// white space included: "{}", " { \n } ".
-func isEmptyObject(b []byte) bool {
-	b = bytes.Trim(b, " \t\r\n")
-	return len(b) >= 2 && b[0] == '{' && b[len(b)-1] == '}' &&
-		len(bytes.Trim(b[1:len(b)-1], " \t\r\n")) == 0
 }

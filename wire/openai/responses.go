@@ -9,12 +9,12 @@ package openai
 //     are reused from event to event.
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 
+	"github.com/argstream/argstream/internal/jsonwire"
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire/internal/adapter"
 	"github.com/argstream/argstream/wire/sse"
@@ -306,7 +306,7 @@ func (r *responsesReader) outputItem() error {
 	if err := r.resp.Start(r.index, string(id), string(it.name), input); err != nil {
 		return err
 	}
-	if len(input) > 0 && !responsesIsEmptyObject(input) {
+	if len(input) > 0 && !jsonwire.IsEmptyObject(input) {
 		r.setCall(r.index, responsesCall{gotBytes: true, stopped: c.stopped})
 	}
 	if r.kind == responsesItemDone {
@@ -353,12 +353,6 @@ func (r *responsesReader) setCall(index int64, c responsesCall) {
 		r.calls = make(map[int64]responsesCall)
 	}
 	r.calls[index] = c
-}
-
-// responsesIsEmptyObject reports whether b is {}, which Response.Start takes as a
-// placeholder rather than as argument bytes.
-func responsesIsEmptyObject(b []byte) bool {
-	return string(bytes.Trim(b, " \t\r\n")) == "{}"
 }
 
 // responsesTypeFound stops dataType's reading once it has the type.

@@ -149,6 +149,10 @@ func TestResponsesDoneOnly(t *testing.T) {
 			responsesAdded(0, "fc_0", "call_0", "f", "{}"),
 			responsesArgsDoneEvent(0, "fc_0", args),
 		}, responsesWant(0, "call_0", "f", args)},
+		{"{ } with white space in added, then done: the placeholder, as toolcall takes it", []string{
+			responsesAdded(0, "fc_0", "call_0", "f", "{\n}"),
+			responsesArgsDoneEvent(0, "fc_0", args),
+		}, responsesWant(0, "call_0", "f", args)},
 		{"{} in added and done", []string{
 			responsesAdded(0, "fc_0", "call_0", "f", "{}"),
 			responsesItemDoneEvent(0, "fc_0", "call_0", "f", "{}"),
