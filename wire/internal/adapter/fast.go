@@ -1,6 +1,10 @@
 package adapter
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/argstream/argstream/internal/jsonwire"
+)
 
 // The helpers of the adapters' fast paths, which read the data of the
 // common delta events by comparing bytes, and leave anything else to the
@@ -35,13 +39,8 @@ func StringEnd(data []byte, i int) int {
 // SkipSpace returns the index of the first byte of data[i:] that is not
 // JSON white space, or len(data).
 func SkipSpace(data []byte, i int) int {
-	for i < len(data) {
-		switch data[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
+	for i < len(data) && jsonwire.IsSpace(data[i]) {
+		i++
 	}
 	return i
 }
