@@ -39,6 +39,10 @@ var (
 	ErrTooDeep = errors.New("token: nesting too deep")
 	// ErrTooLarge: the input is longer than MaxSize.
 	ErrTooLarge = errors.New("token: input too large")
+	// ErrSchema: a tool call written in text (caret block, XML tags) has an
+	// argument that does not fit the tool's JSON Schema: a value that is not
+	// of its parameter's type, or a parameter the schema does not declare.
+	ErrSchema = errors.New("token: argument does not fit the tool's schema")
 )
 
 // ErrClosed is returned by a tokenizer's Feed after Close (and by an
@@ -58,6 +62,10 @@ type SyntaxError struct {
 	// Offset is the byte offset in the whole stream (all chunks together) of
 	// the first byte that is wrong, or the input length for ErrTruncated.
 	Offset int64
+	// Line and Column give Offset as a 1-based line and byte column, for the
+	// line-based syntaxes (a caret block, XML tags), whose line 1 is the
+	// opening fence or tag. They are 0 when not known, as for JSON.
+	Line, Column int
 	// Pointer is the RFC 6901 JSON pointer of the value concerned: the value
 	// being read, or the object whose key is wrong.
 	Pointer jsontext.Pointer
@@ -70,6 +78,7 @@ type SyntaxError struct {
 // Error returns the message, in the form
 //
 //	token: invalid JSON at byte 14 ("/path"): duplicate object key "path"
+//	token: invalid caret block at byte 42 (line 3, column 1) ("/x"): ...
 func (e *SyntaxError) Error() string {
 	syntax := e.Syntax
 	if syntax == "" {
@@ -78,6 +87,13 @@ func (e *SyntaxError) Error() string {
 	b := append([]byte("token: invalid "), syntax...)
 	b = append(b, " at byte "...)
 	b = strconv.AppendInt(b, e.Offset, 10)
+	if e.Line > 0 {
+		b = append(b, " (line "...)
+		b = strconv.AppendInt(b, int64(e.Line), 10)
+		b = append(b, ", column "...)
+		b = strconv.AppendInt(b, int64(e.Column), 10)
+		b = append(b, ')')
+	}
 	if e.Pointer != "" {
 		b = append(b, " ("...)
 		b = strconv.AppendQuote(b, string(e.Pointer))

@@ -27,4 +27,8 @@ func TestSyntaxError(t *testing.T) {
 	if got, want := root.Error(), `token: invalid caret block at byte 0: empty`; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
+	lined := &token.SyntaxError{Syntax: "caret block", Offset: 42, Line: 3, Column: 1, Pointer: "/x", Err: token.ErrSchema, Detail: "why"}
+	if got, want := lined.Error(), `token: invalid caret block at byte 42 (line 3, column 1) ("/x"): why`; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
 }
