@@ -26,7 +26,7 @@ func runAggregate(e env, args []string) int {
 	}
 	defer src.close()
 	agg := aggregate.New()
-	if err := src.feed(argstream.New(agg), func() error { return nil }); err != nil {
+	if err := src.feed(argstream.New(agg, src.opts...), func() error { return nil }); err != nil {
 		return report(e, src.name, err)
 	}
 	v, err := agg.Value()

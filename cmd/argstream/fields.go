@@ -41,7 +41,7 @@ func runFields(e env, args []string) int {
 		w.Write(line)
 		return err
 	})
-	return report(e, src.name, src.feed(argstream.New(print), w.Flush))
+	return report(e, src.name, src.feed(argstream.New(print, src.opts...), w.Flush))
 }
 
 // appendFieldLine appends ev as one JSON line. It fails only on text that

@@ -42,5 +42,5 @@ func runFragments(e env, args []string) int {
 		w.Write(append(line, '\n'))
 		return err
 	})
-	return report(e, src.name, src.feed(argstream.New(print), w.Flush))
+	return report(e, src.name, src.feed(argstream.New(print, src.opts...), w.Flush))
 }

@@ -22,10 +22,12 @@ import (
 	"strings"
 
 	"github.com/argstream/argstream"
+	"github.com/argstream/argstream/dialect"
+	"github.com/argstream/argstream/schema"
 	"github.com/go-json-experiment/json"
 )
 
-const inputUsage = "[--split N | --split random:SEED | --chunks CHUNKS.json]"
+const inputUsage = "[--syntax json|caret|xml|qwen [--schema TOOLS.json]] [--split N | --split random:SEED | --chunks CHUNKS.json]"
 
 // stdinName names standard input in messages.
 const stdinName = "stdin"
@@ -38,9 +40,13 @@ const readSize = 64 << 10
 type input struct {
 	split  string
 	chunks string
+	syntax string
+	schema string
 }
 
 func (in *input) register(fs *flag.FlagSet) {
+	fs.StringVar(&in.syntax, "syntax", "json", "the arguments' syntax: json, or one call written in text: caret (a ^^^ block), xml (<tool:NAME> tags) or qwen (<tool_call> tags)")
+	fs.StringVar(&in.schema, "schema", "", "with --syntax caret, xml or qwen: the tools' definitions, `TOOLS.json`, whose JSON Schemas type the values (without it every value is a string)")
 	fs.StringVar(&in.split, "split", "", "feed `N`-byte chunks, or random:SEED for random lengths 0..64 (default: each read as it arrives)")
 	fs.StringVar(&in.chunks, "chunks", "", "feed the strings of the JSON array in `CHUNKS.json`, in order")
 }
@@ -53,12 +59,62 @@ type source struct {
 	chunks [][]byte  // --chunks
 	size   int64     // the input's length, or -1 if unknown before reading it all
 	cut    *chunker  // nil for --chunks
+	// opts configure the Stream the input is fed to: its syntax's tokenizer.
+	opts []argstream.Option
 }
 
 // open checks the input flags and opens the input that they and the
 // positional args name. Its errors are usage errors, except an *ioError for
 // a file that cannot be read.
 func (in *input) open(e env, args []string) (*source, error) {
+	opts, err := in.syntaxOptions()
+	if err != nil {
+		return nil, err
+	}
+	src, err := in.openInput(e, args)
+	if src != nil {
+		src.opts = opts
+	}
+	return src, err
+}
+
+// syntaxOptions returns the Stream options of --syntax and --schema.
+func (in *input) syntaxOptions() ([]argstream.Option, error) {
+	if in.syntax == "json" {
+		if in.schema != "" {
+			return nil, errors.New("--schema needs --syntax caret, xml or qwen")
+		}
+		return nil, nil
+	}
+	syn, tools, err := textSyntax(in.syntax, in.schema)
+	if err != nil {
+		return nil, err
+	}
+	return []argstream.Option{argstream.WithTokenizer(syn.Tokenizer(tools))}, nil
+}
+
+// textSyntax reads the flags of a syntax of calls written in text: its
+// name, and the file of the tools' definitions ("" for none).
+func textSyntax(name, schemaFile string) (dialect.Syntax, *schema.Tools, error) {
+	syn, err := dialect.ParseSyntax(name)
+	if err != nil {
+		return 0, nil, fmt.Errorf("--syntax %s: want json, caret, xml or qwen", name)
+	}
+	if schemaFile == "" {
+		return syn, nil, nil
+	}
+	data, err := os.ReadFile(schemaFile)
+	if err != nil {
+		return 0, nil, &ioError{schemaFile, err}
+	}
+	tools, err := schema.Parse(data)
+	if err != nil {
+		return 0, nil, &ioError{schemaFile, err}
+	}
+	return syn, tools, nil
+}
+
+func (in *input) openInput(e env, args []string) (*source, error) {
 	if in.chunks != "" {
 		if in.split != "" || len(args) > 0 {
 			return nil, errors.New("--chunks takes no --split and no FILE")

@@ -61,7 +61,7 @@ func runPolicy(e env, args []string) int {
 		line, _ := json.Marshal(decisionLine{Mode: d.Mode.String(), Rule: d.Rule, DecidedAtByte: at, TotalBytes: total})
 		fmt.Fprintf(w, "%s\n", line)
 	}))
-	return report(e, src.name, src.feed(argstream.New(ev), w.Flush))
+	return report(e, src.name, src.feed(argstream.New(ev, src.opts...), w.Flush))
 }
 
 // loadRules reads, checks and returns the policy, printing its warnings,

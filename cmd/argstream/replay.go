@@ -26,9 +26,12 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/argstream/argstream"
+	"github.com/argstream/argstream/dialect"
 	"github.com/argstream/argstream/fragment"
 	"github.com/argstream/argstream/policy"
 	"github.com/argstream/argstream/render"
+	"github.com/argstream/argstream/schema"
 	"github.com/argstream/argstream/sink"
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire/anthropic"
@@ -39,7 +42,7 @@ import (
 	"golang.org/x/term"
 )
 
-const replayUsage = "replay [--wire auto|anthropic|openai-chat|openai-responses] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [--render function_call|json] [--pace recorded|none|BYTES_PER_SEC] [FILE]"
+const replayUsage = "replay [--wire auto|anthropic|openai-chat|openai-responses | --syntax caret|xml|qwen [--schema TOOLS.json]] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [--render function_call|json] [--pace recorded|none|BYTES_PER_SEC] [FILE]"
 
 // A wireReader reads one response of a provider's stream from body into
 // resp, calling onText and onThinking with the model's text.
@@ -70,9 +73,27 @@ func runReplay(e env, args []string) int {
 	format := fs.String("format", "text", "text (for a person) or jsonl (one JSON object per event)")
 	style := fs.String("render", "", "show the calls as a person sees them, in the style function_call or json, with a permission prompt for ask")
 	pace := fs.String("pace", "", "with --render: recorded (240 bytes of arguments and text a second), none, or `BYTES_PER_SEC`")
+	syntax := fs.String("syntax", "", "the input is an assistant's text, whose calls are written in caret (^^^ blocks), xml (<tool:NAME> tags) or qwen (<tool_call> tags), not a provider's stream")
+	schemaFile := fs.String("schema", "", "with --syntax: the tools' definitions, `TOOLS.json`, whose JSON Schemas type the values")
 	files, code, ok := parseFlags(e, fs, replayUsage, args)
 	if !ok {
 		return code
+	}
+	var syn dialect.Syntax
+	var tools *schema.Tools
+	if *syntax != "" {
+		var err error
+		if syn, tools, err = textSyntax(*syntax, *schemaFile); err != nil {
+			return usageError(e, err)
+		}
+		if *wire != "auto" {
+			return usageError(e, errors.New("--syntax excludes --wire"))
+		}
+		if *style != "" {
+			return usageError(e, errors.New("--syntax does not take --render yet"))
+		}
+	} else if *schemaFile != "" {
+		return usageError(e, errors.New("--schema needs --syntax"))
 	}
 	if _, known := wireReaders[*wire]; !known && *wire != "auto" {
 		return usageError(e, fmt.Errorf("--wire %s: want auto, anthropic, openai-chat or openai-responses", *wire))
@@ -136,6 +157,9 @@ func runReplay(e env, args []string) int {
 		rp.prompt, rp.rep = p, &renderReport{t: textReport{w: rp.in.out}, p: p}
 		rp.rest, rp.body = rp.body, pacer{p, rp.body}
 	}
+	if *syntax != "" {
+		return rp.runText(syn, tools)
+	}
 	return rp.run(*wire)
 }
 
@@ -198,23 +222,7 @@ func (rp *replayer) run(wire string) int {
 		case err != nil:
 			rp.streamError(n, err)
 		}
-		results := resp.End()
-		if rp.prompt != nil {
-			rp.prompt.await()
-		}
-		for _, r := range results {
-			rp.rep.end(r, r.Verdict.Decided() && rp.pols.unlisted(r.Call.Name))
-			executable, why := r.Executable, ""
-			if rp.prompt != nil {
-				executable, why = rp.prompt.final(r)
-			}
-			if !executable {
-				if why == "" || why == "not executable" {
-					why = whyNot(r)
-				}
-				rp.problems = append(rp.problems, fmt.Sprintf("%s: not executable: %s", callName(n, r.Call), why))
-			}
-		}
+		rp.ended(n, resp.End())
 		if stopped {
 			rp.unread(wire, rp.prompt.stoppedAt)
 		}
@@ -227,6 +235,61 @@ func (rp *replayer) run(wire string) int {
 			return rp.finish()
 		}
 	}
+}
+
+// ended reports the results of response n's calls, and keeps the problems
+// of those that may not run.
+func (rp *replayer) ended(n int, results []toolcall.Result) {
+	if rp.prompt != nil {
+		rp.prompt.await()
+	}
+	for _, r := range results {
+		rp.rep.end(r, r.Verdict.Decided() && rp.pols.unlisted(r.Call.Name))
+		executable, why := r.Executable, ""
+		if rp.prompt != nil {
+			executable, why = rp.prompt.final(r)
+		}
+		if !executable {
+			if why == "" || why == "not executable" {
+				why = whyNot(r)
+			}
+			rp.problems = append(rp.problems, fmt.Sprintf("%s: not executable: %s", callName(n, r.Call), why))
+		}
+	}
+}
+
+// runText replays an assistant's text in which the model writes its calls
+// in syn (--syntax): the prose is reported as text, each call as a call
+// of one response.
+func (rp *replayer) runText(syn dialect.Syntax, tools *schema.Tools) int {
+	opts := []toolcall.Option{toolcall.WithSinks(rp.newSink), toolcall.OnDecision(rp.decided),
+		toolcall.WithStreamOptions(argstream.WithTokenizer(syn.Tokenizer(tools)))}
+	if rp.pols != nil {
+		opts = append(opts, toolcall.WithPolicy(rp.pols.lookup))
+	}
+	resp := toolcall.New(opts...)
+	onText := rp.onText("text")
+	dr := dialect.NewReader(syn, resp, dialect.OnText(func(text []byte) { onText(0, text) }))
+	rp.rep.response(0, syn.String())
+	buf := make([]byte, readSize)
+	for {
+		n, err := rp.body.Read(buf)
+		if _, werr := dr.Write(buf[:n]); werr != nil {
+			rp.streamError(0, werr)
+			break
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil || rp.in.failed() {
+			return rp.finish()
+		}
+	}
+	if err := dr.Close(); err != nil {
+		rp.streamError(0, err)
+	}
+	rp.ended(0, resp.End())
+	return rp.finish()
 }
 
 // begin finds the start of response n, which the wire named (or for
