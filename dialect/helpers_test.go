@@ -246,24 +246,33 @@ func read(syntax Syntax, chunks ...string) outcome {
 	return newHarness(syntax).run(bs)
 }
 
-// checkConsistent checks what holds for any input: the pieces joined are
-// the input, each call's tokenizer got exactly its OnSource bytes, calls
-// are numbered 0, 1, 2, ... and nothing failed but the calls.
+// checkConsistent checks what holds for any input (see consistent).
 func checkConsistent(t testing.TB, input []byte, o outcome) {
 	t.Helper()
+	if msg := consistent(input, o); msg != "" {
+		t.Fatal(msg)
+	}
+}
+
+// consistent returns what is wrong with o of input, of what holds for any
+// input: the pieces joined are the input, each call's tokenizer got exactly
+// its OnSource bytes, calls are numbered 0, 1, 2, ... and nothing failed
+// but the calls.
+func consistent(input []byte, o outcome) string {
 	if got := o.all(); got != string(input) {
-		t.Fatalf("pieces joined:\n%q\nwant the input:\n%q", got, input)
+		return fmt.Sprintf("pieces joined:\n%q\nwant the input:\n%q", got, input)
 	}
 	if o.WriteErr != "" || o.CloseErr != "" {
-		t.Fatalf("Write: %s, Close: %s", o.WriteErr, o.CloseErr)
+		return fmt.Sprintf("Write: %s, Close: %s", o.WriteErr, o.CloseErr)
 	}
 	src := o.sources()
 	if len(src) != len(o.Calls) {
-		t.Fatalf("%d calls with source, %d Results", len(src), len(o.Calls))
+		return fmt.Sprintf("%d calls with source, %d Results", len(src), len(o.Calls))
 	}
 	for i, c := range o.Calls {
 		if c.Index != i || c.Source != src[int64(i)] {
-			t.Fatalf("call %d: %+v, OnSource gave %q", i, c, src[int64(i)])
+			return fmt.Sprintf("call %d: %+v, OnSource gave %q", i, c, src[int64(i)])
 		}
 	}
+	return ""
 }
