@@ -61,23 +61,28 @@ func (t *sourceTokenizer) Close() error {
 		t.err = &token.SyntaxError{Syntax: "test " + t.syntax.String(), Offset: off, Err: token.ErrTruncated, Detail: string(t.hex)}
 		return t.err
 	}
-	for _, e := range []token.Event{
-		{Kind: token.BeginObject, Offset: off},
-		{Kind: token.Key, Data: []byte("source"), Offset: off},
-		{Kind: token.BeginString, Offset: off},
-		{Kind: token.StringData, Data: t.hex, Offset: off},
-		{Kind: token.EndString, Offset: off},
-		{Kind: token.EndObject, Offset: off},
+	for _, e := range [...]struct {
+		kind token.Kind
+		data []byte
+	}{
+		{token.BeginObject, nil},
+		{token.Key, sourceKey},
+		{token.BeginString, nil},
+		{token.StringData, t.hex},
+		{token.EndString, nil},
+		{token.EndObject, nil},
 	} {
-		if e.Kind == token.StringData && len(e.Data) == 0 {
+		if e.kind == token.StringData && len(e.data) == 0 {
 			continue
 		}
-		if t.err = t.h.Handle(e); t.err != nil {
+		if t.err = t.h.Handle(token.Event{Kind: e.kind, Data: e.data, Offset: off}); t.err != nil {
 			return t.err
 		}
 	}
 	return nil
 }
+
+var sourceKey = []byte("source")
 
 // closedSource reports whether src ends as the source of a closed call
 // ends: what the real tokenizers check, among much else.
