@@ -5,7 +5,8 @@ package dialect
 // one loop over a chunk, which is the same for every syntax; then, per
 // syntax, the steps feed calls: scanProse (where a call may open), stepOpen
 // (the opening fence or tag, held back), stepHead (Qwen's <function=NAME>,
-// held back) and scanBody (where the call ends).
+// held back), stepName (a name in either) and scanBody (where the call
+// ends).
 
 import (
 	"bytes"
@@ -267,38 +268,24 @@ func (r *Reader) feed(p []byte) (int, error) {
 				r.text(p[start:j])
 				r.st, r.hold, r.nameLen, r.cr = inOpen, r.hold[:0], 0, false
 			}
-		case inOpen:
+		case inOpen, inHead:
 			b := p[i]
-			switch r.stepOpen(b) {
-			case stepMore:
+			var res step
+			if r.st == inOpen {
+				res = r.stepOpen(b)
+			} else {
+				res = r.stepHead(b)
+			}
+			if res != stepFail {
 				r.hold = append(r.hold, b)
 				i++
-			case stepFail: // b is prose, or may open another call: read it again
+			}
+			switch {
+			case res == stepMore:
+			case res == stepFail && r.st == inOpen: // b is prose, or may open another call: read it again
 				r.text(r.hold)
 				r.st, r.col0, start = inProse, false, i
-			case stepDone:
-				r.hold = append(r.hold, b)
-				i++
-				if r.syntax == Qwen {
-					r.st, r.spaces, r.fn, r.nameLen = inHead, 0, 0, 0
-					continue
-				}
-				end := len(r.hold) - 1 // the '>' or '\n'
-				if r.cr {
-					end--
-				}
-				if err := r.begin(r.hold[end-r.nameLen : end]); err != nil {
-					return i, err
-				}
-				start = i
-			}
-		case inHead:
-			b := p[i]
-			switch r.stepHead(b) {
-			case stepMore:
-				r.hold = append(r.hold, b)
-				i++
-			case stepFail: // the call has no name; b may start its closing tag
+			case res == stepFail: // Qwen's call has no name; b may go on a closing tag begun in the head
 				m := 0
 				if r.hold[len(r.hold)-1] == '<' {
 					m = 1
@@ -307,10 +294,13 @@ func (r *Reader) feed(p []byte) (int, error) {
 					return i, err
 				}
 				r.m, start = m, i
-			case stepDone:
-				r.hold = append(r.hold, b)
-				i++
-				end := len(r.hold) - 1
+			case r.syntax == Qwen && r.st == inOpen: // <tool_call>: its head is held back too
+				r.st, r.spaces, r.fn, r.nameLen = inHead, 0, 0, 0
+			default:
+				end := len(r.hold) - 1 // the '>' or '\n'
+				if r.cr {
+					end--
+				}
 				if err := r.begin(r.hold[end-r.nameLen : end]); err != nil {
 					return i, err
 				}
@@ -463,6 +453,10 @@ func (r *Reader) stepOpen(b byte) step {
 		}
 		return stepMore
 	}
+	end := byte('>')
+	if r.syntax == Caret {
+		end = '\n'
+	}
 	switch {
 	case h < len(prefix):
 		if b == prefix[h] {
@@ -474,21 +468,11 @@ func (r *Reader) stepOpen(b byte) step {
 			return stepDone
 		}
 		return stepFail
-	case charClass[b]&nameChar != 0:
-		if r.nameLen < MaxName {
-			r.nameLen++
-			return stepMore
-		}
-		return stepFail
-	case r.nameLen == 0:
-		return stepFail
-	case r.syntax == XML && b == '>', r.syntax == Caret && b == '\n':
-		return stepDone
-	case r.syntax == Caret && b == '\r':
+	case r.syntax == Caret && b == '\r' && r.nameLen > 0:
 		r.cr = true
 		return stepMore
 	}
-	return stepFail
+	return r.stepName(b, nameChar, end)
 }
 
 // stepHead matches b, the byte after r.hold, against Qwen's head after
@@ -507,13 +491,18 @@ func (r *Reader) stepHead(b byte) step {
 			return stepMore
 		}
 		return stepFail
-	case charClass[b]&dotted != 0:
-		if r.nameLen < MaxName {
-			r.nameLen++
-			return stepMore
-		}
-		return stepFail
-	case b == '>' && r.nameLen > 0:
+	}
+	return r.stepName(b, dotted, '>')
+}
+
+// stepName matches b against a name of the characters of class, of 1 to
+// MaxName bytes, and the byte end that ends it.
+func (r *Reader) stepName(b byte, class uint8, end byte) step {
+	switch {
+	case charClass[b]&class != 0 && r.nameLen < MaxName:
+		r.nameLen++
+		return stepMore
+	case b == end && r.nameLen > 0:
 		return stepDone
 	}
 	return stepFail
