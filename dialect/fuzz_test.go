@@ -9,7 +9,8 @@ import (
 )
 
 // FuzzReader: no input, in no syntax and no chunking, makes the Reader
-// panic, lose or add a byte, or depend on the chunking.
+// panic, lose or add a byte, frame otherwise than the reference framing,
+// or depend on the chunking.
 //
 //	go test -fuzz FuzzReader ./dialect/
 func FuzzReader(f *testing.F) {
@@ -29,6 +30,9 @@ func FuzzReader(f *testing.F) {
 		}
 		whole := h.run([][]byte{in})
 		checkConsistent(t, in, whole)
+		if msg := againstReference(s, string(in), whole); msg != "" {
+			t.Fatal(msg)
+		}
 		chunks := testutil.SplitRandom(in, rand.New(rand.NewPCG(seed, seed>>32)), 1+int(seed%17))
 		split := h.run(chunks)
 		checkConsistent(t, in, split)

@@ -83,16 +83,17 @@ func genMessage(syntax Syntax) gopter.Gen {
 	})
 }
 
-// TestPropertyChunking: for messages of near-misses and calls, the pieces
-// joined are the input, and a random chunking, and 1-byte chunks, give
-// what one chunk gives: the same merged pieces, sources and Results.
+// TestPropertyChunking: for messages of near-misses and calls, the Reader
+// frames the text as the reference framing (reference_test.go) does, the
+// pieces joined are the input, and a random chunking, and 1-byte chunks,
+// give what one chunk gives: the same merged pieces, sources and Results.
 func TestPropertyChunking(t *testing.T) {
 	for _, syntax := range []Syntax{Caret, XML, Qwen} {
 		t.Run(syntax.String(), func(t *testing.T) {
 			h := newHarness(syntax) // reused: Reset must forget everything
 			var calls, messages int
 			properties := gopter.NewProperties(testutil.PropertyParameters(500))
-			properties.Property("chunking changes nothing", prop.ForAll(
+			properties.Property("frames as the reference does, whatever the chunking", prop.ForAll(
 				func(msg string, cuts []int) bool {
 					in := []byte(msg)
 					whole := h.run([][]byte{in})
@@ -108,6 +109,10 @@ func TestPropertyChunking(t *testing.T) {
 							return false
 						}
 						return true
+					}
+					if s := againstReference(syntax, msg, whole); s != "" {
+						t.Log(s)
+						return false
 					}
 					return report("one chunk", whole) &&
 						report(fmt.Sprintf("cuts %v", testutil.Cuts(in, cuts)), h.run(testutil.SplitAt(in, testutil.Cuts(in, cuts)))) &&

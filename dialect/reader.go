@@ -26,6 +26,10 @@ const MaxName = 128
 // <tool_call> and <function=: past it the call starts without a name.
 const maxSpace = 128
 
+// maxHold is the most the Reader holds back: Qwen's <tool_call>, white
+// space and <function=NAME>.
+const maxHold = len(qwenOpen) + maxSpace + len(qwenFunction) + MaxName + 1
+
 // maxNames bounds the Reader's table of tool names, which spares a string
 // allocation per call when the same tools are called again.
 const maxNames = 64
@@ -163,7 +167,7 @@ func NewReader(syntax Syntax, calls *toolcall.Response, opts ...Option) *Reader 
 	r := &Reader{
 		syntax: syntax,
 		calls:  calls,
-		hold:   make([]byte, 0, len(qwenOpen)+maxSpace+len(qwenFunction)+MaxName+1),
+		hold:   make([]byte, 0, maxHold),
 		names:  make(map[string]string),
 	}
 	for _, o := range opts {

@@ -190,6 +190,9 @@ func TestFraming(t *testing.T) {
 			for _, chunks := range splits {
 				o := h.run(chunks)
 				checkConsistent(t, in, o)
+				if msg := againstReference(c.syntax, c.in, o); msg != "" {
+					t.Fatal(msg)
+				}
 				want := outcome{Pieces: c.pieces, Calls: c.calls}
 				for _, c := range c.calls {
 					if c.Truncated {
@@ -198,6 +201,9 @@ func TestFraming(t *testing.T) {
 				}
 				if diff := gocmp.Diff(want, o, gocmp.AllowUnexported(outcome{})); diff != "" {
 					t.Fatalf("%d chunks: (-want +got)\n%s", len(chunks), diff)
+				}
+				if cap(h.r.hold) != maxHold {
+					t.Fatalf("the memory held back grew to %d bytes, want at most %d", cap(h.r.hold), maxHold)
 				}
 			}
 		})
@@ -326,6 +332,35 @@ func TestMisuse(t *testing.T) {
 	h.r.Reset()
 	h.pieces = nil
 	checkConsistent(t, []byte("^^^f\n^^^\n"), h.run([][]byte{[]byte("^^^f\n^^^\n")}))
+}
+
+// TestResetMidMessage: Reset forgets a message cut short, in any state:
+// the next one starts at column 0, with call 0.
+func TestResetMidMessage(t *testing.T) {
+	for _, c := range []struct {
+		syntax      Syntax
+		first, next string
+	}{
+		{Caret, "a", "^^^g\n^^^\n"},
+		{Caret, "^^^f\nc ---\n", "^^^g\n^^^\n"},
+		{Caret, "^^^wri", "^^^g\n^^^\n"},
+		{XML, "<tool:f>x</tool:", "<tool:g></tool:g>"},
+		{XML, "<tool:f", "<tool:g></tool:g>"},
+		{Qwen, "<tool_call>\n<func", "<tool_call><function=g></tool_call>"},
+		{Qwen, "<tool_call><function=f></tool_call", "<tool_call><function=g></tool_call>"},
+	} {
+		h := newHarness(c.syntax)
+		h.r.WriteString(c.first)
+		h.r.Reset()
+		h.calls.Reset()
+		h.pieces = nil
+		clear(h.opened)
+		o := h.run([][]byte{[]byte(c.next)})
+		checkConsistent(t, []byte(c.next), o)
+		if len(o.Calls) != 1 || o.Calls[0].Name != "g" || !o.Calls[0].Executable {
+			t.Errorf("%v: after %q, %q gave %+v", c.syntax, c.first, c.next, o.Calls)
+		}
+	}
 }
 
 func TestParseSyntax(t *testing.T) {
