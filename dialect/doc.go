@@ -5,7 +5,7 @@
 // same sinks, policies and results as the calls of a provider's wire
 // format.
 //
-//	calls := toolcall.New(toolcall.WithStreamOptions(argstream.WithTokenizer(caretTokenizer)) // token/caret's)
+//	calls := toolcall.New(toolcall.WithStreamOptions(argstream.WithTokenizer(caretTokenizer))) // package token/caret's
 //	rd := dialect.NewReader(dialect.Caret, calls, dialect.OnText(func(text []byte) {
 //		os.Stdout.Write(text)
 //	}))
