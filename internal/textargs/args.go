@@ -40,7 +40,8 @@ type Args struct {
 	at     int64       // where that text began
 	buf    []byte      // the text of a scalar, until EndText
 	part   [utf8.UTFMax]byte
-	nPart  int // bytes of an unfinished UTF-8 sequence in part
+	nPart  int   // bytes of an unfinished UTF-8 sequence in part
+	partAt int64 // where that sequence began
 
 	js   *jsontoken.Tokenizer // the JSON text of a JSON value
 	jsAt int64                // where that text began
@@ -112,10 +113,11 @@ func (a *Args) List(name []byte, keyAt, at int64) error {
 	if err != nil {
 		return err
 	}
-	if a.tool != nil {
-		if _, declared := a.tool.Params[string(name)]; declared && t.Kind != schema.Array {
-			return a.schemaError(keyAt, "a list is written, but the schema of \""+string(name)+"\" says "+t.Kind.String())
-		}
+	switch _, declared := a.tool.Params[string(name)]; {
+	case t.Kind == schema.JSON:
+		t.Items = schema.JSON // a list of JSON texts: an array of arrays, or a union with array
+	case declared && t.Kind != schema.Array:
+		return a.schemaError(keyAt, "a list is written, but the schema of \""+string(name)+"\" says "+t.Kind.String())
 	}
 	return a.openArray(t.Items, true, at)
 }
@@ -238,7 +240,7 @@ func (a *Args) EndText(end int64) error {
 	switch a.kind {
 	case schema.String:
 		if a.nPart > 0 {
-			return a.utf8Error(end - int64(a.nPart))
+			return a.utf8Error(a.partAt)
 		}
 		err = a.lc.Emit(token.EndString, nil, end)
 	case schema.JSON:
@@ -256,28 +258,26 @@ func (a *Args) EndText(end int64) error {
 // sequence at its end for the next piece.
 func (a *Args) stringText(b []byte, end int64) error {
 	start := end - int64(len(b))
-	if a.nPart > 0 {
-		need := utf8Len(a.part[0]) - a.nPart
-		take := min(need, len(b))
-		copy(a.part[a.nPart:], b[:take])
-		a.nPart += take
-		b, start = b[take:], start+int64(take)
-		if take < need {
-			return nil
+	for a.nPart > 0 && len(b) > 0 { // finish the held sequence, a byte at a time
+		a.part[a.nPart] = b[0]
+		a.nPart++
+		b, start = b[1:], start+1
+		if !utf8.FullRune(a.part[:a.nPart]) {
+			continue
 		}
 		n := a.nPart
 		a.nPart = 0
 		if !utf8.Valid(a.part[:n]) {
-			return a.utf8Error(start - int64(n))
+			return a.utf8Error(a.partAt)
 		}
 		if err := a.lc.EmitData(a.part[:n], nil, start); err != nil {
 			return err
 		}
 	}
+	if len(b) == 0 {
+		return nil
+	}
 	if utf8.Valid(b) {
-		if len(b) == 0 {
-			return nil
-		}
 		return a.lc.EmitData(b, nil, end)
 	}
 	i := 0
@@ -289,8 +289,15 @@ func (a *Args) stringText(b []byte, end int64) error {
 		r, size := utf8.DecodeRune(b[i:])
 		if r == utf8.RuneError && size == 1 {
 			if !utf8.FullRune(b[i:]) { // unfinished: wait for the rest
-				a.nPart = copy(a.part[:], b[i:])
+				a.nPart, a.partAt = copy(a.part[:], b[i:]), start+int64(i)
 				break
+			}
+			// The text before the bad byte goes out first, as it would
+			// have in a smaller chunk.
+			if i > 0 {
+				if err := a.lc.EmitData(b[:i], nil, start+int64(i)); err != nil {
+					return err
+				}
 			}
 			return a.utf8Error(start + int64(i))
 		}
@@ -300,17 +307,6 @@ func (a *Args) stringText(b []byte, end int64) error {
 		return nil
 	}
 	return a.lc.EmitData(b[:i], nil, start+int64(i))
-}
-
-// utf8Len returns the length of the UTF-8 sequence that c begins.
-func utf8Len(c byte) int {
-	switch {
-	case c >= 0xF0:
-		return 4
-	case c >= 0xE0:
-		return 3
-	}
-	return 2
 }
 
 func (a *Args) utf8Error(at int64) error {

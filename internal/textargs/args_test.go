@@ -131,8 +131,21 @@ func TestSplitRune(t *testing.T) {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}
 	a, _ = newArgs(t, false, false)
-	if err := value(a, "s", "a\xe2\x82"); !errors.Is(err, token.ErrInvalidUTF8) {
-		t.Errorf("a rune cut short: %v", err)
+	err := value(a, "s", "a\xe2\x82")
+	if se, ok := err.(*token.SyntaxError); !ok || !errors.Is(err, token.ErrInvalidUTF8) || se.Offset != 13 {
+		t.Errorf("a rune cut short: %v, want invalid UTF-8 at 13", err)
+	}
+	// A sequence that turns out invalid is an error where it began, however
+	// it is cut, and the text before it goes out first.
+	for _, pieces := range [][]string{{"ab\xf0^x"}, {"ab\xf0", "^x"}, {"ab", "\xf0", "^", "x"}} {
+		a, r := newArgs(t, false, false)
+		err := value(a, "s", pieces...)
+		if se, ok := err.(*token.SyntaxError); !ok || !errors.Is(err, token.ErrInvalidUTF8) || se.Offset != 14 {
+			t.Errorf("%q: %v, want invalid UTF-8 at 14", pieces, err)
+		}
+		if got := r.events[len(r.events)-1]; got != "StringData ab @14" {
+			t.Errorf("%q: last event %s, want the text before the bad byte", pieces, got)
+		}
 	}
 }
 
@@ -217,8 +230,18 @@ func TestLines(t *testing.T) {
 	if se := err.(*token.SyntaxError); se.Line != 3 || se.Column != 2 {
 		t.Errorf("the mark: line %d column %d, want 3 2", se.Line, se.Column)
 	}
+	err = l.Locate(&token.SyntaxError{Offset: 6})
+	if se := err.(*token.SyntaxError); se.Line != 3 || se.Column != 1 {
+		t.Errorf("the line before: line %d column %d, want 3 1", se.Line, se.Column)
+	}
 	err = l.Locate(&token.SyntaxError{Offset: 1})
 	if se := err.(*token.SyntaxError); se.Line != 0 {
 		t.Errorf("an earlier line is not known, got line %d", se.Line)
+	}
+	l.Reset()
+	l.Count([]byte("a\nb\nc\nd"), 10) // lines begin at 10, 12, 14, 16
+	err = l.Locate(&token.SyntaxError{Offset: 15})
+	if se := err.(*token.SyntaxError); se.Line != 3 || se.Column != 2 {
+		t.Errorf("after Count, the line before: line %d column %d, want 3 2", se.Line, se.Column)
 	}
 }
