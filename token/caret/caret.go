@@ -425,6 +425,9 @@ func (t *Tokenizer) dashes(b []byte, i int, base int64) (int, error) {
 			return i, nil
 		}
 		if b[i] != '-' {
+			if string(t.key) == "---" {
+				return i, t.syntax(t.keyAt, "", "an end marker \"--- \" outside a multi-line value")
+			}
 			return i, t.syntax(base+int64(i), "", "after the parameter name "+strconv.Quote(string(t.key))+
 				", want \": \" (a value) or \" ---\" (a multi-line value)")
 		}

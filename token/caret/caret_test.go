@@ -76,3 +76,26 @@ var designExamples = []struct{ name, block, want string }{
 	{"multiple multi-line parameters", "^^^replace_in_file\nproject: my_proj\npath: src/main.rs\ndiff ---\n[SEARCH/REPLACE block for code changes]\n--- diff\ncomment ---\nThis change updates the function name\nto better reflect its purpose.\n--- comment\n^^^",
 		`{"project":"my_proj","path":"src/main.rs","diff":"[SEARCH/REPLACE block for code changes]","comment":"This change updates the function name\nto better reflect its purpose."}`},
 }
+
+func newStream(nf token.NewFunc, opts ...token.Option) *stream {
+	agg := aggregate.New()
+	return &stream{argstream.New(agg, argstream.WithTokenizer(nf), argstream.WithLimits(opts...)), agg}
+}
+
+type stream struct {
+	s   *argstream.Stream
+	agg *aggregate.Aggregator
+}
+
+func feedAll(s *stream, chunks []string) (string, error) {
+	for _, c := range chunks {
+		if err := s.s.Feed([]byte(c)); err != nil {
+			return "", err
+		}
+	}
+	if err := s.s.Close(); err != nil {
+		return "", err
+	}
+	v, err := s.agg.Value()
+	return string(v), err
+}
