@@ -14,7 +14,7 @@ import (
 var tools = mustParse(`[
   {"name": "t", "input_schema": {"type": "object", "properties": {
     "n": {"type": "number"}, "i": {"type": "integer"}, "b": {"type": "boolean"}, "z": {"type": "null"},
-    "s": {"type": "string"}, "paths": {"type": "array", "items": {"type": "string"}},
+    "s": {"type": "string"}, "content": {"type": "string"}, "paths": {"type": "array", "items": {"type": "string"}},
     "nums": {"type": "array", "items": {"type": "integer"}}, "o": {"type": "object"},
     "objs": {"type": "array", "items": {"type": "object"}}, "grid": {"type": "array", "items": {"type": "array"}},
     "u": {"type": ["string", "null"]}, "m": {"type": ["number", "null"]}}}},
