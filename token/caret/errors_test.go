@@ -23,7 +23,7 @@ type errorCase struct {
 
 // place returns the block without its marker, and the offset, line and
 // column the marker stands for.
-func place(t *testing.T, block string) (string, int64, int, int) {
+func place(t testing.TB, block string) (string, int64, int, int) {
 	t.Helper()
 	off := strings.Index(block, at)
 	if off < 0 {
