@@ -156,3 +156,37 @@ func TestMaxSize(t *testing.T) {
 		checkError(t, in, err, token.ErrTooLarge, off, line, col, "/k")
 	}
 }
+
+// TestOptions checks the options every tokenizer takes: MaxDepth (the
+// object is depth 1, a list or array depth 2) and AllowConfusableKeys.
+func TestOptions(t *testing.T) {
+	in, off, line, col := place(t, "^^^t\nk: v\nl: "+at+"[\na\n]\n^^^")
+	_, err := feedAll(newStream(untyped, token.MaxDepth(1)), []string{in})
+	checkError(t, in, err, token.ErrTooDeep, off, line, col, "/l")
+	if _, err := feedAll(newStream(untyped, token.MaxDepth(2)), []string{in}); err != nil {
+		t.Errorf("MaxDepth(2): %v", err)
+	}
+	got, err := feedAll(newStream(untyped, token.AllowConfusableKeys(true)), []string{"^^^t\nk: 1\nK: 2\n^^^"})
+	if want := `{"k":"1","K":"2"}`; err != nil || got != want {
+		t.Errorf("AllowConfusableKeys: %s, %v; want %s", got, err, want)
+	}
+}
+
+// TestHandlerError checks that an error from the handler stops the
+// tokenizer and comes back unchanged, from Feed and then from Close.
+func TestHandlerError(t *testing.T) {
+	stop := errors.New("stop")
+	for _, n := range []int{1, 3, 5} {
+		seen := 0
+		tok := untyped(token.HandlerFunc(func(e token.Event) error {
+			if seen++; seen == n {
+				return stop
+			}
+			return nil
+		}))
+		err := tok.Feed([]byte("^^^t\nk ---\nline\n--- k\n^^^"))
+		if err != stop || tok.Close() != stop || seen != n {
+			t.Errorf("stop at event %d: Feed %v, %d events", n, err, seen)
+		}
+	}
+}
