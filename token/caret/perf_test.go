@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/argstream/argstream/internal/testutil"
+	"github.com/argstream/argstream/internal/testutil/tokentest"
 	"github.com/argstream/argstream/token"
 	"github.com/argstream/argstream/token/caret"
 )
@@ -108,14 +109,7 @@ func TestNoAllocs(t *testing.T) {
 		"o: {\"a\": [1, \"x\"]}\nobjs: [\n{\"a\":1}\n]\nu ---\nline\r\n--- un\n--- u\n" +
 		string(longValue(20)[len("^^^write_file\npath: src/main.rs\n"):]))
 	for _, nf := range []token.NewFunc{untyped, caret.Typed(tools)} {
-		tok := nf(nop).(*caret.Tokenizer)
-		for _, size := range []int{1, 7, 16, 1024} {
-			feed := feeder(t, tok, block, size)
-			feed() // grow the buffers once
-			if n := testing.AllocsPerRun(20, feed); n != 0 {
-				t.Errorf("chunks of %d: %v allocations per block, want 0", size, n)
-			}
-		}
+		tokentest.Suite{New: nf}.NoAllocs(t, block, 1, 7, 16, 1024)
 	}
 }
 

@@ -56,18 +56,7 @@ var typedCases = []struct{ name, block, want string }{
 func TestTyped(t *testing.T) {
 	nf := caret.Typed(tools)
 	for _, tc := range typedCases {
-		t.Run(tc.name, func(t *testing.T) {
-			want := canonical(t, tc.want)
-			for _, chunks := range [][]string{{tc.block}, strings.Split(tc.block, "")} {
-				got, err := parse(nf, chunks...)
-				if err != nil {
-					t.Fatalf("%q: %v", tc.block, err)
-				}
-				if got != want {
-					t.Errorf("%q in %d chunks:\ngot  %s\nwant %s", tc.block, len(chunks), got, want)
-				}
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { checkParse(t, nf, tc.block, tc.want) })
 	}
 }
 

@@ -3,6 +3,8 @@ package caret_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/argstream/argstream/token"
 )
 
 // valueCases are blocks that parse, with the JSON arguments they give
@@ -46,17 +48,22 @@ var valueCases = []struct{ name, block, want string }{
 // time.
 func TestValues(t *testing.T) {
 	for _, tc := range valueCases {
-		t.Run(tc.name, func(t *testing.T) {
-			want := canonical(t, tc.want)
-			for _, chunks := range [][]string{{tc.block}, strings.Split(tc.block, "")} {
-				got, err := parse(nil, chunks...)
-				if err != nil {
-					t.Fatalf("%q: %v", tc.block, err)
-				}
-				if got != want {
-					t.Errorf("%q in %d chunks:\ngot  %s\nwant %s", tc.block, len(chunks), got, want)
-				}
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { checkParse(t, nil, tc.block, tc.want) })
+	}
+}
+
+// checkParse checks that block, whole and one byte at a time, parses with
+// the tokenizers of nf to the arguments want.
+func checkParse(t *testing.T, nf token.NewFunc, block, want string) {
+	t.Helper()
+	want = canonical(t, want)
+	for _, chunks := range [][]string{{block}, strings.Split(block, "")} {
+		got, err := parse(nf, chunks...)
+		if err != nil {
+			t.Fatalf("%q: %v", block, err)
+		}
+		if got != want {
+			t.Errorf("%q in %d chunks:\ngot  %s\nwant %s", block, len(chunks), got, want)
+		}
 	}
 }
