@@ -16,7 +16,8 @@ import (
 // without and with a schema, and checks that the tokenizer never panics,
 // that both give the same outcome (fragments, aggregate or error with its
 // offset, pointer and message), and that an accepted block's aggregate is
-// valid JSON. Seeds: the design document's examples and the tests' edge
+// valid JSON, and that an error's line and column are those of its
+// offset. Seeds: the design document's examples and the tests' edge
 // cases and errors.
 func FuzzCaret(f *testing.F) {
 	for _, tc := range designExamples {
@@ -43,6 +44,9 @@ func FuzzCaret(f *testing.F) {
 			}
 			if whole.Err == "" && !jsontext.Value(whole.Value).IsValid() {
 				t.Fatalf("%q: accepted, but the aggregate %q is not valid JSON", data, whole.Value)
+			}
+			if msg := checkLocation(data, nf); msg != "" {
+				t.Fatal(msg)
 			}
 			got, err := testutil.Observe([][]byte{data[:at], data[at:]}, opt)
 			if err != nil {

@@ -2,6 +2,8 @@ package caret_test
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -102,8 +104,9 @@ const mutationBytes = "^-:[] \r\n\tk.\xc3\xff"
 // TestPropertyChunking checks that random caret blocks, valid and not, give
 // the same outcome (merged fragments, aggregate or error with its offset,
 // pointer and message, which holds line and column) in one chunk, in
-// random chunks and one byte at a time, with and without a schema; and
-// that no string piece ends inside a UTF-8 sequence.
+// random chunks and one byte at a time, with and without a schema; that
+// no string piece ends inside a UTF-8 sequence; and that an error's line
+// and column are those of its offset.
 func TestPropertyChunking(t *testing.T) {
 	properties := gopter.NewProperties(testutil.PropertyParameters(500))
 	properties.Property("any chunking, same outcome", prop.ForAll(
@@ -130,6 +133,9 @@ func checkChunking(data []byte, r *rand.Rand, nf token.NewFunc) string {
 	whole, err := testutil.Observe([][]byte{data}, opt)
 	if err != nil {
 		return err.Error()
+	}
+	if msg := checkLocation(data, nf); msg != "" {
+		return msg
 	}
 	for _, chunks := range [][][]byte{testutil.SplitRandom(data, r, 9), testutil.SplitEvery(data, 1)} {
 		got, err := testutil.Observe(chunks, opt)
@@ -184,4 +190,21 @@ func checkPieces(chunks [][]byte, nf token.NewFunc) string {
 // isCat reports whether an Outcome's Err is of category cat.
 func isCat(outcomeErr string, cat error) bool {
 	return strings.HasPrefix(outcomeErr, "["+cat.Error()+"]")
+}
+
+// checkLocation parses data and returns a complaint if the error's Line
+// and Column are not those of its Offset, counted here.
+func checkLocation(data []byte, nf token.NewFunc) string {
+	_, err := parse(nf, string(data))
+	var se *token.SyntaxError
+	if !errors.As(err, &se) {
+		return ""
+	}
+	before := data[:se.Offset]
+	line := 1 + bytes.Count(before, []byte{'\n'})
+	col := len(before) - (bytes.LastIndexByte(before, '\n') + 1) + 1
+	if se.Line != line || se.Column != col {
+		return fmt.Sprintf("%q: %v: at line %d, column %d, not %d:%d", data, err, line, col, se.Line, se.Column)
+	}
+	return ""
 }
