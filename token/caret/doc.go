@@ -90,6 +90,14 @@
 // it. Numbers, booleans and null (Typed) are reported at the end of their
 // line.
 //
+// An event's Offset is where what it reports ends in the block: the end of
+// the name for BeginObject, the first byte of a value (or the "[" of a list,
+// or the line after "KEY ---") for its Key, the end of each piece of text,
+// the end of a value's text for its EndString (the line end that shows the
+// value complete comes after it), the "]" of a list for its EndArray, past
+// the closing "^^^" for EndObject. Offsets never go back, and do not depend
+// on how the block is cut into chunks.
+//
 // # Errors
 //
 // Every error is a *token.SyntaxError of syntax "caret block", with its

@@ -1,7 +1,10 @@
 package caret_test
 
 import (
+	"compress/gzip"
 	"fmt"
+	"io"
+	"os"
 	"strings"
 	"testing"
 
@@ -9,6 +12,7 @@ import (
 	"github.com/argstream/argstream/internal/testutil/tokentest"
 	"github.com/argstream/argstream/token"
 	"github.com/argstream/argstream/token/caret"
+	"github.com/argstream/argstream/token/jsontoken"
 )
 
 var nop = token.HandlerFunc(func(token.Event) error { return nil })
@@ -125,6 +129,57 @@ func BenchmarkLongValue(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				feed()
+			}
+		})
+	}
+}
+
+// BenchmarkCreateFile measures the createFile workload of the benchmarks
+// (bench/testdata), written as a caret block by Format, against the JSON
+// tokenizer on the same arguments as JSON, in chunks of the median size
+// real providers send and of 1 KiB.
+func BenchmarkCreateFile(b *testing.B) {
+	f, err := os.Open("../../bench/testdata/createFile-100k.json.gz")
+	if err != nil {
+		b.Skip(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	doc, err := io.ReadAll(zr)
+	if err != nil {
+		b.Fatal(err)
+	}
+	block, err := caret.Format("write_file", doc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, size := range []int{7, 1024} {
+		b.Run(fmt.Sprintf("caret/%d", size), func(b *testing.B) {
+			feed := feeder(b, caret.New(nop), block, size)
+			b.SetBytes(int64(len(block)))
+			b.ReportAllocs()
+			for b.Loop() {
+				feed()
+			}
+		})
+		b.Run(fmt.Sprintf("json/%d", size), func(b *testing.B) {
+			tok := jsontoken.New(nop)
+			chunks := testutil.SplitEvery(doc, size)
+			b.SetBytes(int64(len(doc)))
+			b.ReportAllocs()
+			for b.Loop() {
+				tok.Reset(nop)
+				for _, c := range chunks {
+					if err := tok.Feed(c); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if err := tok.Close(); err != nil {
+					b.Fatal(err)
+				}
 			}
 		})
 	}
