@@ -94,8 +94,8 @@
 // the name for BeginObject, the first byte of a value (or the "[" of a list,
 // or the line after "KEY ---") for its Key, the end of each piece of text,
 // the end of a value's text for its EndString (the line end that shows the
-// value complete comes after it), the "]" of a list for its EndArray, past
-// the closing "^^^" for EndObject. Offsets never go back, and do not depend
+// value complete comes after it), just past the "]" of a list for its
+// EndArray, just past the closing "^^^" for EndObject. Offsets never go back, and do not depend
 // on how the block is cut into chunks.
 //
 // # Errors

@@ -145,3 +145,23 @@ func TestLifecycle(t *testing.T) {
 		t.Errorf("after Reset:\ngot  %q\nwant %q", got, want)
 	}
 }
+
+// TestStreamReset checks that argstream.Stream.Reset reuses the tokenizer
+// (it has Reset(token.Handler)), typed or not, and parses the next block
+// from its start.
+func TestStreamReset(t *testing.T) {
+	var _ interface{ Reset(token.Handler) } = (*caret.Tokenizer)(nil)
+	for _, nf := range []token.NewFunc{untyped, caret.Typed(tools)} {
+		s := newStream(nf)
+		if _, err := feedAll(s, []string{"^^^t\nn: 1\n"}); err == nil {
+			t.Fatal("a block without its closing fence is complete")
+		}
+		for _, block := range []string{"^^^t\nn: 2\n^^^", "^^^other\nn: 3\n^^^\n"} {
+			s.s.Reset(s.s.Call())
+			s.agg.Reset()
+			if got, err := feedAll(s, []string{block}); err != nil || !strings.Contains(got, `"n":`) {
+				t.Errorf("%q after Reset: %s, %v", block, got, err)
+			}
+		}
+	}
+}
