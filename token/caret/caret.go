@@ -17,10 +17,11 @@ import (
 //   - Tokenizer, New, Typed, Reset, Offset, Name: the type and its life.
 //   - Feed, Close and grammar: the hooks into internal/lifecycle, which owns
 //     offsets, limits, the sticky error and truncation at Close.
-//   - lex and the readers of each state: the opening fence (open, name),
-//     the structure lines between parameters (line, fence, key, colon,
-//     dashes, valueStart, bracket), one-line values and list elements
-//     (text), lists (listLine) and multi-line values (body, endBody).
+//   - lex and the readers of each state: the opening fence (open,
+//     readName), the structure lines between parameters (line, fence,
+//     readKey, colon, dashes, valueStart, bracket), one-line values and list
+//     elements (text, endLine), lists (listLine, element, endList) and
+//     multi-line values (body, endBody).
 //   - newline, count, emit, locate: keeping textargs.Lines current, so that
 //     every error says its line and column.
 //   - the errors and their pointers.

@@ -56,11 +56,13 @@
 //	white space at the end of a marker line    error: "^^^", "]", "KEY ---" and the fence are exact
 //	  (fence, "]", "KEY ---")
 //	white space at the end of a value          kept: the value is the rest of the line, raw
-//	"KEY:VALUE" (no space)                     error; "KEY:" alone is the empty value ""
+//	"KEY:VALUE" (no space)                     error; "KEY:" and "KEY: " are the empty value ""
 //	"KEY: [" then a line end                   a list; "KEY: [x" is the value "[x"
 //	empty lines                                ignored between parameters and in lists (the
 //	                                           design says so), text in a multi-line value
-//	"^^^" in a list                            error: the list is not closed
+//	a line beginning with "^^^" in a list      error: the list is not closed
+//	a line of white space only                 error between parameters, an element in a
+//	                                           list, text in a multi-line value
 //	"^^^" in a multi-line value                text; so is "--- OTHER" and "--- KEY " (spaces)
 //	"] " in a list                             error (the marker is exact); "]x" is an element
 //	a parameter given twice                    token.ErrDuplicateKey (and keys equal under case
@@ -106,6 +108,10 @@
 // (line 1 is the opening fence) and the JSON Pointer of the parameter
 // concerned ("" for the block's structure). Its message is for people and
 // may change.
+//
+// The options are those of every tokenizer: token.MaxSize, token.MaxDepth
+// (the arguments' object is depth 1, a list depth 2, JSON text deeper) and
+// token.AllowConfusableKeys.
 //
 // # Memory
 //
