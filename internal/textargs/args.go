@@ -113,7 +113,11 @@ func (a *Args) List(name []byte, keyAt, at int64) error {
 	if err != nil {
 		return err
 	}
-	switch _, declared := a.tool.Params[string(name)]; {
+	declared := false
+	if a.tool != nil {
+		_, declared = a.tool.Params[string(name)]
+	}
+	switch {
 	case t.Kind == schema.JSON:
 		t.Items = schema.JSON // a list of JSON texts: an array of arrays, or a union with array
 	case declared && t.Kind != schema.Array:
