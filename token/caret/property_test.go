@@ -142,22 +142,6 @@ func checkChunking(data []byte, r *rand.Rand, nf token.NewFunc) string {
 		if err != nil {
 			return err.Error()
 		}
-		if isCat(whole.Err, token.ErrInvalidUTF8) {
-			// Two bugs of internal/textargs (Args.stringText), worked
-			// around here until they are fixed. It reports nothing of a
-			// piece with invalid UTF-8 in it, not even the valid text
-			// before the bad byte, which a smaller piece has reported:
-			// the fragments before the error depend on the chunking.
-			// And it completes a UTF-8 sequence cut by a chunk with the
-			// next bytes, continuation bytes or not, waiting for as many
-			// as the first byte announces: "\xf0" then "^\x9f" then the
-			// end of input is ErrTruncated, where "\xf0^\x9f" whole is
-			// ErrInvalidUTF8.
-			whole.Fragments, got.Fragments = nil, nil
-			if isCat(got.Err, token.ErrTruncated) {
-				continue
-			}
-		}
 		if diff := cmp.Diff(whole, got); diff != "" {
 			return strings.Join([]string{string(data), diff}, "\n")
 		}
@@ -185,11 +169,6 @@ func checkPieces(chunks [][]byte, nf token.NewFunc) string {
 	}
 	tok.Close()
 	return bad
-}
-
-// isCat reports whether an Outcome's Err is of category cat.
-func isCat(outcomeErr string, cat error) bool {
-	return strings.HasPrefix(outcomeErr, "["+cat.Error()+"]")
 }
 
 // checkLocation parses data and returns a complaint if the error's Line
