@@ -1,0 +1,340 @@
+// Package tagscantest holds the tests that the tokenizers of tool calls
+// written in tags (token/xmltag, token/qwen) share: a run that records the
+// merged events and checks what holds for every input (Run), tables of
+// valid calls and of errors, chunking invariance as a gopter property, the
+// Format-then-parse property, streaming, linearity and allocations. Each
+// package's tests give a Dialect and their own tables.
+package tagscantest
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/argstream/argstream/schema"
+	"github.com/argstream/argstream/token"
+)
+
+// Tokenizer is what the tokenizers of both packages have.
+type Tokenizer interface {
+	token.Tokenizer
+	Reset(h token.Handler)
+	Offset() int64
+	Name() string
+}
+
+// Dialect is one package under test.
+type Dialect struct {
+	New    func(h token.Handler, opts ...token.Option) Tokenizer
+	Typed  func(tools *schema.Tools) token.NewFunc
+	Format func(name string, args jsontext.Value) ([]byte, error)
+	// Call writes a call of tool with the raw values of params (key,
+	// value) in order, with sep (white space) between tags: valid or not.
+	Call func(tool string, params [][2]string, sep string) string
+	// Repeat: arrays are written as a repeated parameter (XML tags);
+	// else as JSON text (Qwen).
+	Repeat bool
+	// Tags are bytes and strings that change the meaning of a call around
+	// them, for mutations and values.
+	Tags []string
+}
+
+// Outcome is what a run gives, in a form that compares across chunkings.
+type Outcome struct {
+	Events []string // merged: adjacent StringData joined, "Kind data @offset"
+	JSON   string   // the object the events build, if the call was accepted
+	Err    string   // category, offset, line, column and pointer, if rejected
+	Cat    error    // the category, if rejected
+	Msg    string   // the message, if rejected (not compared)
+}
+
+var categories = []error{token.ErrSyntax, token.ErrTruncated, token.ErrTrailingData, token.ErrDuplicateKey,
+	token.ErrCaseFoldedKey, token.ErrNULInKey, token.ErrInvalidUTF8, token.ErrInvalidEscape,
+	token.ErrTooDeep, token.ErrTooLarge, token.ErrSchema}
+
+// Category returns the category of err among token's, or nil.
+func Category(err error) error {
+	for _, c := range categories {
+		if errors.Is(err, c) {
+			return c
+		}
+	}
+	return nil
+}
+
+// Run feeds chunks to a tokenizer from newTok and closes it. It returns
+// the Outcome, and an error if something that holds for every input and
+// chunking breaks: an empty piece of string data or one that is not whole
+// UTF-8, offsets going back or past the input, an error that is not a
+// *token.SyntaxError with Line and Column, or is out of the input.
+func Run(newTok token.NewFunc, chunks [][]byte, opts ...token.Option) (Outcome, error) {
+	var (
+		o      Outcome
+		b      builder
+		last   int64
+		fed    int64
+		broken error
+	)
+	h := token.HandlerFunc(func(e token.Event) error {
+		switch {
+		case e.Offset < last || e.Offset > fed:
+			broken = fmt.Errorf("event %v at offset %d after %d, with %d bytes fed", e.Kind, e.Offset, last, fed)
+		case e.Kind == token.StringData && (len(e.Data) == 0 || !utf8.Valid(e.Data)):
+			broken = fmt.Errorf("string data %q at offset %d is empty or not whole UTF-8", e.Data, e.Offset)
+		}
+		last = e.Offset
+		b.add(e)
+		return nil
+	})
+	tk := newTok(h, opts...)
+	var err error
+	for _, c := range chunks {
+		fed += int64(len(c))
+		if err = tk.Feed(c); err != nil {
+			break
+		}
+	}
+	if err == nil {
+		err = tk.Close()
+	}
+	if broken != nil {
+		return o, broken
+	}
+	o.Events = b.events
+	if err == nil {
+		o.JSON = string(b.json)
+		return o, nil
+	}
+	var se *token.SyntaxError
+	if !errors.As(err, &se) {
+		return o, fmt.Errorf("error %v is not a *token.SyntaxError", err)
+	}
+	o.Cat, o.Msg = Category(err), err.Error()
+	o.Err = fmt.Sprintf("%v at %d (line %d, column %d) %q", o.Cat, se.Offset, se.Line, se.Column, se.Pointer)
+	switch {
+	case o.Cat == nil || se.Err != o.Cat:
+		return o, fmt.Errorf("error %v has no category", err)
+	case se.Line < 1 || se.Column < 1:
+		return o, fmt.Errorf("error %v has no line and column", err)
+	case se.Offset < 0 || se.Offset > fed:
+		return o, fmt.Errorf("error %v out of the %d bytes fed", err, fed)
+	}
+	return o, nil
+}
+
+// builder merges events and writes the JSON text they make.
+type builder struct {
+	events []string
+	json   []byte
+	str    []byte
+	inStr  bool
+	first  []bool // per open container: nothing written in it yet
+}
+
+func (b *builder) add(e token.Event) {
+	if e.Kind == token.StringData {
+		b.str = append(b.str, e.Data...)
+		if n := len(b.events); n > 0 && b.inStr {
+			b.events[n-1] = fmt.Sprintf("StringData %q @%d", b.str, e.Offset)
+			return
+		}
+		b.inStr = true
+		b.events = append(b.events, fmt.Sprintf("StringData %q @%d", b.str, e.Offset))
+		return
+	}
+	b.inStr = false
+	b.events = append(b.events, fmt.Sprintf("%v %q @%d", e.Kind, e.Data, e.Offset))
+	switch e.Kind {
+	case token.EndObject, token.EndArray:
+		b.json = append(b.json, "}]"[btoi(e.Kind == token.EndArray)])
+		b.first = b.first[:len(b.first)-1]
+		return
+	case token.StringData:
+		return
+	case token.EndString:
+		b.json, _ = jsontext.AppendQuote(b.json, b.str)
+		b.str = b.str[:0]
+		return
+	}
+	if n := len(b.first); n > 0 {
+		// a value after a key is not a new member
+		if !b.first[n-1] && !(len(b.json) > 0 && b.json[len(b.json)-1] == ':') {
+			b.json = append(b.json, ',')
+		}
+		b.first[n-1] = false
+	}
+	switch e.Kind {
+	case token.BeginObject, token.BeginArray:
+		b.json = append(b.json, "{["[btoi(e.Kind == token.BeginArray)])
+		b.first = append(b.first, true)
+	case token.Key:
+		b.json, _ = jsontext.AppendQuote(b.json, e.Data)
+		b.json = append(b.json, ':')
+	case token.BeginString:
+		b.str = b.str[:0]
+	case token.Number:
+		b.json = append(b.json, e.Data...)
+	case token.True:
+		b.json = append(b.json, "true"...)
+	case token.False:
+		b.json = append(b.json, "false"...)
+	case token.Null:
+		b.json = append(b.json, "null"...)
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Whole returns data as one chunk.
+func Whole(data []byte) [][]byte { return [][]byte{data} }
+
+// Same runs data whole, cut at random and in 1-byte chunks, and returns
+// the whole Outcome, or an error if Run finds one or the Outcomes differ.
+// After invalid UTF-8 only the error and the events other than string
+// data are compared (see KnownUTF8Issue).
+func Same(newTok token.NewFunc, data []byte, rng *rand.Rand, opts ...token.Option) (Outcome, error) {
+	whole, err := Run(newTok, Whole(data), opts...)
+	if err != nil {
+		return whole, fmt.Errorf("whole: %w", err)
+	}
+	for _, chunks := range [][][]byte{splitRandom(data, rng, 8), splitEvery(data, 1)} {
+		o, err := Run(newTok, chunks, opts...)
+		if err != nil {
+			return whole, fmt.Errorf("%q: %w", chunks, err)
+		}
+		if !equal(whole, o) {
+			return whole, fmt.Errorf("%q\nwhole: %v\ncut:   %v", chunks, whole, o)
+		}
+	}
+	return whole, nil
+}
+
+func equal(a, b Outcome) bool {
+	if a.Err != b.Err || a.JSON != b.JSON {
+		return false
+	}
+	if a.Cat == token.ErrInvalidUTF8 {
+		return slices.Equal(noData(a.Events), noData(b.Events))
+	}
+	return slices.Equal(a.Events, b.Events)
+}
+
+func noData(events []string) []string {
+	var out []string
+	for _, e := range events {
+		if len(e) < 10 || e[:10] != "StringData" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func splitRandom(data []byte, rng *rand.Rand, maxLen int) [][]byte {
+	var chunks [][]byte
+	for len(data) > 0 {
+		n := min(rng.IntN(maxLen+1), len(data))
+		chunks = append(chunks, data[:n])
+		data = data[n:]
+	}
+	return chunks
+}
+
+func splitEvery(data []byte, n int) [][]byte {
+	var chunks [][]byte
+	for len(data) > n {
+		chunks = append(chunks, data[:n])
+		data = data[n:]
+	}
+	return append(chunks, data)
+}
+
+// Case is a call and the arguments it gives.
+type Case struct {
+	Name  string
+	In    string
+	Tools string // tool definitions for schema.Parse, or "" for none
+	Want  string // the arguments' JSON
+}
+
+// Cases checks that each call gives its arguments, whole and in any
+// chunking.
+func (d Dialect) Cases(t *testing.T, cases []Case) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			o, err := Same(d.newFunc(t, c.Tools), []byte(c.In), rng)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o.Err != "" || o.JSON != c.Want {
+				t.Errorf("%q:\ngot  %s %s\nwant %s", c.In, o.JSON, o.Err, c.Want)
+			}
+		})
+	}
+}
+
+// ErrCase is a call and the error it ends in.
+type ErrCase struct {
+	Name    string
+	In      string
+	Tools   string
+	Err     error
+	Offset  int64
+	Line    int
+	Column  int
+	Pointer string
+	Says    string // if not "", what the message must hold
+	Opts    []token.Option
+}
+
+// Errors checks that each call ends in its error, whole and in any
+// chunking.
+func (d Dialect) Errors(t *testing.T, cases []ErrCase) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			o, err := Same(d.newFunc(t, c.Tools), []byte(c.In), rng, c.Opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(o.Msg, c.Says) {
+				t.Errorf("%q: message %q does not hold %q", c.In, o.Msg, c.Says)
+			}
+			want := fmt.Sprintf("%v at %d (line %d, column %d) %q", c.Err, c.Offset, c.Line, c.Column, c.Pointer)
+			if o.Err != want {
+				t.Errorf("%q:\ngot  %s\nwant %s", c.In, o.Err, want)
+			}
+		})
+	}
+}
+
+// NewFunc returns the token.NewFunc of the dialect: typed by tools (JSON
+// tool definitions) if not "".
+func (d Dialect) newFunc(t testing.TB, tools string) token.NewFunc {
+	if tools == "" {
+		return func(h token.Handler, opts ...token.Option) token.Tokenizer { return d.New(h, opts...) }
+	}
+	ts, err := schema.Parse([]byte(tools))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d.Typed(ts)
+}
+
+// NewFunc returns the untyped token.NewFunc of the dialect.
+func (d Dialect) NewFunc() token.NewFunc {
+	return func(h token.Handler, opts ...token.Option) token.Tokenizer { return d.New(h, opts...) }
+}
