@@ -87,9 +87,12 @@ type Scanner struct {
 	idx      int     // the Open or Close tag expected next
 	m        Matcher // the tag being read, if matching
 	matching bool
-	tagAt    int64  // offset of its '<'
-	tool     []byte // the tool's name, once read
-	key      []byte // the parameter being read
+	tagAt    int64          // offset of its '<'
+	tool     []byte         // the tool's name, once read
+	key      []byte         // the parameter being read
+	keyAt    int64          // the offset of its tag
+	keyLines textargs.Lines // the Lines there, to locate an error about the key
+	begun    bool           // its Value has been given to textargs
 
 	// A value's text, between two chunks: fresh is 1 before its first
 	// byte and 2 after a first '\r' (the framing line break may be "\r\n");
@@ -115,7 +118,7 @@ func (s *Scanner) Reset(h token.Handler) {
 	s.lc.Reset(h)
 	s.args.Reset()
 	s.lc.State = sOpen
-	s.idx, s.matching, s.fresh, s.nl = 0, false, 0, 0
+	s.idx, s.matching, s.fresh, s.nl, s.begun = 0, false, 0, 0, false
 	s.tool, s.key, s.held = s.tool[:0], s.key[:0], s.held[:0]
 }
 
@@ -178,10 +181,13 @@ func (g *grammar) End() error {
 func (g *grammar) Pointer(lifecycle.Where) jsontext.Pointer { return (*Scanner)(g).pointer() }
 
 func (s *Scanner) pointer() jsontext.Pointer {
-	if s.lc.State == sValue {
-		return s.args.Pointer()
+	switch {
+	case s.lc.State != sValue:
+		return ""
+	case !s.begun:
+		return jsontext.Pointer("").AppendToken(string(s.key))
 	}
-	return ""
+	return s.args.Pointer()
 }
 
 func (s *Scanner) syntaxError(at int64, detail string) error {
@@ -282,10 +288,11 @@ func (s *Scanner) structureTag(k int, end int64) error {
 		s.lc.State = sParams
 		return s.args.Begin(s.tool, end)
 	case sParams:
-		if k == 0 {
+		if k == 0 { // the Value waits for the framing line break, if any
 			s.key = append(s.key[:0], name...)
-			s.lc.State, s.fresh, s.nl = sValue, 1, 0
-			return s.args.Value(name, s.tagAt, end)
+			s.keyAt, s.keyLines = s.tagAt, s.args.Lines
+			s.lc.State, s.fresh, s.nl, s.begun = sValue, 1, 0, false
+			return nil
 		}
 		if err := s.checkClose(0, name); err != nil {
 			return err
@@ -343,6 +350,12 @@ func (s *Scanner) value(b []byte, i int, base int64) (int, error) {
 	}
 	if s.fresh != 0 {
 		return i, nil
+	}
+	if !s.begun { // the text begins where the held text and b[p:] do
+		s.begun = true
+		if err := s.args.Value(s.key, s.keyAt, base+int64(p)-int64(len(s.held))); err != nil {
+			return i, s.keyLines.Locate(err)
+		}
 	}
 	for i < len(b) {
 		if s.matching {

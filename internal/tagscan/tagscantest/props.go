@@ -44,7 +44,7 @@ func (d Dialect) genCall() gopter.Gen {
 		return [2]string{keys[v[0].(int)], s + vals[parts[2]]}
 	})
 	mutations := gen.SliceOfN(2, testutil.GenMutation(strings.Join(d.Tags, "")+"<>/=:\n\r \t\xff\xc3"))
-	return gopter.CombineGens(gen.OneConstOf("typed", "t", "read_files", "a.b"), gen.SliceOf(param),
+	return gopter.CombineGens(gen.OneConstOf("typed", "t", "read_files", "a.b"), upTo(8, param),
 		gen.OneConstOf("", "\n", " \r\n\t"), gen.IntRange(0, 3), mutations).
 		Map(func(v []any) string {
 			call := d.Call(v[0].(string), v[1].([][2]string), v[2].(string))
@@ -290,6 +290,12 @@ func (d Dialect) RoundTrip(t *testing.T) {
 				return fmt.Sprintf("%q:\ngot  %s\nwant %s", text, got, want)
 			}
 			return ""
-		}, gen.SliceOf(genParam(d.Repeat))))
+		}, upTo(8, genParam(d.Repeat))))
 	props.TestingRun(t)
+}
+
+// upTo generates slices of up to n values of g.
+func upTo(n int, g gopter.Gen) gopter.Gen {
+	return gen.IntRange(0, n).FlatMap(func(k any) gopter.Gen { return gen.SliceOfN(k.(int), g) },
+		reflect.SliceOf(g(gopter.MinGenParams).ResultType))
 }

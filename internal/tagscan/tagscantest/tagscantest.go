@@ -106,6 +106,7 @@ func Run(newTok token.NewFunc, chunks [][]byte, opts ...token.Option) (Outcome, 
 	if broken != nil {
 		return o, broken
 	}
+	b.flush()
 	o.Events = b.events
 	if err == nil {
 		o.JSON = string(b.json)
@@ -133,22 +134,18 @@ type builder struct {
 	events []string
 	json   []byte
 	str    []byte
-	inStr  bool
+	inStr  bool   // string data not yet in events
+	dataAt int64  // the offset of its last piece
 	first  []bool // per open container: nothing written in it yet
 }
 
 func (b *builder) add(e token.Event) {
 	if e.Kind == token.StringData {
 		b.str = append(b.str, e.Data...)
-		if n := len(b.events); n > 0 && b.inStr {
-			b.events[n-1] = fmt.Sprintf("StringData %q @%d", b.str, e.Offset)
-			return
-		}
-		b.inStr = true
-		b.events = append(b.events, fmt.Sprintf("StringData %q @%d", b.str, e.Offset))
+		b.inStr, b.dataAt = true, e.Offset
 		return
 	}
-	b.inStr = false
+	b.flush()
 	b.events = append(b.events, fmt.Sprintf("%v %q @%d", e.Kind, e.Data, e.Offset))
 	switch e.Kind {
 	case token.EndObject, token.EndArray:
@@ -186,6 +183,14 @@ func (b *builder) add(e token.Event) {
 		b.json = append(b.json, "false"...)
 	case token.Null:
 		b.json = append(b.json, "null"...)
+	}
+}
+
+// flush adds the merged string data read since the last event, if any.
+func (b *builder) flush() {
+	if b.inStr {
+		b.events = append(b.events, fmt.Sprintf("StringData %q @%d", b.str, b.dataAt))
+		b.inStr = false
 	}
 }
 
