@@ -413,10 +413,13 @@ func (s *Scanner) valueTag(k int, b []byte, p, i int, base int64) error {
 	if err := s.keep(b, p, i, base, s.nl+tagLen); err != nil {
 		return err
 	}
-	s.args.Lines.Count(s.held[:s.nl], base+int64(i)-int64(len(s.held))) // the framing line break
+	// An error at the end of the text is located before the framing line
+	// break is counted.
+	err := s.args.Lines.Locate(s.args.EndText(base + int64(i)))
+	s.args.Lines.Count(s.held[:s.nl], base+int64(i)-int64(len(s.held)))
 	s.held = s.held[:0]
 	s.lc.State = sParams
-	return s.args.EndText(base + int64(i))
+	return err
 }
 
 // endParam returns the closing tag of the parameter being read.
@@ -469,6 +472,7 @@ func (s *Scanner) keep(b []byte, p, i int, base int64, n int) error {
 	h := n - (i - p)
 	start := base + int64(p) - int64(len(s.held))
 	if err := s.text(s.held[:len(s.held)-h], start); err != nil {
+		s.held = s.held[:0] // counted as far as the error
 		return err
 	}
 	s.held = append(s.held[:copy(s.held, s.held[len(s.held)-h:])], b[p:i]...)
@@ -496,8 +500,8 @@ func (s *Scanner) text(piece []byte, at int64) error {
 	}
 	end := at + int64(len(piece))
 	err := s.args.Text(piece, end)
-	if se, ok := err.(*token.SyntaxError); ok && se.Offset >= at && se.Offset <= end {
-		piece = piece[:se.Offset-at]
+	if se, ok := err.(*token.SyntaxError); ok {
+		piece = piece[:max(min(se.Offset, end), at)-at]
 	}
 	s.args.Lines.Count(piece, at)
 	return err

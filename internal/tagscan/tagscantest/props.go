@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/leanovate/gopter"
@@ -95,7 +96,7 @@ func (d Dialect) Fuzz(t *testing.T, data []byte, cut uint) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !equal(whole, two) {
+		if utf8.Valid(data) && !Equal(whole, two) {
 			t.Fatalf("%q cut at %d:\nwhole: %v\ncut:   %v", data, at, whole, two)
 		}
 	}
