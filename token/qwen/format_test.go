@@ -16,7 +16,7 @@ func TestEvents(t *testing.T) {
 func TestLife(t *testing.T) { dialect.Life(t, call, "write_file") }
 
 func TestFormat(t *testing.T) {
-	for _, c := range []struct{ args, want string }{
+	dialect.Formats(t, [][2]string{
 		{`{}`, "<tool_call>\n<function=t>\n</function>\n</tool_call>"},
 		{`{"path": "a.go", "n": 3, "ok": true, "z": null}`,
 			"<tool_call>\n<function=t>\n<parameter=path>\na.go\n</parameter>\n<parameter=n>\n3\n</parameter>\n<parameter=ok>\ntrue\n</parameter>\n<parameter=z>\nnull\n</parameter>\n</function>\n</tool_call>"},
@@ -25,12 +25,7 @@ func TestFormat(t *testing.T) {
 		{`{"paths": ["a", 1], "o": {"k": [ ]}}`,
 			"<tool_call>\n<function=t>\n<parameter=paths>\n[\"a\",1]\n</parameter>\n<parameter=o>\n{\"k\":[]}\n</parameter>\n</function>\n</tool_call>"},
 		{`{"a": "</param <parameter=b> <tool_call"}`, "<tool_call>\n<function=t>\n<parameter=a>\n</param <parameter=b> <tool_call\n</parameter>\n</function>\n</tool_call>"},
-	} {
-		got, err := Format("t", []byte(c.args))
-		if err != nil || string(got) != c.want {
-			t.Errorf("Format(%s) = %q, %v; want %q", c.args, got, err, c.want)
-		}
-	}
+	})
 	dialect.FormatErrors(t, [][4]string{
 		{"not an object", "t", `"a"`, "not a JSON object"},
 		{"bad tool name", "a b", `{}`, `"a b"`},

@@ -19,7 +19,9 @@ var dialect = tagscantest.Dialect{
 		}
 		return s + "</function>" + sep + "</tool_call>"
 	},
-	Tags: []string{"</parameter>", "<tool_call>", "</tool_call>", "<function=", "</function>", "<parameter="},
+	Near:      "a < b <x </parameter <parameter=x> </param <tool_call </function <function\n<\n<<",
+	TypedCall: "<tool_call>\n<function=typed>\n<parameter=n>\n3\n</parameter>\n<parameter=paths>\n[\"a\", \"b\"]\n</parameter>\n<parameter=o>\n{\"k\": [1, \"x\"]}\n</parameter>\n<parameter=b>\nfalse\n</parameter>\n</function>\n</tool_call>",
+	Tags:      []string{"</parameter>", "<tool_call>", "</tool_call>", "<function=", "</function>", "<parameter="},
 }
 
 // tools are tool definitions in OpenAI's form, as Qwen3-Coder is served.
@@ -101,21 +103,7 @@ func TestErrors(t *testing.T) {
 	})
 }
 
-func TestChunking(t *testing.T)  { dialect.Chunking(t) }
-func TestRoundTrip(t *testing.T) { dialect.RoundTrip(t) }
-func TestStreaming(t *testing.T) { dialect.Streaming(t) }
+// TestShared runs the tests both dialects pass (tagscantest.Dialect.Test).
+func TestShared(t *testing.T) { dialect.Test(t) }
 
-func TestLinear(t *testing.T) {
-	dialect.Linear(t, "a < b <x </parameter <parameter=x> </param <tool_call </function <function\n<\n<<")
-}
-
-func TestAllocs(t *testing.T) {
-	dialect.Allocs(t, "<tool_call>\n<function=typed>\n<parameter=n>\n3\n</parameter>\n<parameter=paths>\n[\"a\", \"b\"]\n</parameter>\n<parameter=o>\n{\"k\": [1, \"x\"]}\n</parameter>\n<parameter=b>\nfalse\n</parameter>\n</function>\n</tool_call>")
-}
-
-func FuzzQwen(f *testing.F) {
-	for _, s := range dialect.Seeds() {
-		f.Add([]byte(s), uint(len(s)/2))
-	}
-	f.Fuzz(func(t *testing.T, data []byte, cut uint) { dialect.Fuzz(t, data, cut) })
-}
+func FuzzQwen(f *testing.F) { dialect.FuzzTarget(f) }

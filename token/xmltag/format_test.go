@@ -20,7 +20,7 @@ func TestLife(t *testing.T) {
 }
 
 func TestFormat(t *testing.T) {
-	for _, c := range []struct{ args, want string }{
+	dialect.Formats(t, [][2]string{
 		{`{}`, "<tool:t>\n</tool:t>"},
 		{`{"path": "a.go", "n": 3, "ok": true, "z": null}`,
 			"<tool:t>\n<param:path>a.go</param:path>\n<param:n>3</param:n>\n<param:ok>true</param:ok>\n<param:z>null</param:z>\n</tool:t>"},
@@ -30,12 +30,7 @@ func TestFormat(t *testing.T) {
 			"<tool:t>\n<param:paths>a</param:paths>\n<param:paths>1</param:paths>\n<param:paths>{\"k\":[1,2]}</param:paths>\n<param:paths>[3]</param:paths>\n</tool:t>"},
 		{`{"o": {"a": "<b>", "c": [ ]}}`, "<tool:t>\n<param:o>{\"a\":\"<b>\",\"c\":[]}</param:o>\n</tool:t>"},
 		{`{"a": "</param:b </tool <param:a>"}`, "<tool:t>\n<param:a></param:b </tool <param:a></param:a>\n</tool:t>"},
-	} {
-		got, err := Format("t", []byte(c.args))
-		if err != nil || string(got) != c.want {
-			t.Errorf("Format(%s) = %q, %v; want %q", c.args, got, err, c.want)
-		}
-	}
+	})
 	dialect.FormatErrors(t, [][4]string{
 		{"not an object", "t", `[1]`, "not a JSON object"},
 		{"not JSON", "t", `{"a":`, "xmltag"},

@@ -19,8 +19,10 @@ var dialect = tagscantest.Dialect{
 		}
 		return s + "</tool:" + tool + ">"
 	},
-	Repeat: true,
-	Tags:   []string{"</param:", "<tool:", "</tool:", "<param:"},
+	Repeat:    true,
+	Near:      "a < b <x </param:b </param:abc <tool <param:a> </tool </param:x\n<\n<<",
+	TypedCall: "<tool:typed>\n<param:n>3</param:n>\n<param:paths>a</param:paths>\n<param:paths>b</param:paths>\n<param:o>{\"k\": [1, \"x\"]}</param:o>\n<param:b>false</param:b>\n</tool:typed>",
+	Tags:      []string{"</param:", "<tool:", "</tool:", "<param:"},
 }
 
 // codeAssistant are tool definitions in the manner of code-assistant's.
@@ -132,21 +134,7 @@ func TestErrors(t *testing.T) {
 	})
 }
 
-func TestChunking(t *testing.T)  { dialect.Chunking(t) }
-func TestRoundTrip(t *testing.T) { dialect.RoundTrip(t) }
-func TestStreaming(t *testing.T) { dialect.Streaming(t) }
+// TestShared runs the tests both dialects pass (tagscantest.Dialect.Test).
+func TestShared(t *testing.T) { dialect.Test(t) }
 
-func TestLinear(t *testing.T) {
-	dialect.Linear(t, "a < b <x </param:b </param:abc <tool <param:a> </tool </param:x\n<\n<<")
-}
-
-func TestAllocs(t *testing.T) {
-	dialect.Allocs(t, "<tool:typed>\n<param:n>3</param:n>\n<param:paths>a</param:paths>\n<param:paths>b</param:paths>\n<param:o>{\"k\": [1, \"x\"]}</param:o>\n<param:b>false</param:b>\n</tool:typed>")
-}
-
-func FuzzXMLTag(f *testing.F) {
-	for _, s := range dialect.Seeds() {
-		f.Add([]byte(s), uint(len(s)/2))
-	}
-	f.Fuzz(func(t *testing.T, data []byte, cut uint) { dialect.Fuzz(t, data, cut) })
-}
+func FuzzXMLTag(f *testing.F) { dialect.FuzzTarget(f) }

@@ -125,7 +125,7 @@ func (d Dialect) Streaming(t *testing.T) {
 		}
 		return nil
 	}))
-	for _, c := range splitEvery([]byte(call[:cut]), 7) {
+	for _, c := range testutil.SplitEvery([]byte(call[:cut]), 7) {
 		if err := tk.Feed(c); err != nil {
 			t.Fatal(err)
 		}
@@ -140,7 +140,7 @@ func (d Dialect) Streaming(t *testing.T) {
 func (d Dialect) Linear(t *testing.T, unit string) {
 	testutil.CheckLinear(t, 2000, func(n int) func() {
 		call := []byte(d.Call("write_file", [][2]string{{"content", strings.Repeat(unit, n)}}, "\n"))
-		chunks := splitEvery(call, 13)
+		chunks := testutil.SplitEvery(call, 13)
 		tk := d.New(token.HandlerFunc(func(token.Event) error { return nil }))
 		return func() {
 			tk.Reset(token.HandlerFunc(func(token.Event) error { return nil }))
@@ -169,7 +169,7 @@ func (d Dialect) Allocs(t *testing.T, typedCall string) {
 		tk   token.Tokenizer
 		call string
 	}{{d.New(h), untypedCall}, {d.Typed(tools)(h), typedCall}} {
-		chunks := splitEvery([]byte(c.call), 5)
+		chunks := testutil.SplitEvery([]byte(c.call), 5)
 		r := c.tk.(Tokenizer)
 		run := func() {
 			r.Reset(h)

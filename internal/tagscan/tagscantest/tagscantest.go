@@ -17,6 +17,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/argstream/argstream/internal/testutil"
 	"github.com/argstream/argstream/schema"
 	"github.com/argstream/argstream/token"
 )
@@ -43,6 +44,40 @@ type Dialect struct {
 	// Tags are bytes and strings that change the meaning of a call around
 	// them, for mutations and values.
 	Tags []string
+	// Near is a value's text full of '<' and near-tags, for Linear.
+	Near string
+	// TypedCall is a call of "typed" (see Tools) for Allocs.
+	TypedCall string
+}
+
+// Test runs the tests every dialect passes: Chunking, RoundTrip,
+// Streaming, Linear and Allocs.
+func (d Dialect) Test(t *testing.T) {
+	t.Run("Chunking", d.Chunking)
+	t.Run("RoundTrip", d.RoundTrip)
+	t.Run("Streaming", d.Streaming)
+	t.Run("Linear", func(t *testing.T) { d.Linear(t, d.Near) })
+	t.Run("Allocs", func(t *testing.T) { d.Allocs(t, d.TypedCall) })
+}
+
+// FuzzTarget is a fuzz target's body: Seeds, then Fuzz.
+func (d Dialect) FuzzTarget(f *testing.F) {
+	for _, s := range d.Seeds() {
+		f.Add([]byte(s), uint(len(s)/2))
+	}
+	f.Fuzz(d.Fuzz)
+}
+
+// Formats checks that Format writes each case's arguments (c[0]) of the
+// tool "t" as c[1].
+func (d Dialect) Formats(t *testing.T, cases [][2]string) {
+	t.Helper()
+	for _, c := range cases {
+		got, err := d.Format("t", []byte(c[0]))
+		if err != nil || string(got) != c[1] {
+			t.Errorf("Format(%s) = %q, %v; want %q", c[0], got, err, c[1])
+		}
+	}
 }
 
 // Outcome is what a run gives, in a form that compares across chunkings.
@@ -216,7 +251,7 @@ func Same(newTok token.NewFunc, data []byte, rng *rand.Rand, opts ...token.Optio
 	if err != nil {
 		return whole, fmt.Errorf("whole: %w", err)
 	}
-	for _, chunks := range [][][]byte{splitRandom(data, rng, 8), splitEvery(data, 1)} {
+	for _, chunks := range [][][]byte{testutil.SplitRandom(data, rng, 8), testutil.SplitEvery(data, 1)} {
 		o, err := Run(newTok, chunks, opts...)
 		if err != nil {
 			return whole, fmt.Errorf("%q: %w", chunks, err)
@@ -232,25 +267,6 @@ func Same(newTok token.NewFunc, data []byte, rng *rand.Rand, opts ...token.Optio
 // error.
 func Equal(a, b Outcome) bool {
 	return a.Err == b.Err && a.JSON == b.JSON && slices.Equal(a.Events, b.Events)
-}
-
-func splitRandom(data []byte, rng *rand.Rand, maxLen int) [][]byte {
-	var chunks [][]byte
-	for len(data) > 0 {
-		n := min(rng.IntN(maxLen+1), len(data))
-		chunks = append(chunks, data[:n])
-		data = data[n:]
-	}
-	return chunks
-}
-
-func splitEvery(data []byte, n int) [][]byte {
-	var chunks [][]byte
-	for len(data) > n {
-		chunks = append(chunks, data[:n])
-		data = data[n:]
-	}
-	return append(chunks, data)
 }
 
 // Case is a call and the arguments it gives.
@@ -395,7 +411,7 @@ func (d Dialect) Life(t *testing.T, call, name string) {
 // 1-byte chunks (merged).
 func (d Dialect) Events(t *testing.T, call string, want []string) {
 	t.Helper()
-	for _, chunks := range [][][]byte{Whole([]byte(call)), splitEvery([]byte(call), 1)} {
+	for _, chunks := range [][][]byte{Whole([]byte(call)), testutil.SplitEvery([]byte(call), 1)} {
 		o, err := Run(d.NewFunc(), chunks)
 		if err != nil {
 			t.Fatal(err)
