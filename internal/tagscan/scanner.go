@@ -92,7 +92,11 @@ type Scanner struct {
 	key      []byte         // the parameter being read
 	keyAt    int64          // the offset of its tag
 	keyLines textargs.Lines // the Lines there, to locate an error about the key
-	begun    bool           // its Value has been given to textargs
+
+	// prevLines is the Lines before the last line break in a value's
+	// text, to locate an error in an unfinished UTF-8 sequence before it.
+	prevLines textargs.Lines
+	begun     bool // its Value has been given to textargs
 
 	// A value's text, between two chunks: fresh is 1 before its first
 	// byte and 2 after a first '\r' (the framing line break may be "\r\n");
@@ -415,7 +419,18 @@ func (s *Scanner) valueTag(k int, b []byte, p, i int, base int64) error {
 	}
 	// An error at the end of the text is located before the framing line
 	// break is counted.
-	err := s.args.Lines.Locate(s.args.EndText(base + int64(i)))
+	err := s.args.EndText(base + int64(i))
+	if se, ok := err.(*token.SyntaxError); ok {
+		// internal/textargs reports an unfinished UTF-8 sequence at the
+		// end of the text at end - (its length), which is right only if
+		// end is where the text ends; here it is past the closing tag.
+		// Until textargs takes the text's end from its last Text:
+		textEnd := base + int64(i) - int64(s.nl+tagLen)
+		if se.Err == token.ErrInvalidUTF8 && se.Offset > textEnd {
+			se.Offset -= int64(s.nl + tagLen)
+		}
+		err = s.locateValue(err)
+	}
 	s.args.Lines.Count(s.held[:s.nl], base+int64(i)-int64(len(s.held)))
 	s.held = s.held[:0]
 	s.lc.State = sParams
@@ -492,6 +507,15 @@ func (s *Scanner) release(b []byte, p, q int, base int64) error {
 	return s.text(b[p:q], at)
 }
 
+// locateValue locates err, in the value's text: on the current line or,
+// in an unfinished UTF-8 sequence before a line break, on the line before.
+func (s *Scanner) locateValue(err error) error {
+	if err = s.args.Lines.Locate(err); err != nil {
+		err = s.prevLines.Locate(err)
+	}
+	return err
+}
+
 // text gives textargs piece, which begins at offset at, and counts its
 // lines: all of them, or those before the error textargs finds in it.
 func (s *Scanner) text(piece []byte, at int64) error {
@@ -501,8 +525,14 @@ func (s *Scanner) text(piece []byte, at int64) error {
 	end := at + int64(len(piece))
 	err := s.args.Text(piece, end)
 	if se, ok := err.(*token.SyntaxError); ok {
-		piece = piece[:max(min(se.Offset, end), at)-at]
+		if se.Offset < at { // in an unfinished UTF-8 sequence of an earlier piece
+			return s.locateValue(err)
+		}
+		piece = piece[:min(se.Offset, end)-at]
 	}
-	s.args.Lines.Count(piece, at)
+	before := s.args.Lines
+	if s.args.Lines.Count(piece, at); s.args.Lines != before {
+		s.prevLines = before
+	}
 	return err
 }

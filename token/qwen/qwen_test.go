@@ -98,6 +98,8 @@ func TestErrors(t *testing.T) {
 			Err: token.ErrSchema, Offset: 51, Line: 3, Column: 1, Pointer: "/ratio"},
 		{Name: "array not JSON", Tools: tools, In: "<tool_call><function=read_files><parameter=paths>\na.go\n</parameter></function></tool_call>",
 			Err: token.ErrSyntax, Offset: 50, Line: 2, Column: 1, Pointer: "/paths"},
+		{Name: "unfinished UTF-8 at the end", In: "<tool_call><function=t><parameter=a>\nab\xe2\x82\n</parameter></function></tool_call>",
+			Err: token.ErrInvalidUTF8, Offset: 39, Line: 2, Column: 3, Pointer: "/a"},
 		{Name: "invalid UTF-8", In: "<tool_call><function=t><parameter=a>\xc3(</parameter></function></tool_call>",
 			Err: token.ErrInvalidUTF8, Offset: 36, Line: 1, Column: 37, Pointer: "/a"},
 	})

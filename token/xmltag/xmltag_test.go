@@ -113,6 +113,8 @@ func TestErrors(t *testing.T) {
 		{Name: "case-folded keys", In: "<tool:t><param:path>a</param:path><param:PATH>b</param:PATH></tool:t>",
 			Err: token.ErrCaseFoldedKey, Offset: 34, Line: 1, Column: 35, Pointer: "/PATH"},
 		{Name: "invalid UTF-8", In: "<tool:t><param:a>\nab\xff</param:a></tool:t>", Err: token.ErrInvalidUTF8, Offset: 20, Line: 2, Column: 3, Pointer: "/a"},
+		{Name: "unfinished UTF-8 at the end", In: "<tool:t><param:a>ab\xc3\n</param:a></tool:t>", Err: token.ErrInvalidUTF8, Offset: 19, Line: 1, Column: 20, Pointer: "/a"},
+		{Name: "unfinished UTF-8 before a line break", In: "<tool:t><param:a>\nab\xf4\n\n</param:a></tool:t>", Err: token.ErrInvalidUTF8, Offset: 20, Line: 2, Column: 3, Pointer: "/a"},
 		{Name: "too large", In: "<tool:t>\n<param:a>abcdef</param:a></tool:t>", Opts: []token.Option{token.MaxSize(22)},
 			Err: token.ErrTooLarge, Offset: 22, Line: 2, Column: 14, Pointer: "/a"},
 
