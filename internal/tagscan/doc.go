@@ -12,7 +12,7 @@
 // ("\n" or "\r\n") right after the opening tag and one right before the
 // closing tag, which are framing: models and Qwen3-Coder's chat template
 // write "<param>\nvalue\n</param>". Other tags in a value are text ("<div>",
-// "a < b"), except those of Syntax.Values: the closing tag of the parameter
+// "a < b"), except the closing tag of the parameter
 // (with another name: an error) and the call's own tags (Reserved: an
 // unclosed parameter). The text is scanned for '<' with bytes.IndexByte and
 // given to textargs as it arrives; only the bytes that may still become one

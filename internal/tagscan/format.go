@@ -93,7 +93,8 @@ func appendText(dst []byte, v jsontext.Value) ([]byte, error) {
 
 // CheckParam returns an error if the parameter key, whose value is text,
 // cannot be written in syn: a key that is not a name of syn.Param, or a
-// value holding a tag of syn.Values, which would end it or break the call.
+// value holding a complete EndParam (with any name) or Reserved tag, which
+// would end it or break the call.
 func (syn *Syntax) CheckParam(key string, text []byte) error {
 	if !syn.Param.Name.Valid(key) {
 		return errors.New("parameter name " + strconv.Quote(key) + " cannot be written in " + syn.Name +

@@ -51,7 +51,7 @@ type Syntax struct {
 	Repeat, JSONArrays bool
 
 	params  []Tag // Param, Close[0]
-	inValue []Tag // EndParam, Reserved...
+	inValue []Tag // EndParam, Reserved...: the tags a value cannot hold
 }
 
 // Prepare returns syn ready for Init. Call it once (a package's
@@ -62,10 +62,6 @@ func Prepare(syn Syntax) *Syntax {
 	syn.params = []Tag{syn.Param, syn.Close[0]}
 	return &syn
 }
-
-// Values returns the tags a value cannot hold: EndParam (with any name)
-// and Reserved.
-func (syn *Syntax) Values() []Tag { return syn.inValue }
 
 // The grammar's states.
 const (
@@ -124,6 +120,7 @@ func (s *Scanner) Reset(h token.Handler) {
 	s.lc.State = sOpen
 	s.idx, s.matching, s.fresh, s.nl, s.begun = 0, false, 0, 0, false
 	s.tool, s.key, s.held = s.tool[:0], s.key[:0], s.held[:0]
+	s.keyLines, s.prevLines = textargs.Lines{}, textargs.Lines{}
 }
 
 // Offset returns the number of input bytes fed so far.
@@ -396,7 +393,7 @@ func (s *Scanner) value(b []byte, i int, base int64) (int, error) {
 	return i, s.keep(b, p, i, base, keep)
 }
 
-// valueTag acts on the tag k of Syntax.Values, which ends at b[i]: the end
+// valueTag acts on the tag k of inValue, which ends at b[i]: the end
 // of the value, or an error.
 func (s *Scanner) valueTag(k int, b []byte, p, i int, base int64) error {
 	tagLen := s.m.Len()
