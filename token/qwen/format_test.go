@@ -37,3 +37,8 @@ func TestFormat(t *testing.T) {
 		{"function end", "t", `{"k": ["</function>"]}`, `</function>`},
 	})
 }
+
+func BenchmarkCall(b *testing.B) {
+	b.Run("chunk=16", func(b *testing.B) { dialect.Bench(b, 16) })
+	b.Run("chunk=1024", func(b *testing.B) { dialect.Bench(b, 1024) })
+}

@@ -75,3 +75,8 @@ func TestTextargsUTF8(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkCall(b *testing.B) {
+	b.Run("chunk=16", func(b *testing.B) { dialect.Bench(b, 16) })
+	b.Run("chunk=1024", func(b *testing.B) { dialect.Bench(b, 1024) })
+}

@@ -300,3 +300,27 @@ func upTo(n int, g gopter.Gen) gopter.Gen {
 	return gen.IntRange(0, n).FlatMap(func(k any) gopter.Gen { return gen.SliceOfN(k.(int), g) },
 		reflect.SliceOf(g(gopter.MinGenParams).ResultType))
 }
+
+// Bench measures reading a call with one 100 KB value of source text
+// (lines with '<'), in chunks of size bytes, with a Reset tokenizer.
+func (d Dialect) Bench(b *testing.B, size int) {
+	line := "\tif a < b && c > d { fmt.Println(\"<div>\", x) } // a line of code\n"
+	call := []byte(d.Call("write_file", [][2]string{{"path", "src/main.go"},
+		{"content", "\n" + strings.Repeat(line, 100_000/len(line)) + "\n"}}, "\n"))
+	chunks := testutil.SplitEvery(call, size)
+	h := token.HandlerFunc(func(token.Event) error { return nil })
+	tk := d.New(h)
+	b.SetBytes(int64(len(call)))
+	b.ReportAllocs()
+	for b.Loop() {
+		tk.Reset(h)
+		for _, c := range chunks {
+			if err := tk.Feed(c); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := tk.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
