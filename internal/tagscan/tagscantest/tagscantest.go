@@ -7,6 +7,7 @@
 package tagscantest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -160,6 +161,12 @@ func Run(newTok token.NewFunc, chunks [][]byte, opts ...token.Option) (Outcome, 
 		return o, fmt.Errorf("error %v has no line and column", err)
 	case se.Offset < 0 || se.Offset > fed:
 		return o, fmt.Errorf("error %v out of the %d bytes fed", err, fed)
+	}
+	// The line and column, counted in the input itself.
+	in := bytes.Join(chunks, nil)[:se.Offset]
+	line, col := bytes.Count(in, []byte{'\n'})+1, len(in)-bytes.LastIndexByte(in, '\n')
+	if se.Line != line || se.Column != col {
+		return o, fmt.Errorf("error %v at line %d, column %d, want %d, %d", err, se.Line, se.Column, line, col)
 	}
 	return o, nil
 }
