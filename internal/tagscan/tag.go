@@ -68,7 +68,8 @@ const (
 // chunks: it holds only how far it has matched and the name read so far,
 // never the input. Candidates must not be literals that begin one another
 // with a Name: at most one is in its name at a time. The zero value is
-// ready for Start.
+// ready for Start. A Matcher may not be used from several goroutines at
+// once.
 type Matcher struct {
 	tags  []Tag
 	alive uint32 // candidates still possible, by index

@@ -9,7 +9,7 @@ func TestEvents(t *testing.T) {
 	// begins (after the framing line break), EndString past </parameter>,
 	// EndObject past </function>.
 	dialect.Events(t, "<tool_call>\n<function=t>\n<parameter=a>\r\nx<y\n</parameter>\n</function>\n</tool_call>", []string{
-		`BeginObject "" @24`, `Key "a" @40`, `BeginString "" @40`, `StringData "x<y" @43`,
+		`BeginObject "" @24`, `Key "a" @40`, `BeginString "" @40`, `StringData "x<y"`,
 		`EndString "" @56`, `EndObject "" @68`})
 }
 
