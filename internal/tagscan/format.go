@@ -1,0 +1,144 @@
+package tagscan
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strconv"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// Params calls f with each parameter of args, a JSON object, in order:
+// its key and the text of its value. A string's text is its content;
+// a number's, true's, false's and null's their JSON text; an object's its
+// compact JSON text. An array is, with repeat, one call per element (each
+// as above, an array element as compact JSON), and an empty array is an
+// error, since it would vanish; without repeat, its compact JSON text.
+// The text is f's during the call only.
+func Params(args jsontext.Value, repeat bool, f func(key string, text []byte) error) error {
+	dec := jsontext.NewDecoder(bytes.NewReader(args))
+	tok, err := dec.ReadToken()
+	if err != nil {
+		return err
+	}
+	if tok.Kind() != '{' {
+		return errors.New("the arguments are not a JSON object")
+	}
+	var buf []byte
+	for dec.PeekKind() != '}' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return err
+		}
+		key := tok.String()
+		v, err := dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		if !repeat || v.Kind() != '[' {
+			if buf, err = appendText(buf[:0], v); err != nil {
+				return err
+			}
+			if err := f(key, buf); err != nil {
+				return err
+			}
+			continue
+		}
+		elems := jsontext.NewDecoder(bytes.NewReader(v))
+		if _, err := elems.ReadToken(); err != nil {
+			return err
+		}
+		if elems.PeekKind() == ']' {
+			return errors.New("parameter " + strconv.Quote(key) + " is an empty array, which repeated tags cannot write")
+		}
+		for elems.PeekKind() != ']' {
+			e, err := elems.ReadValue()
+			if err != nil {
+				return err
+			}
+			if buf, err = appendText(buf[:0], e); err != nil {
+				return err
+			}
+			if err := f(key, buf); err != nil {
+				return err
+			}
+		}
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return err
+	}
+	if _, err := dec.ReadToken(); err != io.EOF {
+		return errors.New("data after the arguments object")
+	}
+	return nil
+}
+
+// appendText appends the text of the JSON value v (see Params) to dst.
+func appendText(dst []byte, v jsontext.Value) ([]byte, error) {
+	switch v.Kind() {
+	case '"':
+		return jsontext.AppendUnquote(dst, v)
+	case '{', '[':
+		n := len(dst)
+		dst = append(dst, v...)
+		w := jsontext.Value(dst[n:])
+		if err := w.Compact(); err != nil {
+			return dst, err
+		}
+		return append(dst[:n], w...), nil
+	}
+	return append(dst, v...), nil
+}
+
+// CheckParam returns an error if the parameter key, whose value is text,
+// cannot be written in syn: a key that is not a name of syn.Param, or a
+// value holding a complete EndParam (with any name) or Reserved tag, which
+// would end it or break the call.
+func (syn *Syntax) CheckParam(key string, text []byte) error {
+	if !syn.Param.Name.Valid(key) {
+		return errors.New("parameter name " + strconv.Quote(key) + " cannot be written in " + syn.Name +
+			" (1 to " + strconv.Itoa(MaxName) + " of " + syn.Param.Name.set() + ")")
+	}
+	if at, k := Find(text, syn.inValue); at >= 0 {
+		end := bytes.IndexByte(text[at:], '>') + 1
+		if end == 0 || k > 0 && syn.inValue[k].Name == NoName {
+			end = len(syn.inValue[k].Lit)
+		}
+		return errors.New("the value of parameter " + strconv.Quote(key) + " holds " +
+			strconv.Quote(string(text[at:at+end])) + ", which " + syn.Name + " cannot carry in a value")
+	}
+	return nil
+}
+
+// CheckTool returns an error if name cannot be a tool's name in syn.
+func (syn *Syntax) CheckTool(name string) error {
+	for _, t := range syn.Open {
+		if t.Name != NoName && !t.Name.Valid(name) {
+			return errors.New("tool name " + strconv.Quote(name) + " cannot be written in " + syn.Name +
+				" (1 to " + strconv.Itoa(MaxName) + " of " + t.Name.set() + ")")
+		}
+	}
+	return nil
+}
+
+func (n Names) set() string {
+	if n == Dotted {
+		return "[A-Za-z0-9_.-]"
+	}
+	return "[A-Za-z0-9_-]"
+}
+
+// AppendValue appends a value's text to dst as it goes between its tags:
+// framed by line breaks if frame, which the scanner drops (a "\r\n" after
+// a text that ends in '\r', so that the '\r' stays the text's).
+func AppendValue(dst, text []byte, frame bool) []byte {
+	if !frame {
+		return append(dst, text...)
+	}
+	dst = append(append(dst, '\n'), text...)
+	if len(text) > 0 && text[len(text)-1] == '\r' {
+		dst = append(dst, '\r')
+	}
+	return append(dst, '\n')
+}
