@@ -156,7 +156,7 @@ func TestFieldsUsage(t *testing.T) {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want %d and a message", args, got.code, got.stdout, got.stderr, exitUsage)
 		}
 	}
-	if got := invoke("", "fields", "--help"); got.code != exitOK || !strings.HasPrefix(got.stdout, "usage: argstream fields [--split") {
+	if got := invoke("", "fields", "--help"); got.code != exitOK || !strings.HasPrefix(got.stdout, "usage: argstream fields [--syntax") {
 		t.Errorf("--help: %+v", got)
 	}
 	if got := invoke("", "help"); !strings.Contains(got.stdout, "argstream fields ") {

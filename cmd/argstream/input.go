@@ -80,7 +80,7 @@ func (in *input) open(e env, args []string) (*source, error) {
 
 // syntaxOptions returns the Stream options of --syntax and --schema.
 func (in *input) syntaxOptions() ([]argstream.Option, error) {
-	if in.syntax == "json" {
+	if in.syntax == "" || in.syntax == "json" {
 		if in.schema != "" {
 			return nil, errors.New("--schema needs --syntax caret, xml or qwen")
 		}
