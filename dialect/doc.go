@@ -5,7 +5,8 @@
 // same sinks, policies and results as the calls of a provider's wire
 // format.
 //
-//	calls := toolcall.New(toolcall.WithStreamOptions(argstream.WithTokenizer(caretTokenizer))) // package token/caret's
+//	tok := dialect.Caret.Tokenizer(tools) // token/caret's, typed by the tools' schemas (package schema)
+//	calls := toolcall.New(toolcall.WithStreamOptions(argstream.WithTokenizer(tok)))
 //	rd := dialect.NewReader(dialect.Caret, calls, dialect.OnText(func(text []byte) {
 //		os.Stdout.Write(text)
 //	}))
@@ -19,9 +20,10 @@
 //
 // The Reader only frames: it finds where each call starts and ends and
 // feeds the call every byte of its source, its opening fence or tags and
-// its closing ones included. The call's tokenizer (argstream.WithTokenizer:
-// the caret, XML-tag or Qwen one) parses that source and is the authority
-// on its validity.
+// its closing ones included. The call's tokenizer (Syntax.Tokenizer: the
+// caret, XML-tag or Qwen one, given to each call's Stream with
+// argstream.WithTokenizer) parses that source and is the authority on its
+// validity; Syntax.Format writes a call the way a model writes it.
 //
 // # The calls
 //
