@@ -438,3 +438,44 @@ func TestDeclineFromCallback(t *testing.T) {
 		t.Errorf("verdict %+v, want ask", res[0].Verdict)
 	}
 }
+
+// A key and a value written with \u escapes are the decoded key and value
+// for the sinks and the policy, however the escapes are cut: "p\u0061th" is
+// path, and "\u002fetc" does not pass a "src/" prefix. (code-assistant's JSON
+// stream processor did not decode the escapes of its paths.)
+func TestEscapedKeysAndValues(t *testing.T) {
+	pol, _, err := policy.Parse([]byte(`{"run": [{"arg": "/path", "prefix": "src/", "mode": "unattended"}, {"mode": "ask"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := `{"p\u0061th": "\u002fetc/passwd", "content": "x"}`
+	for cut := 1; cut < len(args); cut++ {
+		var keys []string
+		var decided policy.Decision
+		r := toolcall.New(
+			toolcall.WithPolicy(func(string) *policy.Policy { return pol }),
+			toolcall.WithSinks(func(fragment.Call) sink.Sink {
+				return sink.PushFunc(func(p *fragment.Progress) error {
+					if len(p.Path) > 0 && p.Kind == fragment.Done {
+						keys = append(keys, string(p.Path[0].Key))
+					}
+					return nil
+				})
+			}),
+			toolcall.OnDecision(func(_ fragment.Call, d policy.Decision, _ int64) { decided = d }))
+		r.Start(0, "", "write_file", nil)
+		r.ChunkString(0, args[:cut])
+		r.ChunkString(0, args[cut:])
+		r.Stop(0)
+		res := r.End()
+		if got, want := string(res[0].Arguments), `{"path":"/etc/passwd","content":"x"}`; got != want {
+			t.Fatalf("cut %d: arguments %s, want %s", cut, got, want)
+		}
+		if decided.Mode != policy.Ask || decided.Rule != 1 {
+			t.Errorf("cut %d: decided %v, want ask by rule 1", cut, decided)
+		}
+		if diff := cmp.Diff([]string{"path", "content"}, keys); diff != "" {
+			t.Errorf("cut %d: keys of the Done fragments (-want +got):\n%s", cut, diff)
+		}
+	}
+}
