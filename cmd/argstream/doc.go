@@ -1,15 +1,24 @@
 // Command argstream runs argstream on tool-call arguments from a file or
 // stdin, fed in chunks the way a provider streams them.
 //
-//	argstream fragments [--split N | --split random:SEED | --chunks CHUNKS.json] [--format rfd|jsonl] [FILE]
-//	argstream fields [--split N | --split random:SEED | --chunks CHUNKS.json] [FILE]
-//	argstream aggregate [--split N | --split random:SEED | --chunks CHUNKS.json] [FILE]
-//	argstream policy --rules RULES.json [--split N | --split random:SEED | --chunks CHUNKS.json] [FILE]
+//	argstream fragments [SYNTAX] [--split N | --split random:SEED | --chunks CHUNKS.json] [--format rfd|jsonl] [FILE]
+//	argstream fields [SYNTAX] [--split N | --split random:SEED | --chunks CHUNKS.json] [FILE]
+//	argstream aggregate [SYNTAX] [--split N | --split random:SEED | --chunks CHUNKS.json] [FILE]
+//	argstream policy --rules RULES.json [SYNTAX] [--split N | --split random:SEED | --chunks CHUNKS.json] [FILE]
 //	argstream replay [--wire auto|anthropic|openai-chat|openai-responses] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [FILE]
-//	argstream replay --render function_call|json [--rules RULES.json | --rules-dir DIR] [--pace recorded|none|BYTES_PER_SEC] [FILE]
+//	argstream replay --syntax caret|xml|qwen [--schema TOOLS.json] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [FILE]
+//	argstream replay --render function_call|json [--syntax ...] [--rules RULES.json | --rules-dir DIR] [--pace recorded|none|BYTES_PER_SEC] [FILE]
 //	argstream bench [--chunk N] [--impl jsontext|handrolled] [--runs N] [--time D] FILE...
 //	argstream bench --wire anthropic|openai-chat|openai-responses [--impl jsontext|handrolled] [--runs N] [--time D] FILE...
 //	argstream version
+//
+// where SYNTAX is --syntax json|caret|xml|qwen [--schema TOOLS.json]: the
+// input of the single-call commands is JSON arguments (json, the default)
+// or one call written in text, fences or tags included, its values typed
+// by the JSON Schemas of the tool definitions in TOOLS.json (package
+// schema). replay --syntax reads an assistant's text, whose prose it
+// reports as text and whose calls (package dialect) as the calls of one
+// response.
 //
 // fragments prints every fragment as it is produced, in RFD 043's notation
 // (rfd, the default) or as JSON Lines (jsonl). aggregate prints the complete

@@ -89,9 +89,6 @@ func runReplay(e env, args []string) int {
 		if *wire != "auto" {
 			return usageError(e, errors.New("--syntax excludes --wire"))
 		}
-		if *style != "" {
-			return usageError(e, errors.New("--syntax does not take --render yet"))
-		}
 	} else if *schemaFile != "" {
 		return usageError(e, errors.New("--schema needs --syntax"))
 	}
@@ -268,6 +265,10 @@ func (rp *replayer) runText(syn dialect.Syntax, tools *schema.Tools) int {
 		opts = append(opts, toolcall.WithPolicy(rp.pols.lookup))
 	}
 	resp := toolcall.New(opts...)
+	if rp.prompt != nil {
+		// Stopping is reading no more: nothing else to cancel.
+		rp.prompt.resp, rp.prompt.cancel, rp.prompt.start = resp, func() {}, time.Now()
+	}
 	onText := rp.onText("text")
 	dr := dialect.NewReader(syn, resp, dialect.OnText(func(text []byte) { onText(0, text) }))
 	rp.rep.response(0, syn.String())
@@ -278,17 +279,26 @@ func (rp *replayer) runText(syn dialect.Syntax, tools *schema.Tools) int {
 			rp.streamError(0, werr)
 			break
 		}
-		if err == io.EOF {
+		if err == io.EOF || err == errStopped {
 			break
 		}
 		if err != nil || rp.in.failed() {
 			return rp.finish()
 		}
 	}
-	if err := dr.Close(); err != nil {
-		rp.streamError(0, err)
+	stopped := rp.prompt != nil && rp.prompt.stopped
+	if !stopped {
+		if err := dr.Close(); err != nil {
+			rp.streamError(0, err)
+		}
 	}
 	rp.ended(0, resp.End())
+	if stopped {
+		var ct byteCount
+		io.Copy(&ct, rp.rest)
+		rp.prompt.line("stopped reading: the declined call was the only one pending\n"+
+			"never streamed: %d bytes of the input", int64(ct))
+	}
 	return rp.finish()
 }
 

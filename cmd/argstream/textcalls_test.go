@@ -121,3 +121,27 @@ func TestSyntaxUsage(t *testing.T) {
 		}
 	}
 }
+
+// --render draws the calls of a text as it draws a provider's; a call
+// declined at the prompt (no terminal: not approved) stops the reading.
+func TestReplaySyntaxRender(t *testing.T) {
+	res := replayCmd(strings.NewReader(""), "--syntax", "caret", "--schema", textCalls+"tools.json",
+		"--rules-dir", textCalls+"rules", "--render", "function_call", "--pace", "none", textCalls+"caret.txt")
+	for _, want := range []string{"Calling tool read_files(project: \"notes\"", "Calling tool write_file(", "│ fn main() {",
+		"call 1 (no id) write_file: executable, unattended (rule 0)"} {
+		if !strings.Contains(res.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, res.stdout)
+		}
+	}
+	if res.code != 0 {
+		t.Errorf("exit %d: %s", res.code, res.stderr)
+	}
+	// Without the schema max_lines is "200", which no maximum passes: ask.
+	res = replayCmd(strings.NewReader(""), "--syntax", "caret", "--rules-dir", textCalls+"rules",
+		"--render", "json", "--pace", "none", textCalls+"caret.txt")
+	if res.code != 1 || !strings.Contains(res.stdout, "Allow? [y/n/e] n") ||
+		!strings.Contains(res.stdout, "stopped reading: the declined call was the only one pending") ||
+		strings.Contains(res.stdout, "write_file") {
+		t.Errorf("exit %d:\n%s\n%s", res.code, res.stdout, res.stderr)
+	}
+}
