@@ -2,12 +2,15 @@ package dialect_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"strings"
 
 	"github.com/argstream/argstream"
 	"github.com/argstream/argstream/dialect"
 	"github.com/argstream/argstream/schema"
 	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire/openai"
 )
 
 // An assistant writes its call as a caret block inside its text, a few
@@ -85,4 +88,37 @@ func ExampleSyntax_Format() {
 	// </parameter>
 	// </function>
 	// </tool_call>
+}
+
+// A model without native tool calling, served through an OpenAI-compatible
+// Chat Completions API (Qwen3-Coder without a server-side tool parser),
+// writes its call in its text: the wire adapter hands the text to a Reader,
+// which finds the call in it. The native calls of the stream, if any, go
+// to a Response of their own.
+func Example_chatCompletions() {
+	sse := "" +
+		`data: {"choices":[{"index":0,"delta":{"content":"Let me look.\n<tool_"}}]}` + "\n\n" +
+		`data: {"choices":[{"index":0,"delta":{"content":"call>\n<function=read_file>\n<parameter=path>\nsrc/ma"}}]}` + "\n\n" +
+		`data: {"choices":[{"index":0,"delta":{"content":"in.go\n</parameter>\n</function>\n</tool_call>"}}]}` + "\n\n" +
+		`data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}` + "\n\n" +
+		"data: [DONE]\n\n"
+
+	native := toolcall.New()
+	written := toolcall.New(toolcall.WithStreamOptions(argstream.WithTokenizer(dialect.Qwen.Tokenizer(nil))))
+	rd := dialect.NewReader(dialect.Qwen, written, dialect.OnText(func(text []byte) { fmt.Printf("text %q\n", text) }))
+	err := openai.ReadChat(context.Background(), strings.NewReader(sse), native,
+		openai.OnText(func(_ int64, text []byte) { rd.Write(text) }))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	rd.Close()
+	for _, res := range written.End() {
+		fmt.Printf("%d %s %s executable=%v\n", res.Call.Index, res.Call.Name, res.Arguments, res.Executable)
+	}
+	fmt.Println("native calls:", len(native.End()))
+	// Output:
+	// text "Let me look.\n"
+	// 0 read_file {"path":"src/main.go"} executable=true
+	// native calls: 0
 }

@@ -9,6 +9,12 @@
 //   - FuzzSSE: the server-sent-events reader gives the same events and end
 //     for any read sizes.
 //
+// The targets of the other packages live with them: the wire adapters'
+// (FuzzRead in wire/anthropic, FuzzReadChat and FuzzReadResponses in
+// wire/openai), and the text syntaxes' (FuzzCaret in token/caret,
+// FuzzXMLTag in token/xmltag, FuzzQwen in token/qwen, FuzzReader in
+// dialect).
+//
 // Run one with
 //
 //	go test ./fuzz -run '^$' -fuzz FuzzChunking -fuzztime 5m
