@@ -1,6 +1,7 @@
 package anthropic
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -201,17 +202,23 @@ func (r *reader) parseSlow(data []byte) error {
 	return nil
 }
 
-// The bytes of the data of an input_json_delta event, as the API writes
-// it: fastHead, the index, fastMid, the partial_json string, "}", white
+// The bytes of the data of a content_block_delta event, as the API writes
+// it: fastHead, the index, one of fastMids, the delta's string, "}", white
 // space, "}", white space.
-const (
-	fastHead = `{"type":"content_block_delta","index":`
-	fastMid  = `,"delta":{"type":"input_json_delta","partial_json":`
-)
+const fastHead = `{"type":"content_block_delta","index":`
+
+// fastMids are the deltas with a fast path: the arguments' and the text's,
+// which make up nearly all the events of a response.
+var fastMids = [...]struct{ mid, typ string }{
+	{`,"delta":{"type":"input_json_delta","partial_json":`, "input_json_delta"},
+	{`,"delta":{"type":"text_delta","text":`, "text_delta"},
+	{`,"delta":{"type":"thinking_delta","thinking":`, "thinking_delta"},
+}
 
 // fastDelta reads data, for parse, if it is laid out exactly as the API
-// writes an input_json_delta event, comparing bytes rather than decoding
-// tokens; the partial_json string is unquoted by jsontext.AppendUnquote.
+// writes an input_json_delta, text_delta or thinking_delta event, comparing
+// bytes rather than decoding tokens; the delta's string is unquoted by
+// jsontext.AppendUnquote.
 // It reports false, having set nothing, on any difference: then
 // parseSlow reads data, and its answer is the answer. When it reports true,
 // r holds what parseSlow would have read.
@@ -220,10 +227,17 @@ func (r *reader) fastDelta(data []byte) bool {
 		return false
 	}
 	index, j, ok := adapter.Index(data, len(fastHead))
-	if !ok || len(data)-j < len(fastMid) || string(data[j:j+len(fastMid)]) != fastMid {
+	if !ok {
 		return false
 	}
-	i := j + len(fastMid)
+	k := 0
+	for k < len(fastMids) && !bytes.HasPrefix(data[j:], []byte(fastMids[k].mid)) {
+		k++
+	}
+	if k == len(fastMids) {
+		return false
+	}
+	i := j + len(fastMids[k].mid)
 	j = adapter.StringEnd(data, i)
 	if j < 0 {
 		return false
@@ -245,7 +259,7 @@ func (r *reader) fastDelta(data []byte) bool {
 	}
 	r.typ = append(r.typ[:0], "content_block_delta"...)
 	r.index, r.hasIndex = index, true
-	r.deltaType = append(r.deltaType[:0], "input_json_delta"...)
+	r.deltaType = append(r.deltaType[:0], fastMids[k].typ...)
 	r.hasStr = true
 	return true
 }

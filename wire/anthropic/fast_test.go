@@ -56,6 +56,9 @@ func TestFastDelta(t *testing.T) {
 		{`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":""}       }`, true},
 		{`{"type":"content_block_delta","index":922337203685477580,"delta":{"type":"input_json_delta","partial_json":"\\\"\u00e9\n"} } ` + "\n\t\r", true},
 		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"a\\"}}`, true},
+		{`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi, \u00e9\n"}}`, true},
+		{`{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"hmm"}}`, true},
+		{`{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"x"}}`, false},
 		// Huge, signed, fractional, leading zeros: the decoder decides.
 		{`{"type":"content_block_delta","index":9223372036854775807,"delta":{"type":"input_json_delta","partial_json":"x"}}`, false},
 		{`{"type":"content_block_delta","index":99999999999999999999,"delta":{"type":"input_json_delta","partial_json":"x"}}`, false},
@@ -111,7 +114,8 @@ func deltaData(rng *rand.Rand) []byte {
 		rare(fmt.Sprint(rng.IntN(100)), "0", "00", "-1", "1e1", "1.5", "9223372036854775807", "9223372036854775808",
 			"999999999999999999", "1000000000000000000", `"1"`, "null") +
 		rare(`,"delta":{"type":"input_json_delta","partial_json":`,
-			`,"delta":{"type":"text_delta","text":`, `,"delta":{"partial_json":`,
+			`,"delta":{"type":"text_delta","text":`, `,"delta":{"type":"thinking_delta","thinking":`,
+			`,"delta":{"type":"text_delta","thinking":`, `,"delta":{"type":"thinking_delta","text":`, `,"delta":{"partial_json":`,
 			`,"delta":{"type":"input_json_delta","partial_json" :`, `,"index":2,"delta":{"type":"input_json_delta","partial_json":`) +
 		`"` + str.String() + `"` +
 		rare("", `,"partial_json":"y"`, `,"type":"text_delta"`) + "}" + ws() +
