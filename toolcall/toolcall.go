@@ -11,7 +11,6 @@ package toolcall
 import (
 	"cmp"
 	"errors"
-	"fmt"
 	"math"
 	"slices"
 
@@ -26,9 +25,10 @@ import (
 
 var (
 	// ErrDeclined is a declined call's error: Decline, or a skip decision
-	// with DeclineOnSkip, cut its arguments short. It wraps sink.ErrStop,
-	// which is also what the call's sinks get in End.
-	ErrDeclined = fmt.Errorf("toolcall: call declined: %w", sink.ErrStop)
+	// with DeclineOnSkip, cut its arguments short. It wraps sink.ErrStop
+	// (errors.Is holds for both), which is also what the call's sinks get
+	// in End.
+	ErrDeclined error = declined{}
 	// ErrEnded is returned by Start, Chunk and Stop after End, until Reset.
 	ErrEnded = errors.New("toolcall: the response has ended")
 	// ErrIndex is returned for a call index that is negative or beyond the
@@ -73,6 +73,13 @@ type Result struct {
 	// complete, valid and not declined.
 	Executable bool
 }
+
+// declined is ErrDeclined: its message says the call was declined, not
+// how (sink.ErrStop's "sink: stop" would read as a failure).
+type declined struct{}
+
+func (declined) Error() string { return "toolcall: call declined" }
+func (declined) Unwrap() error { return sink.ErrStop }
 
 // Option configures a Response. An Option is not changed by use.
 type Option func(*config)

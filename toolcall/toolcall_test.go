@@ -479,3 +479,14 @@ func TestEscapedKeysAndValues(t *testing.T) {
 		}
 	}
 }
+
+// ErrDeclined says what happened, and is a sink.ErrStop for the sinks.
+func TestErrDeclined(t *testing.T) {
+	if got := toolcall.ErrDeclined.Error(); got != "toolcall: call declined" {
+		t.Errorf("message %q", got)
+	}
+	wrapped := fmt.Errorf("call 1: %w", toolcall.ErrDeclined)
+	if !errors.Is(wrapped, toolcall.ErrDeclined) || !errors.Is(wrapped, sink.ErrStop) {
+		t.Errorf("errors.Is: ErrDeclined wraps sink.ErrStop")
+	}
+}
