@@ -83,16 +83,11 @@ type Scanner struct {
 	idx      int     // the Open or Close tag expected next
 	m        Matcher // the tag being read, if matching
 	matching bool
-	tagAt    int64          // offset of its '<'
-	tool     []byte         // the tool's name, once read
-	key      []byte         // the parameter being read
-	keyAt    int64          // the offset of its tag
-	keyLines textargs.Lines // the Lines there, to locate an error about the key
-
-	// prevLines is the Lines before the last line break in a value's
-	// text, to locate an error in an unfinished UTF-8 sequence before it.
-	prevLines textargs.Lines
-	begun     bool // its Value has been given to textargs
+	tagAt    int64  // offset of its '<'
+	tool     []byte // the tool's name, once read
+	key      []byte // the parameter being read
+	keyAt    int64  // the offset of its tag
+	begun    bool   // its Value has been given to textargs
 
 	// A value's text, between two chunks: fresh is 1 before its first
 	// byte and 2 after a first '\r' (the framing line break may be "\r\n");
@@ -120,7 +115,6 @@ func (s *Scanner) Reset(h token.Handler) {
 	s.lc.State = sOpen
 	s.idx, s.matching, s.fresh, s.nl, s.begun = 0, false, 0, 0, false
 	s.tool, s.key, s.held = s.tool[:0], s.key[:0], s.held[:0]
-	s.keyLines, s.prevLines = textargs.Lines{}, textargs.Lines{}
 }
 
 // Offset returns the number of input bytes fed so far.
@@ -291,7 +285,7 @@ func (s *Scanner) structureTag(k int, end int64) error {
 	case sParams:
 		if k == 0 { // the Value waits for the framing line break, if any
 			s.key = append(s.key[:0], name...)
-			s.keyAt, s.keyLines = s.tagAt, s.args.Lines
+			s.keyAt = s.tagAt
 			s.lc.State, s.fresh, s.nl, s.begun = sValue, 1, 0, false
 			return nil
 		}
@@ -355,7 +349,7 @@ func (s *Scanner) value(b []byte, i int, base int64) (int, error) {
 	if !s.begun { // the text begins where the held text and b[p:] do
 		s.begun = true
 		if err := s.args.Value(s.key, s.keyAt, base+int64(p)-int64(len(s.held))); err != nil {
-			return i, s.keyLines.Locate(err)
+			return i, err // on this line or the one before: Lines locates it
 		}
 	}
 	for i < len(b) {
@@ -417,17 +411,7 @@ func (s *Scanner) valueTag(k int, b []byte, p, i int, base int64) error {
 	// An error at the end of the text is located before the framing line
 	// break is counted.
 	err := s.args.EndText(base + int64(i))
-	if se, ok := err.(*token.SyntaxError); ok {
-		// internal/textargs reports an unfinished UTF-8 sequence at the
-		// end of the text at end - (its length), which is right only if
-		// end is where the text ends; here it is past the closing tag.
-		// Until textargs takes the text's end from its last Text:
-		textEnd := base + int64(i) - int64(s.nl+tagLen)
-		if se.Err == token.ErrInvalidUTF8 && se.Offset > textEnd {
-			se.Offset -= int64(s.nl + tagLen)
-		}
-		err = s.locateValue(err)
-	}
+	err = s.args.Lines.Locate(err)
 	s.args.Lines.Count(s.held[:s.nl], base+int64(i)-int64(len(s.held)))
 	s.held = s.held[:0]
 	s.lc.State = sParams
@@ -504,15 +488,6 @@ func (s *Scanner) release(b []byte, p, q int, base int64) error {
 	return s.text(b[p:q], at)
 }
 
-// locateValue locates err, in the value's text: on the current line or,
-// in an unfinished UTF-8 sequence before a line break, on the line before.
-func (s *Scanner) locateValue(err error) error {
-	if err = s.args.Lines.Locate(err); err != nil {
-		err = s.prevLines.Locate(err)
-	}
-	return err
-}
-
 // text gives textargs piece, which begins at offset at, and counts its
 // lines: all of them, or those before the error textargs finds in it.
 func (s *Scanner) text(piece []byte, at int64) error {
@@ -523,13 +498,10 @@ func (s *Scanner) text(piece []byte, at int64) error {
 	err := s.args.Text(piece, end)
 	if se, ok := err.(*token.SyntaxError); ok {
 		if se.Offset < at { // in an unfinished UTF-8 sequence of an earlier piece
-			return s.locateValue(err)
+			return s.args.Lines.Locate(err)
 		}
 		piece = piece[:min(se.Offset, end)-at]
 	}
-	before := s.args.Lines
-	if s.args.Lines.Count(piece, at); s.args.Lines != before {
-		s.prevLines = before
-	}
+	s.args.Lines.Count(piece, at)
 	return err
 }

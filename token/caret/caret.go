@@ -62,7 +62,6 @@ const lits = "[\r]\r^^"
 type Tokenizer struct {
 	lc   lifecycle.Base // offsets, limits, depth, sticky error, Close
 	args textargs.Args  // the parameters, typed, as events
-	prev textargs.Lines // args.Lines before the last line end: to locate errors on the line before
 
 	lits   [len(lits)]byte
 	name   []byte // the tool name
@@ -719,7 +718,6 @@ func (t *Tokenizer) endBody(b []byte, run, cnt, hs, i int, base int64) error {
 
 // newline says the line ends and the next begins at next.
 func (t *Tokenizer) newline(next int64) {
-	t.prev = t.args.Lines
 	t.args.Lines.Newline(next)
 	t.lineAt = next
 }
@@ -752,9 +750,7 @@ func (t *Tokenizer) emit(b []byte, from, to int, base int64) error {
 
 // locate fills in the line and column of err, found on the current line
 // or the one before (a parameter name, before its multi-line value).
-func (t *Tokenizer) locate(err error) error {
-	return t.prev.Locate(t.args.Lines.Locate(err))
-}
+func (t *Tokenizer) locate(err error) error { return t.args.Lines.Locate(err) }
 
 // keyPointer returns the pointer of the parameter being read.
 func (t *Tokenizer) keyPointer() jsontext.Pointer {
