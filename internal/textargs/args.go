@@ -35,7 +35,6 @@ type Args struct {
 	items   schema.Kind // the open array's element Kind
 	n       int         // elements begun in the open array
 
-	inText bool        // between Value or Element and EndText
 	kind   schema.Kind // the Kind of the text being read
 	at     int64       // where that text began
 	buf    []byte      // the text of a scalar, until EndText
@@ -57,20 +56,16 @@ type Args struct {
 func (a *Args) Init(lc *lifecycle.Base, tools *schema.Tools, repeat, jsonArrays bool) {
 	*a = Args{lc: lc, tools: tools, repeat: repeat, jsonArrays: jsonArrays}
 	a.keys.SetExact(lc.Cfg.AllowConfusableKeys)
-	a.Lines.Reset()
 }
 
 // Reset readies a for the next call, keeping its memory.
 func (a *Args) Reset() {
 	a.tool, a.key = nil, a.key[:0]
-	a.inArray, a.listed, a.n, a.inText, a.nPart = false, false, 0, false, 0
+	a.inArray, a.listed, a.n, a.nPart = false, false, 0, 0
 	a.buf = a.buf[:0]
 	a.keys.Reset()
 	a.Lines.Reset()
 }
-
-// Tool returns the schema of the call's tool, nil if none.
-func (a *Args) Tool() *schema.Tool { return a.tool }
 
 // Begin begins the arguments of a call of the named tool: BeginObject,
 // reported at at.
@@ -201,7 +196,7 @@ func (a *Args) element(at int64) error {
 
 // begin begins text of the given kind at at.
 func (a *Args) begin(k schema.Kind, at int64) error {
-	a.inText, a.kind, a.at, a.nPart = true, k, at, 0
+	a.kind, a.at, a.nPart = k, at, 0
 	a.Lines.Mark(at)
 	switch k {
 	case schema.String:
@@ -239,7 +234,6 @@ func (a *Args) Text(b []byte, end int64) error {
 
 // EndText ends the value's text at end: the value is complete.
 func (a *Args) EndText(end int64) error {
-	a.inText = false
 	var err error
 	switch a.kind {
 	case schema.String:
