@@ -188,11 +188,7 @@ const (
 // run replays the responses of the input, one after another, and returns
 // the exit status.
 func (rp *replayer) run(wire string) int {
-	opts := []toolcall.Option{toolcall.WithSinks(rp.newSink), toolcall.OnDecision(rp.decided)}
-	if rp.pols != nil {
-		opts = append(opts, toolcall.WithPolicy(rp.pols.lookup))
-	}
-	resp := toolcall.New(opts...)
+	resp := rp.newResponse()
 	ctx := context.Background()
 	if rp.prompt != nil {
 		var cancel context.CancelFunc
@@ -234,6 +230,16 @@ func (rp *replayer) run(wire string) int {
 	}
 }
 
+// newResponse returns the Response of the replay: its calls reported,
+// with their policies, and configured by opts.
+func (rp *replayer) newResponse(opts ...toolcall.Option) *toolcall.Response {
+	opts = append(opts, toolcall.WithSinks(rp.newSink), toolcall.OnDecision(rp.decided))
+	if rp.pols != nil {
+		opts = append(opts, toolcall.WithPolicy(rp.pols.lookup))
+	}
+	return toolcall.New(opts...)
+}
+
 // ended reports the results of response n's calls, and keeps the problems
 // of those that may not run.
 func (rp *replayer) ended(n int, results []toolcall.Result) {
@@ -259,12 +265,7 @@ func (rp *replayer) ended(n int, results []toolcall.Result) {
 // in syn (--syntax): the prose is reported as text, each call as a call
 // of one response.
 func (rp *replayer) runText(syn dialect.Syntax, tools *schema.Tools) int {
-	opts := []toolcall.Option{toolcall.WithSinks(rp.newSink), toolcall.OnDecision(rp.decided),
-		toolcall.WithStreamOptions(argstream.WithTokenizer(syn.Tokenizer(tools)))}
-	if rp.pols != nil {
-		opts = append(opts, toolcall.WithPolicy(rp.pols.lookup))
-	}
-	resp := toolcall.New(opts...)
+	resp := rp.newResponse(toolcall.WithStreamOptions(argstream.WithTokenizer(syn.Tokenizer(tools))))
 	if rp.prompt != nil {
 		// Stopping is reading no more: nothing else to cancel.
 		rp.prompt.resp, rp.prompt.cancel, rp.prompt.start = resp, func() {}, time.Now()
