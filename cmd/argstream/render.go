@@ -360,10 +360,17 @@ func (p *prompter) final(r toolcall.Result) (ok bool, status string) {
 // unread reports, once the replay stopped reading, what was never
 // streamed: the bytes of the input left unread, which it reads without
 // processing them, to count them (for a pipe, until the producer closes
-// it), and among them the argument bytes of the declined call and of the
-// other calls (argBytes).
+// it), and among them, for a provider's wire, the argument bytes of the
+// declined call and of the other calls (argBytes); for a text (wire ""),
+// whose calls' bytes are not told apart, the input bytes alone.
 func (rp *replayer) unread(wire string, declined int64) {
+	const stopped = "stopped reading: the declined call was the only one pending\n"
 	var ct byteCount
+	if wire == "" {
+		io.Copy(&ct, rp.rest)
+		rp.prompt.line(stopped+"never streamed: %d bytes of the input", int64(ct))
+		return
+	}
 	args, _ := argBytes(wire, io.TeeReader(rp.rest, &ct))
 	io.Copy(&ct, rp.rest) // what the event reader left
 	var others int64
@@ -372,8 +379,7 @@ func (rp *replayer) unread(wire string, declined int64) {
 			others += n
 		}
 	}
-	rp.prompt.line("stopped reading: the declined call was the only one pending\n"+
-		"never streamed: %d argument bytes of call %d, %d of later calls; %d bytes of the input", args[declined], declined, others, int64(ct))
+	rp.prompt.line(stopped+"never streamed: %d argument bytes of call %d, %d of later calls; %d bytes of the input", args[declined], declined, others, int64(ct))
 }
 
 type byteCount int64

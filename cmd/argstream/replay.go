@@ -295,10 +295,7 @@ func (rp *replayer) runText(syn dialect.Syntax, tools *schema.Tools) int {
 	}
 	rp.ended(0, resp.End())
 	if stopped {
-		var ct byteCount
-		io.Copy(&ct, rp.rest)
-		rp.prompt.line("stopped reading: the declined call was the only one pending\n"+
-			"never streamed: %d bytes of the input", int64(ct))
+		rp.unread("", 0)
 	}
 	return rp.finish()
 }
