@@ -17,6 +17,7 @@ import (
 	"github.com/argstream/argstream"
 	"github.com/argstream/argstream/aggregate"
 	"github.com/argstream/argstream/internal/testutil"
+	"github.com/argstream/argstream/internal/testutil/tokentest"
 	"github.com/argstream/argstream/schema"
 	"github.com/argstream/argstream/token"
 )
@@ -163,29 +164,8 @@ func (d Dialect) Allocs(t *testing.T, typedCall string) {
 		t.Fatal(err)
 	}
 	untypedCall := d.Call("write_file", [][2]string{{"path", "a.go"}, {"content", "\nx < y\r\n<div>\n"}}, "\n")
-	h := token.HandlerFunc(func(token.Event) error { return nil })
-	for _, c := range []struct {
-		tk   token.Tokenizer
-		call string
-	}{{d.New(h), untypedCall}, {d.Typed(tools)(h), typedCall}} {
-		chunks := testutil.SplitEvery([]byte(c.call), 5)
-		r := c.tk.(Tokenizer)
-		run := func() {
-			r.Reset(h)
-			for _, ch := range chunks {
-				if err := r.Feed(ch); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if err := r.Close(); err != nil {
-				t.Fatal(err)
-			}
-		}
-		run()
-		if n := testing.AllocsPerRun(100, run); n != 0 {
-			t.Errorf("%q: %v allocations per call, want 0", c.call, n)
-		}
-	}
+	tokentest.Suite{New: d.NewFunc()}.NoAllocs(t, []byte(untypedCall), 5)
+	tokentest.Suite{New: d.Typed(tools)}.NoAllocs(t, []byte(typedCall), 5)
 }
 
 // param is a generated parameter: its schema and its JSON value.
