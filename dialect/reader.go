@@ -129,8 +129,7 @@ type Reader struct {
 	st     state
 	closed bool
 	err    error // sticky: what the Response returned
-	index  int64 // the index of the next call
-	cur    int64 // the index of the call open (inHead, inBody)
+	index  int64 // the index of the next call; index-1 is the call open (inBody)
 
 	// inProse (Caret)
 	col0 bool // the next byte is at column 0
@@ -186,7 +185,7 @@ func NewReader(syntax Syntax, calls *toolcall.Response, opts ...Option) *Reader 
 // Response too (after its End).
 func (r *Reader) Reset() {
 	r.st, r.closed, r.err = inProse, false, nil
-	r.index, r.cur = 0, 0
+	r.index = 0
 	r.col0 = true
 	r.hold = r.hold[:0]
 	r.resetBody()
@@ -249,7 +248,7 @@ func (r *Reader) Close() error {
 		r.err = r.begin(nil)
 	case inBody:
 		if r.syntax == Caret && !r.inML && !r.over && string(r.line) == caretFence {
-			r.err = r.calls.Stop(r.cur)
+			r.err = r.calls.Stop(r.cur())
 		}
 	}
 	r.st = inProse
@@ -317,7 +316,7 @@ func (r *Reader) feed(p []byte) (int, error) {
 				if err := r.source(p[start:j]); err != nil {
 					return i, err
 				}
-				if err := r.calls.Stop(r.cur); err != nil {
+				if err := r.calls.Stop(r.cur()); err != nil {
 					return i, err
 				}
 				r.st, r.col0, start = inProse, true, j
@@ -339,11 +338,10 @@ func (r *Reader) feed(p []byte) (int, error) {
 // begin starts the next call, named name, and feeds it the source held
 // back.
 func (r *Reader) begin(name []byte) error {
-	r.cur = r.index
 	r.index++
 	r.st = inBody
 	r.resetBody()
-	if err := r.calls.Start(r.cur, "", r.intern(name), nil); err != nil {
+	if err := r.calls.Start(r.cur(), "", r.intern(name), nil); err != nil {
 		return err
 	}
 	err := r.source(r.hold)
@@ -351,15 +349,18 @@ func (r *Reader) begin(name []byte) error {
 	return err
 }
 
+// cur returns the index of the call open.
+func (r *Reader) cur() int64 { return r.index - 1 }
+
 // source feeds src to the call open, after OnSource.
 func (r *Reader) source(src []byte) error {
 	if len(src) == 0 {
 		return nil
 	}
 	if r.cfg.onSource != nil {
-		r.cfg.onSource(r.cur, src)
+		r.cfg.onSource(r.cur(), src)
 	}
-	return r.calls.Chunk(r.cur, src)
+	return r.calls.Chunk(r.cur(), src)
 }
 
 // text hands prose to OnText.
