@@ -34,10 +34,11 @@ import (
 // partial token. String values are decoded and validated by the lexer as they
 // arrive and reach jsontext as an empty stand-in "", so their content is
 // scanned exactly once however the input is split; object keys reach jsontext
-// whole, for the duplicate check. jsontext validates every token against the
-// grammar and the nesting; its error offsets are mapped back to the input.
-// Keys that jsontext accepts are then checked for case-folded repeats and
-// NUL (internal/keyfold), unless token.Config.AllowConfusableKeys.
+// whole, for the pointers of errors. jsontext validates every token against
+// the grammar and the nesting; its error offsets are mapped back to the input.
+// Repeated keys are found by internal/keyfold, not by jsontext, so that each
+// key is hashed once: exact repeats, and also case-folded repeats and NUL
+// unless token.Config.AllowConfusableKeys.
 //
 // A Tokenizer may not be used from several goroutines at once; separate Tokenizers may
 // run in parallel.
@@ -57,7 +58,7 @@ type Tokenizer struct {
 	raw  []byte          // number text, or an object key's raw bytes with quotes
 	key  []byte          // an object key's decoded text
 	str  jsonwire.String // string decoder (lifecycle.Key, lifecycle.String)
-	keys keyfold.Set     // keys of the open objects (unless AllowConfusableKeys)
+	keys keyfold.Set     // keys of the open objects
 }
 
 var _ token.Tokenizer = (*Tokenizer)(nil)
@@ -67,12 +68,16 @@ func New(h token.Handler, opts ...token.Option) *Tokenizer {
 	t := &Tokenizer{}
 	t.lc.Init(h, "JSON", opts...)
 	t.dec = jsontext.NewDecoder(&t.in, decoderOptions...)
+	// Under AllowConfusableKeys only exact duplicates are rejected.
+	t.keys.SetExact(t.lc.Cfg.AllowConfusableKeys)
 	return t
 }
 
-// decoderOptions are the strict jsontext settings argstream relies on.
+// decoderOptions are the jsontext settings argstream relies on: strict UTF-8;
+// duplicate names are t.keys' to find, which jsontext would otherwise hash a
+// second time.
 var decoderOptions = []jsontext.Options{
-	jsontext.AllowDuplicateNames(false),
+	jsontext.AllowDuplicateNames(true),
 	jsontext.AllowInvalidUTF8(false),
 }
 
@@ -188,9 +193,7 @@ func (t *Tokenizer) between(b []byte, i int, base int64) (int, error) {
 		kind := token.EndArray
 		if c == '}' {
 			kind = token.EndObject
-			if !t.lc.Cfg.AllowConfusableKeys {
-				t.keys.Close()
-			}
+			t.keys.Close()
 		}
 		return i + 1, t.lc.Emit(kind, nil, pos+1)
 	}
@@ -211,9 +214,7 @@ func (t *Tokenizer) between(b []byte, i int, base int64) (int, error) {
 		kind := token.BeginArray
 		if c == '{' {
 			kind = token.BeginObject
-			if !t.lc.Cfg.AllowConfusableKeys {
-				t.keys.Open()
-			}
+			t.keys.Open()
 		}
 		return i + 1, t.lc.Emit(kind, nil, pos+1)
 	case c == '"':
@@ -251,8 +252,8 @@ func (t *Tokenizer) between(b []byte, i int, base int64) (int, error) {
 // standIn is what jsontext reads in place of a string value.
 var standIn = []byte(`""`)
 
-// keyName reads an object key; jsontext checks it once it is complete, and
-// so does t.keys.
+// keyName reads an object key; once it is complete, jsontext checks its
+// place in the grammar and t.keys whether it repeats one.
 func (t *Tokenizer) keyName(b []byte, i int, base int64) (int, error) {
 	text, n, closed, lerr := t.str.Next(b[i:], base+int64(i))
 	t.key = append(t.key, text...)
@@ -266,11 +267,9 @@ func (t *Tokenizer) keyName(b []byte, i int, base int64) (int, error) {
 	if _, err := t.read(t.tokOff, t.raw, false); err != nil {
 		return i + n, err
 	}
-	if !t.lc.Cfg.AllowConfusableKeys {
-		// Where jsontext puts a duplicate: at the key, in the member it names.
-		if e := t.keys.Check(t.key, t.tokOff); e != nil {
-			return i + n, lifecycle.WireError(e, t.dec.StackPointer())
-		}
+	// A repeat is at the key, in the member it names.
+	if e := t.keys.Check(t.key, t.tokOff); e != nil {
+		return i + n, lifecycle.WireError(e, t.dec.StackPointer())
 	}
 	t.lc.State = lifecycle.Between
 	return i + n, t.lc.Emit(token.Key, t.key, base+int64(i+n))
@@ -400,12 +399,7 @@ func (t *Tokenizer) read(tokOff int64, tok []byte, standIn bool) (jsontext.Token
 		}
 		off += max(rel, 0)
 	}
-	e := &token.SyntaxError{Offset: off, Pointer: se.JSONPointer, Err: token.ErrSyntax, Detail: se.Err.Error()}
-	if errors.Is(se.Err, jsontext.ErrDuplicateName) {
-		e.Err = token.ErrDuplicateKey
-		e.Detail = "duplicate object key " + strconv.Quote(se.JSONPointer.LastToken())
-	}
-	return jt, e
+	return jt, &token.SyntaxError{Offset: off, Pointer: se.JSONPointer, Err: token.ErrSyntax, Detail: se.Err.Error()}
 }
 
 // reject hands jsontext a token that the lexer knows to be wrong, so that it
