@@ -13,7 +13,10 @@ import (
 // use; its errors say what is wrong and where (a JSON pointer into the
 // data), and the adapter wraps them in its ErrMalformed.
 type Decoder struct {
-	br  bytes.Reader
+	// buf holds the data: jsontext parses a *bytes.Buffer in place, where
+	// any other io.Reader is copied into a buffer of its own, as large as
+	// the largest event.
+	buf bytes.Buffer
 	dec jsontext.Decoder
 	key []byte
 }
@@ -25,8 +28,8 @@ var decOpts = []jsontext.Options{jsontext.AllowDuplicateNames(true)}
 // Reset readies d to read data, which must stay unchanged until the next
 // Reset.
 func (d *Decoder) Reset(data []byte) {
-	d.br.Reset(data)
-	d.dec.Reset(&d.br, decOpts...)
+	d.buf = *bytes.NewBuffer(data)
+	d.dec.Reset(&d.buf, decOpts...)
 }
 
 // Kind is the kind of the next value: '{', '[', '"', '0', 't', 'f', 'n',
