@@ -515,8 +515,8 @@ func hasAt(data []byte, i int, s string) bool {
 	return len(data)-i >= len(s) && string(data[i:i+len(s)]) == s
 }
 
-// fastScalar skips the value at data[i:] if it is a string (read by
-// fastString into *scratch), an integer in plain digits, true, false or
+// fastScalar skips the value at data[i:] if it is a string (unquoted by
+// fastString into *scratch unless plainASCII), an integer in plain digits, true, false or
 // null, and returns the index of the byte after it, or -1.
 func fastScalar(data []byte, i int, scratch *[]byte) int {
 	if i >= len(data) {
@@ -524,6 +524,10 @@ func fastScalar(data []byte, i int, scratch *[]byte) int {
 	}
 	switch data[i] {
 	case '"':
+		// A plain string needs no copy: only others are unquoted, to check them.
+		if j := adapter.StringEnd(data, i); j >= 0 && plainASCII(data[i+1:j]) {
+			return j + 1
+		}
 		var j int
 		*scratch, j = fastString(*scratch, data, i)
 		return j
