@@ -261,105 +261,224 @@ func (r *chatReader) parseSlow(data []byte) error {
 	return nil
 }
 
-// fastChoice is the bytes of the one choice of a chunk that carries a
-// delta of a tool call's arguments, as the API writes it: fastChoice[0],
-// the choice's index, fastChoice[1], the call's index, fastChoice[2], the
-// arguments string, fastChoice[3].
-var fastChoice = [4]string{
-	`[{"index":`,
-	`,"delta":{"tool_calls":[{"index":`,
-	`,"function":{"arguments":`,
-	`}}]},"logprobs":null,"finish_reason":null}]`,
-}
+// The fast path. Most chunks of a stream carry one choice with a small
+// delta (text, reasoning, a role, a finish_reason, or a tool call's
+// arguments) and are written by the API with no white space and plain
+// names, so fastChunk reads them by comparing bytes, which costs a fraction
+// of the token decoder. It takes only what it can read exactly as parseSlow
+// does, and declines anything else (white space, escaped names, repeated
+// members it reads, a value of another kind, another layout of tool_calls),
+// which parseSlow then reads.
 
 // fastChunk reads data, for parse, if it is a chunk laid out as the API
-// writes one that carries a delta of a tool call's arguments for the chosen
-// choice, comparing bytes rather than decoding tokens: an object of plain
-// names (no escapes), whose values are strings, plain integers, true, false
-// or null, but for one "choices" laid out as fastChoice; no "error" member.
-// Strings are checked, and the arguments unquoted, by
-// jsontext.AppendUnquote. It reports false on any difference: then
-// parseSlow reads data, and its answer is the answer. When it reports true,
-// r holds what parseSlow would have read.
+// writes one for the chosen choice, comparing bytes rather than decoding
+// tokens: an object of plain names (no escapes, no white space but after
+// it), whose values are strings, plain integers, true, false or null, but
+// for one "choices" read by fastChoices; no "error" member. It reports
+// false on any difference: then parseSlow reads data, and its answer is
+// the answer. When it reports true, r holds what parseSlow would have read.
+// It reads into the byte slices of r.chosen, so that it allocates nothing
+// once they have grown.
 func (r *chatReader) fastChunk(data []byte) bool {
-	if len(data) == 0 || data[0] != '{' {
-		return false
-	}
-	var choice, call int64
-	var args []byte
 	hasChoices := false
-	i := 1
-	for {
-		var name []byte
-		if name, i = fastName(data, i); i < 0 {
-			return false
-		}
+	i := fastMembers(data, 0, func(name []byte, i int) int {
 		switch string(name) {
 		case "choices":
 			if hasChoices {
-				return false
+				return -1
 			}
 			hasChoices = true
-			var ok bool
-			if choice, call, args, i, ok = fastChoices(data, i); !ok || choice != r.cfg.choice {
-				return false
-			}
+			return r.fastChoices(data, i)
 		case "error", "message", "type", "code", "param", "":
-			return false
-		default:
-			if i = fastScalar(data, i, &r.fastScratch); i < 0 {
-				return false
-			}
+			return -1
 		}
-		if i >= len(data) {
-			return false
-		}
-		if data[i] == '}' {
-			break
-		}
-		if data[i] != ',' {
-			return false
-		}
-		i++
-	}
-	if !hasChoices || adapter.SkipSpace(data, i+1) != len(data) {
+		return fastScalar(data, i, &r.fastScratch)
+	})
+	if i < 0 || !hasChoices || adapter.SkipSpace(data, i) != len(data) {
 		return false
+	}
+	r.hasChosen = true
+	return true
+}
+
+// fastChoices reads the value of "choices" at data[i:] into r.chosen if it
+// is an array of exactly one choice, the chosen one: an object, its members
+// in any order, of which "index" (a plain integer), "delta" (read by
+// fastDelta) and "finish_reason" (a string or null) at most once, and
+// other members whose values fastScalar reads (logprobs...). It returns the
+// index of the byte after the array, or -1.
+func (r *chatReader) fastChoices(data []byte, i int) int {
+	if i >= len(data) || data[i] != '[' {
+		return -1
+	}
+	c := &r.chosen
+	c.index, c.nCalls = 0, 0
+	c.finish, c.thinking, c.text, c.refusal = c.finish[:0], c.thinking[:0], c.text[:0], c.refusal[:0]
+	var seen fastSeen
+	i = fastMembers(data, i+1, func(name []byte, i int) int {
+		switch string(name) {
+		case "index":
+			var ok bool
+			if c.index, i, ok = adapter.Index(data, i); !ok {
+				return -1
+			}
+			return seen.once(0, i)
+		case "delta":
+			return seen.once(1, r.fastDelta(data, i))
+		case "finish_reason":
+			c.finish, i = fastNullableString(c.finish, data, i)
+			return seen.once(2, i)
+		}
+		return fastScalar(data, i, &r.fastScratch)
+	})
+	if i < 0 || i >= len(data) || data[i] != ']' || c.index != r.cfg.choice {
+		return -1
+	}
+	return i + 1
+}
+
+// fastDelta reads the "delta" object at data[i:] into r.chosen as
+// deltaField does, its members in any order: "content", "refusal",
+// "reasoning_content" and "reasoning" strings or nulls, "tool_calls" laid
+// out as fastCall, each at most once, and other members whose values
+// fastScalar reads (role...). It returns the index of the byte after the
+// object, or -1.
+func (r *chatReader) fastDelta(data []byte, i int) int {
+	c := &r.chosen
+	var seen fastSeen
+	return fastMembers(data, i, func(name []byte, i int) int {
+		switch string(name) {
+		case "content":
+			c.text, i = fastNullableString(c.text, data, i)
+			return seen.once(0, i)
+		case "refusal":
+			c.refusal, i = fastNullableString(c.refusal, data, i)
+			return seen.once(1, i)
+		case "reasoning_content":
+			return seen.once(2, r.fastReasoning(data, i))
+		case "reasoning":
+			return seen.once(3, r.fastReasoning(data, i))
+		case "tool_calls":
+			return seen.once(4, r.fastCalls(data, i))
+		}
+		return fastScalar(data, i, &r.fastScratch)
+	})
+}
+
+// fastReasoning reads the value of "reasoning_content" or "reasoning" at
+// data[i:], a string or null (an object is left to parseSlow), as
+// deltaField does: into r.scratch, which becomes r.chosen's thinking if
+// that is empty, so that a delta's second one counts only if the first
+// was empty. It returns the index of the byte after the value, or -1.
+func (r *chatReader) fastReasoning(data []byte, i int) int {
+	c := &r.chosen
+	r.scratch, i = fastNullableString(r.scratch, data, i)
+	if len(c.thinking) == 0 {
+		c.thinking, r.scratch = r.scratch, c.thinking
+	}
+	return i
+}
+
+// fastCall is the value of a delta's "tool_calls" that carries a delta of
+// one call's arguments, as the API writes it: fastCall[0], the call's
+// index, fastCall[1], the arguments string, fastCall[2].
+var fastCall = [3]string{`[{"index":`, `,"function":{"arguments":`, `}}]`}
+
+// fastCalls reads the value of "tool_calls" at data[i:], if it is laid out
+// as fastCall, into the one call of r.chosen, and returns the index of the
+// byte after it, or -1.
+func (r *chatReader) fastCalls(data []byte, i int) int {
+	if !hasAt(data, i, fastCall[0]) {
+		return -1
 	}
 	c := &r.chosen
 	if len(c.calls) == 0 {
 		c.calls = append(c.calls, chatCall{})
 	}
 	t := &c.calls[0]
-	var err error
-	if t.args, err = jsontext.AppendUnquote(t.args[:0], args); err != nil {
-		return false
+	var ok bool
+	if t.index, i, ok = adapter.Index(data, i+len(fastCall[0])); !ok || !hasAt(data, i, fastCall[1]) {
+		return -1
 	}
-	c.index, c.nCalls = choice, 1
-	c.finish, c.thinking, c.text, c.refusal = c.finish[:0], c.thinking[:0], c.text[:0], c.refusal[:0]
-	t.index, t.hasIndex, t.hasType = call, true, false
+	if t.args, i = fastString(t.args, data, i+len(fastCall[1])); i < 0 || !hasAt(data, i, fastCall[2]) {
+		return -1
+	}
+	c.nCalls = 1
+	t.hasIndex, t.hasType = true, false
 	t.typ, t.id, t.name = t.typ[:0], t.id[:0], t.name[:0]
-	r.hasChosen = true
-	return true
+	return i + len(fastCall[2])
 }
 
-// fastChoices reads the value of "choices" at data[i:] if it is laid out
-// as fastChoice, and returns the choice's index, the call's index, the
-// arguments (quoted) and the index of the byte after the value.
-func fastChoices(data []byte, i int) (choice, call int64, args []byte, j int, ok bool) {
-	if !hasAt(data, i, fastChoice[0]) {
-		return
+// fastMembers reads the object at data[i:], with no white space in it,
+// calling member with the name of each of its members (as fastName reads
+// it) and the index of its value; member reads the value and returns the
+// index of the byte after it, or -1. fastMembers returns the index of the
+// byte after the object, or -1.
+func fastMembers(data []byte, i int, member func(name []byte, i int) int) int {
+	if i >= len(data) || data[i] != '{' {
+		return -1
 	}
-	if choice, i, ok = adapter.Index(data, i+len(fastChoice[0])); !ok || !hasAt(data, i, fastChoice[1]) {
-		return 0, 0, nil, 0, false
+	if i++; i < len(data) && data[i] == '}' {
+		return i + 1
 	}
-	if call, i, ok = adapter.Index(data, i+len(fastChoice[1])); !ok || !hasAt(data, i, fastChoice[2]) {
-		return 0, 0, nil, 0, false
+	for {
+		var name []byte
+		if name, i = fastName(data, i); i < 0 {
+			return -1
+		}
+		if i = member(name, i); i < 0 || i >= len(data) {
+			return -1
+		}
+		switch data[i] {
+		case '}':
+			return i + 1
+		case ',':
+			i++
+		default:
+			return -1
+		}
 	}
-	i += len(fastChoice[2])
-	if j = adapter.StringEnd(data, i); j < 0 || !hasAt(data, j+1, fastChoice[3]) {
-		return 0, 0, nil, 0, false
+}
+
+// fastSeen is the set of the members of an object that the fast path has
+// read, by number, so that it declines an object that repeats one:
+// parseSlow would read the last one, or both.
+type fastSeen uint8
+
+// once adds member n to s and returns i, or -1 if s had it, or if i is -1.
+func (s *fastSeen) once(n uint, i int) int {
+	if *s&(1<<n) != 0 {
+		return -1
 	}
-	return choice, call, data[i : j+1], j + 1 + len(fastChoice[3]), true
+	*s |= 1 << n
+	return i
+}
+
+// fastNullableString reads the string or null at data[i:] as
+// fastString does, a null as empty.
+func fastNullableString(dst, data []byte, i int) ([]byte, int) {
+	if hasAt(data, i, "null") {
+		return dst[:0], i + 4
+	}
+	return fastString(dst, data, i)
+}
+
+// fastString unquotes the string at data[i:] into dst[:0]: a plainASCII
+// one by copying, any other by jsontext.AppendUnquote, which checks it. It
+// returns dst with the index of the byte after the string, or -1.
+func fastString(dst, data []byte, i int) ([]byte, int) {
+	j := adapter.StringEnd(data, i)
+	if j < 0 {
+		return dst[:0], -1
+	}
+	if v := data[i+1 : j]; plainASCII(v) {
+		return append(dst[:0], v...), j + 1
+	}
+	dst, err := jsontext.AppendUnquote(dst[:0], data[i:j+1])
+	if err != nil {
+		return dst, -1
+	}
+	return dst, j + 1
 }
 
 // fastName reads the name of a member at data[i:], plain lower-case
@@ -396,28 +515,22 @@ func hasAt(data []byte, i int, s string) bool {
 	return len(data)-i >= len(s) && string(data[i:i+len(s)]) == s
 }
 
-// fastScalar skips the value at data[i:] if it is a string (checked by
-// jsontext.AppendUnquote), an integer in plain digits, true, false or
-// null, and returns the index of the byte after it, or -1. The string is
-// unquoted into *scratch.
+// fastScalar skips the value at data[i:] if it is a string (unquoted by
+// fastString into *scratch unless plainASCII), an integer in plain digits, true, false or
+// null, and returns the index of the byte after it, or -1.
 func fastScalar(data []byte, i int, scratch *[]byte) int {
 	if i >= len(data) {
 		return -1
 	}
 	switch data[i] {
 	case '"':
-		j := adapter.StringEnd(data, i)
-		if j < 0 {
-			return -1
-		}
-		if plainASCII(data[i+1 : j]) {
+		// A plain string needs no copy: only others are unquoted, to check them.
+		if j := adapter.StringEnd(data, i); j >= 0 && plainASCII(data[i+1:j]) {
 			return j + 1
 		}
-		var err error
-		if *scratch, err = jsontext.AppendUnquote((*scratch)[:0], data[i:j+1]); err != nil {
-			return -1
-		}
-		return j + 1
+		var j int
+		*scratch, j = fastString(*scratch, data, i)
+		return j
 	case 't':
 		if hasAt(data, i, "true") {
 			return i + 4

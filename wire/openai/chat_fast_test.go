@@ -88,6 +88,35 @@ func TestChatFastChunk(t *testing.T) {
 		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"x"}}]},"logprobs":null,"finish_reason":null}]}}`, false},
 		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"x\"}}]},"logprobs":null,"finish_reason":null}]}`, false},
 		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":99999999999999999999,"function":{"arguments":"x"}}]},"logprobs":null,"finish_reason":null}]}`, false},
+		// Text, reasoning, role and finish_reason deltas, members in any order.
+		{`{"id":"x","object":"chat.completion.chunk","created":1,"model":"m","system_fingerprint":"fp","choices":[{"index":0,"delta":{"content":null,"reasoning_content":" the"},"logprobs":null,"finish_reason":null}],"usage":null}`, true},
+		{`{"id":"x","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"Hello"},"finish_reason":null}]}`, true},
+		{`{"id":"x","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":null},"logprobs":null,"finish_reason":null}]}`, true},
+		{`{"id":"x","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"logprobs":null,"finish_reason":"tool_calls"}]}`, true},
+		{`{"choices":[{"finish_reason":null,"delta":{"refusal":"no \u00e9","content":"a\nb","role":"assistant"},"index":0}]}`, true},
+		{`{"choices":[{"delta":{"reasoning_content":"","reasoning":"second"}}]}`, true},
+		{`{"choices":[{"delta":{"reasoning":"first","reasoning_content":"second"}}]}`, true},
+		{`{"choices":[{"delta":{"reasoning":null,"reasoning_content":"x\u0022"}}]}`, true},
+		{`{"choices":[{"index":0,"delta":{"role":"assistant","tool_calls":[{"index":2,"function":{"arguments":"{}"}}],"content":""}}]}`, true},
+		// Near misses: repeated members, a reasoning object, two choices,
+		// white space, an escaped name, values of the wrong kind, two calls.
+		{`{"choices":[{"index":0,"delta":{"content":"a","content":"b"},"finish_reason":null}]}`, false},
+		{`{"choices":[{"index":0,"delta":{"reasoning":"a","reasoning":"b"},"finish_reason":null}]}`, false},
+		{`{"choices":[{"index":0,"index":0,"delta":{"content":"a"},"finish_reason":null}]}`, false},
+		{`{"choices":[{"index":0,"delta":{"reasoning":{"text":"a"}},"finish_reason":null}]}`, false},
+		{`{"choices":[{"index":0,"delta":{"content":"a"},"finish_reason":null},{"index":1,"delta":{"content":"b"},"finish_reason":null}]}`, false},
+		{`{"choices":[{"index":0,"delta":{"content": "a"},"finish_reason":null}]}`, false},
+		{`{"choices":[{"index":0,"delta":{"content":"a"} ,"finish_reason":null}]}`, false},
+		{`{"choices":[{"index":0,"delta":{"\u0063ontent":"a"},"finish_reason":null}]}`, false},
+		{`{"choices":[{"index":0,"delta":{"content":"a"},"finish_reason":1}]}`, false},
+		{`{"choices":[{"index":0,"delta":"a","finish_reason":null}]}`, false},
+		{`{"choices":[{"index":0,"delta":null,"finish_reason":null}]}`, false},
+		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"a"}},{"index":1,"function":{"arguments":"b"}}]},"finish_reason":null}]}`, false},
+		{`{"choices":[{"index":0,"delta":{"content":1},"finish_reason":null}]}`, false},
+		{`{"choices":[{"index":0,"delta":{"content":"\ud800"},"finish_reason":null}]}`, false},
+		{`{"choices":[{"index":0,"delta":{"audio":{}},"finish_reason":null}]}`, false},
+		{`{"choices":[{"index":1,"delta":{"content":"a"},"finish_reason":null}]}`, false},
+		{`{"choices":[]}`, false},
 	} {
 		took, problem := chatFastVsSlow([]byte(tc.data), 0)
 		if problem != "" {
@@ -99,9 +128,12 @@ func TestChatFastChunk(t *testing.T) {
 	}
 }
 
-// chatData makes the data of a chunk, mostly one that carries an
-// arguments delta as the API writes it, sometimes not, and then mutates
-// some of its bytes.
+// chatData makes the data of a chunk, mostly one laid out as the API
+// writes one, sometimes not, and then mutates some of its bytes. Its choice
+// carries an arguments delta in the one layout the fast path takes for it,
+// or is an object of members in random order (text, reasoning, role,
+// tool_calls, finish_reason, an empty delta...), some repeated, some values
+// of the wrong kind.
 func chatData(rng *rand.Rand) []byte {
 	pick := func(s ...string) string { return s[rng.IntN(len(s))] }
 	rare := func(usual string, others ...string) string {
@@ -118,6 +150,26 @@ func chatData(rng *rand.Rand) []byte {
 		}
 		return `"` + b.String() + `"`
 	}
+	// object joins members in random order, now and then one of them twice.
+	object := func(members ...string) string {
+		rng.Shuffle(len(members), func(i, j int) { members[i], members[j] = members[j], members[i] })
+		if len(members) > 0 && rng.IntN(8) == 0 {
+			members = append(members, members[rng.IntN(len(members))])
+		}
+		return "{" + strings.Join(members, ",") + "}"
+	}
+	// some keeps each member with probability 1/2.
+	some := func(members ...string) []string {
+		var kept []string
+		for _, m := range members {
+			if rng.IntN(2) == 0 {
+				kept = append(kept, m)
+			}
+		}
+		return kept
+	}
+	// key is the name of a delta member, now and then another or escaped.
+	key := func(n string) string { return `"` + rare(n, `\u0063ontent`, "Content", "reasoning", "content") + `":` }
 	var members []string
 	for range rng.IntN(4) {
 		name := pick("id", "object", "created", "model", "system_fingerprint", "usage", "obfuscation", "service_tier")
@@ -126,12 +178,47 @@ func chatData(rng *rand.Rand) []byte {
 		value = rare(value, "-1", "1.5", "01", "{}", "[]", `{"a":1}`, "nul", "99999999999999999999")
 		members = append(members, `"`+name+`":`+value)
 	}
-	choices := rare(`[{"index":`, `[{"index" :`, `[ {"index":`) + rare("0", "1", "00", "-0") +
-		rare(`,"delta":{"tool_calls":[{"index":`, `,"delta":{"content":null,"tool_calls":[{"index":`) +
-		rare(fmt.Sprint(rng.IntN(5)), "01", "-1", "999999999999999999", "1000000000000000000", `"1"`) +
-		rare(`,"function":{"arguments":`, `,"function":{"name":`, `,"type":"function","function":{"arguments":`) +
-		str() + rare(`}}]},"logprobs":null,"finish_reason":null}]`, `}}]},"logprobs":null,"finish_reason":"stop"}]`,
-		`}}]},"finish_reason":null}]`, `}}]}}]`, `}}]},"logprobs":null,"finish_reason":null},{"index":0}]`)
+	var choices string
+	if rng.IntN(2) == 0 {
+		choices = rare(`[{"index":`, `[{"index" :`, `[ {"index":`) + rare("0", "1", "00", "-0") +
+			rare(`,"delta":{"tool_calls":[{"index":`, `,"delta":{"content":null,"tool_calls":[{"index":`) +
+			rare(fmt.Sprint(rng.IntN(5)), "01", "-1", "999999999999999999", "1000000000000000000", `"1"`) +
+			rare(`,"function":{"arguments":`, `,"function":{"name":`, `,"type":"function","function":{"arguments":`) +
+			str() + rare(`}}]},"logprobs":null,"finish_reason":null}]`, `}}]},"logprobs":null,"finish_reason":"stop"}]`,
+			`}}]},"finish_reason":null}]`, `}}]}}]`, `}}]},"logprobs":null,"finish_reason":null},{"index":0}]`)
+	} else {
+		text := func() string { return pick(str(), str(), "null", `""`) }
+		calls := `[{"index":` + fmt.Sprint(rng.IntN(3)) + `,"function":{"arguments":` + str() + `}}]`
+		deltaMembers := some(
+			key("content")+rare(text(), "1", "{}", "true"),
+			key("refusal")+rare(text(), "[]", "0"),
+			`"role":`+rare(`"assistant"`, "null", "{}", "[]"),
+			`"tool_calls":`+rare(calls, "null", "[]", `[{"index":0,"id":"c","function":{"arguments":"a"}}]`,
+				`[{"index":0,"function":{"arguments":"a"}},{"index":1,"function":{"arguments":"b"}}]`),
+			rare(`"audio":null`, `"audio":{}`, `"function_call":{"arguments":"a"}`),
+		)
+		// Reasoning under one name or the other, or both, as vLLM sends it.
+		reasoning := rng.IntN(4)
+		if reasoning&1 != 0 {
+			deltaMembers = append(deltaMembers, key("reasoning_content")+rare(text(), `{"text":"a"}`, "false"))
+		}
+		if reasoning&2 != 0 {
+			deltaMembers = append(deltaMembers, key("reasoning")+rare(text(), `{"text":`+str()+`}`, "{}", "2"))
+		}
+		delta := object(deltaMembers...)
+		choiceMembers := some(
+			`"finish_reason":`+pick("null", `"stop"`, `"tool_calls"`, `""`, rare("null", "1", "{}", "true")),
+			`"logprobs":`+rare("null", "{}", "[]", `"x"`, "1.5"),
+		)
+		if rng.IntN(8) != 0 {
+			choiceMembers = append(choiceMembers, `"delta":`+rare(delta, "null", `"x"`, "[]", "1"))
+		}
+		if rng.IntN(8) != 0 { // a choice without an index is choice 0
+			choiceMembers = append(choiceMembers, `"index":`+rare(pick("0", "1"), "00", "-0", `"0"`, "null"))
+		}
+		choice := object(choiceMembers...)
+		choices = "[" + choice + rare("]", `,{"index":1}]`, `,{"index":0}]`, `,null]`)
+	}
 	at := rng.IntN(len(members) + 1)
 	members = append(members[:at], append([]string{`"choices":` + choices}, members[at:]...)...)
 	data := []byte("{" + strings.Join(members, ",") + "}" + rare("", " ", "\n\t", "}", "x", "\v"))
