@@ -218,7 +218,7 @@ var fastMids = [...]struct{ mid, typ string }{
 // fastDelta reads data, for parse, if it is laid out exactly as the API
 // writes an input_json_delta, text_delta or thinking_delta event, comparing
 // bytes rather than decoding tokens; the delta's string is unquoted by
-// jsontext.AppendUnquote.
+// adapter.Unquote.
 // It reports false, having set nothing, on any difference: then
 // parseSlow reads data, and its answer is the answer. When it reports true,
 // r holds what parseSlow would have read.
@@ -237,26 +237,19 @@ func (r *reader) fastDelta(data []byte) bool {
 	if k == len(fastMids) {
 		return false
 	}
-	i := j + len(fastMids[k].mid)
-	j = adapter.StringEnd(data, i)
-	if j < 0 {
-		return false
-	}
-	str := data[i : j+1]
+	// The string is decoded into r.str's memory, but r.str stays empty
+	// until the rest of the layout is checked.
+	str, j := adapter.Unquote(r.str, data, j+len(fastMids[k].mid))
+	r.str = str[:0]
 	// "}", white space, "}", white space.
-	j++
-	if j >= len(data) || data[j] != '}' {
+	if j < 0 || j >= len(data) || data[j] != '}' {
 		return false
 	}
 	j = adapter.SkipSpace(data, j+1)
 	if j >= len(data) || data[j] != '}' || adapter.SkipSpace(data, j+1) != len(data) {
 		return false
 	}
-	var err error
-	if r.str, err = jsontext.AppendUnquote(r.str[:0], str); err != nil {
-		r.str = r.str[:0]
-		return false
-	}
+	r.str = str
 	r.typ = append(r.typ[:0], "content_block_delta"...)
 	r.index, r.hasIndex = index, true
 	r.deltaType = append(r.deltaType[:0], fastMids[k].typ...)

@@ -15,7 +15,6 @@ import (
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire/internal/adapter"
 	"github.com/argstream/argstream/wire/sse"
-	"github.com/go-json-experiment/json/jsontext"
 )
 
 // ReadChat reads the server-sent events of a Chat Completions streaming
@@ -400,7 +399,7 @@ func (r *chatReader) fastCalls(data []byte, i int) int {
 	if t.index, i, ok = adapter.Index(data, i+len(fastCall[0])); !ok || !hasAt(data, i, fastCall[1]) {
 		return -1
 	}
-	if t.args, i = fastString(t.args, data, i+len(fastCall[1])); i < 0 || !hasAt(data, i, fastCall[2]) {
+	if t.args, i = adapter.Unquote(t.args, data, i+len(fastCall[1])); i < 0 || !hasAt(data, i, fastCall[2]) {
 		return -1
 	}
 	c.nCalls = 1
@@ -455,30 +454,12 @@ func (s *fastSeen) once(n uint, i int) int {
 }
 
 // fastNullableString reads the string or null at data[i:] as
-// fastString does, a null as empty.
+// adapter.Unquote does, a null as empty.
 func fastNullableString(dst, data []byte, i int) ([]byte, int) {
 	if hasAt(data, i, "null") {
 		return dst[:0], i + 4
 	}
-	return fastString(dst, data, i)
-}
-
-// fastString unquotes the string at data[i:] into dst[:0]: a plainASCII
-// one by copying, any other by jsontext.AppendUnquote, which checks it. It
-// returns dst with the index of the byte after the string, or -1.
-func fastString(dst, data []byte, i int) ([]byte, int) {
-	j := adapter.StringEnd(data, i)
-	if j < 0 {
-		return dst[:0], -1
-	}
-	if v := data[i+1 : j]; plainASCII(v) {
-		return append(dst[:0], v...), j + 1
-	}
-	dst, err := jsontext.AppendUnquote(dst[:0], data[i:j+1])
-	if err != nil {
-		return dst, -1
-	}
-	return dst, j + 1
+	return adapter.Unquote(dst, data, i)
 }
 
 // fastName reads the name of a member at data[i:], plain lower-case
@@ -498,39 +479,21 @@ func fastName(data []byte, i int) ([]byte, int) {
 	return data[i+1 : k], k + 2
 }
 
-// plainASCII reports whether the bytes of a string between its quotes are
-// all printable ASCII with no backslash, so that the string is valid JSON
-// and its own value.
-func plainASCII(b []byte) bool {
-	for _, c := range b {
-		if c < 0x20 || c >= 0x7f || c == '\\' {
-			return false
-		}
-	}
-	return true
-}
-
 // hasAt reports whether data[i:] begins with s.
 func hasAt(data []byte, i int, s string) bool {
 	return len(data)-i >= len(s) && string(data[i:i+len(s)]) == s
 }
 
-// fastScalar skips the value at data[i:] if it is a string (unquoted by
-// fastString into *scratch unless plainASCII), an integer in plain digits, true, false or
-// null, and returns the index of the byte after it, or -1.
+// fastScalar skips the value at data[i:] if it is a string (checked by
+// adapter.SkipString, with *scratch), an integer in plain digits, true,
+// false or null, and returns the index of the byte after it, or -1.
 func fastScalar(data []byte, i int, scratch *[]byte) int {
 	if i >= len(data) {
 		return -1
 	}
 	switch data[i] {
 	case '"':
-		// A plain string needs no copy: only others are unquoted, to check them.
-		if j := adapter.StringEnd(data, i); j >= 0 && plainASCII(data[i+1:j]) {
-			return j + 1
-		}
-		var j int
-		*scratch, j = fastString(*scratch, data, i)
-		return j
+		return adapter.SkipString(data, i, scratch)
 	case 't':
 		if hasAt(data, i, "true") {
 			return i + 4

@@ -18,7 +18,6 @@ import (
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire/internal/adapter"
 	"github.com/argstream/argstream/wire/sse"
-	"github.com/go-json-experiment/json/jsontext"
 )
 
 // ReadResponses reads the server-sent events of an OpenAI Responses API
@@ -458,7 +457,7 @@ func (r *responsesReader) parseSlow(data []byte) error {
 // fastDelta reads the data of a response.function_call_arguments.delta
 // event, for parse, if it is an object of plain names (no escapes) with
 // string, plain-integer, true, false or null values (strings checked by
-// jsontext.AppendUnquote), each of output_index, item_id and delta at most
+// adapter.Unquote), each of output_index, item_id and delta at most
 // once, output_index an integer, item_id a string or null, delta a string:
 // by comparing bytes rather than decoding tokens. It reports false on any
 // difference: then parseSlow reads data, and its answer is the answer. When
@@ -468,7 +467,6 @@ func (r *responsesReader) fastDelta(data []byte) bool {
 		return false
 	}
 	var seenIndex, seenItemID bool
-	var delta []byte
 	i := 1
 	for {
 		var name []byte
@@ -494,30 +492,18 @@ func (r *responsesReader) fastDelta(data []byte) bool {
 				i += 4
 				break
 			}
-			j := adapter.StringEnd(data, i)
-			if j < 0 {
+			if r.itemID, i = adapter.Unquote(r.itemID, data, i); i < 0 {
 				return false
-			}
-			if v := data[i+1 : j]; plainASCII(v) {
-				r.itemID = append(r.itemID[:0], v...)
-			} else {
-				var err error
-				if r.itemID, err = jsontext.AppendUnquote(r.itemID[:0], data[i:j+1]); err != nil {
-					return false
-				}
 			}
 			r.hasItemID = true
-			i = j + 1
 		case "delta":
-			if delta != nil {
+			if r.hasStr {
 				return false
 			}
-			j := adapter.StringEnd(data, i)
-			if j < 0 {
+			if r.str, i = adapter.Unquote(r.str, data, i); i < 0 {
 				return false
 			}
-			delta = data[i : j+1]
-			i = j + 1
+			r.hasStr = true
 		case "":
 			return false
 		default:
@@ -538,13 +524,6 @@ func (r *responsesReader) fastDelta(data []byte) bool {
 	}
 	if adapter.SkipSpace(data, i+1) != len(data) {
 		return false
-	}
-	if delta != nil {
-		var err error
-		if r.str, err = jsontext.AppendUnquote(r.str[:0], delta); err != nil {
-			return false
-		}
-		r.hasStr = true
 	}
 	r.hasIndex = seenIndex
 	return true

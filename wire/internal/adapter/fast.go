@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/argstream/argstream/internal/jsonwire"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // The helpers of the adapters' fast paths, which read the data of the
@@ -18,7 +19,12 @@ func StringEnd(data []byte, i int) int {
 	if i >= len(data) || data[i] != '"' {
 		return -1
 	}
-	j := i + 1
+	return stringEnd(data, i+1)
+}
+
+// stringEnd is StringEnd from data[j], a byte of the string's body that is
+// not inside an escape.
+func stringEnd(data []byte, j int) int {
 	for {
 		k := bytes.IndexByte(data[j:], '"')
 		if k < 0 {
@@ -34,6 +40,56 @@ func StringEnd(data []byte, i int) int {
 		}
 		j++
 	}
+}
+
+// Unquote decodes the JSON string that begins at data[i], a quote, into
+// dst[:0], and returns dst with the index of the byte after the string, or
+// -1 if there is no valid string there. The string's plain prefix
+// (jsonwire.ScanPlain: no escape, control or non-ASCII byte; eight bytes at
+// a time) is its own text: a string that is plain to its end is copied as
+// it is, any other is ended from there and decoded, and checked, by
+// jsontext.AppendUnquote.
+func Unquote(dst, data []byte, i int) ([]byte, int) {
+	j := plainEnd(data, i)
+	switch {
+	case j < 0:
+		return dst[:0], -1
+	case data[j] == '"':
+		return append(dst[:0], data[i+1:j]...), j + 1
+	}
+	if j = stringEnd(data, j); j < 0 {
+		return dst[:0], -1
+	}
+	dst, err := jsontext.AppendUnquote(dst[:0], data[i:j+1])
+	if err != nil {
+		return dst, -1
+	}
+	return dst, j + 1
+}
+
+// SkipString is Unquote for a string whose text is not needed: a plain one
+// is not copied, any other is decoded into *scratch to check it.
+func SkipString(data []byte, i int, scratch *[]byte) int {
+	if j := plainEnd(data, i); j >= 0 && data[j] == '"' {
+		return j + 1
+	}
+	var j int
+	*scratch, j = Unquote(*scratch, data, i)
+	return j
+}
+
+// plainEnd returns the index of the first byte after the plain prefix of
+// the body of the string that begins at data[i], a quote: its closing
+// quote if the whole body is plain. It returns -1 if data[i] is not a
+// quote or the data ends within the prefix.
+func plainEnd(data []byte, i int) int {
+	if i >= len(data) || data[i] != '"' {
+		return -1
+	}
+	if j := i + 1 + jsonwire.ScanPlain(data[i+1:]); j < len(data) {
+		return j
+	}
+	return -1
 }
 
 // SkipSpace returns the index of the first byte of data[i:] that is not

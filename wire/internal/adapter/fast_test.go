@@ -1,6 +1,10 @@
 package adapter
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
 
 func TestFastHelpers(t *testing.T) {
 	for _, tc := range []struct {
@@ -33,5 +37,32 @@ func TestFastHelpers(t *testing.T) {
 	}
 	if got := SkipSpace([]byte(" \v"), 0); got != 1 {
 		t.Errorf("SkipSpace = %d, want 1", got)
+	}
+}
+
+// TestUnquote checks Unquote and SkipString against jsontext.AppendUnquote
+// on the string that StringEnd ends: the same text, or failure where it
+// fails, whether the string takes the plain path or not.
+func TestUnquote(t *testing.T) {
+	for _, s := range []string{
+		`"abc"`, `""`, `"a\"b"`, `"a\\"`, `"tab\there"`, `"\u00e9t\u00e9"`, `"\ud83d\ude00"`, "\"\x7f del\"",
+		"\"h\xc3\xa9llo\"", `"0123456789abcdef0123456789"`, `"a/b\/c"`,
+		// Invalid: a control byte, a bad escape, a lone surrogate, bad UTF-8, no end.
+		"\"a\x01b\"", `"\x"`, `"\ud800"`, "\"\xff\"", "\"\xed\xa0\x80\"", `"abc`, `"\"`, `abc"`, ``,
+	} {
+		data := []byte(s + `,"next":1`)
+		want, err := jsontext.AppendUnquote(nil, data[:max(StringEnd(data, 0)+1, 0)])
+		wantEnd := StringEnd(data, 0) + 1
+		if err != nil || StringEnd(data, 0) < 0 {
+			wantEnd = -1
+		}
+		got, end := Unquote([]byte("stale"), data, 0)
+		if end != wantEnd || end >= 0 && string(got) != string(want) {
+			t.Errorf("Unquote(%q) = %q, %d; want %q, %d", s, got, end, want, wantEnd)
+		}
+		var scratch []byte
+		if end := SkipString(data, 0, &scratch); end != wantEnd {
+			t.Errorf("SkipString(%q) = %d, want %d", s, end, wantEnd)
+		}
 	}
 }
