@@ -338,8 +338,8 @@ func (r *chatReader) fastChoices(data []byte, i int) int {
 
 // fastDelta reads the "delta" object at data[i:] into r.chosen as
 // deltaField does, its members in any order: "content", "refusal",
-// "reasoning_content" and "reasoning" strings or nulls, "tool_calls" laid
-// out as fastCall, each at most once, and other members whose values
+// "reasoning_content" and "reasoning" strings or nulls, "tool_calls" read
+// by fastCalls, each at most once, and other members whose values
 // fastScalar reads (role...). It returns the index of the byte after the
 // object, or -1.
 func (r *chatReader) fastDelta(data []byte, i int) int {
@@ -378,34 +378,95 @@ func (r *chatReader) fastReasoning(data []byte, i int) int {
 	return i
 }
 
-// fastCall is the value of a delta's "tool_calls" that carries a delta of
+// fastCall is an element of a delta's "tool_calls" that carries a delta of
 // one call's arguments, as the API writes it: fastCall[0], the call's
 // index, fastCall[1], the arguments string, fastCall[2].
-var fastCall = [3]string{`[{"index":`, `,"function":{"arguments":`, `}}]`}
+var fastCall = [3]string{`{"index":`, `,"function":{"arguments":`, `}}`}
 
-// fastCalls reads the value of "tool_calls" at data[i:], if it is laid out
-// as fastCall, into the one call of r.chosen, and returns the index of the
-// byte after it, or -1.
+// fastCalls reads the value of "tool_calls" at data[i:], an array of one
+// or more elements read by fastCallElem, into r.chosen's calls, and returns
+// the index of the byte after it, or -1.
 func (r *chatReader) fastCalls(data []byte, i int) int {
-	if !hasAt(data, i, fastCall[0]) {
+	if i >= len(data) || data[i] != '[' {
 		return -1
 	}
 	c := &r.chosen
-	if len(c.calls) == 0 {
-		c.calls = append(c.calls, chatCall{})
+	for i++; ; i++ {
+		if c.nCalls == len(c.calls) {
+			c.calls = append(c.calls, chatCall{})
+		}
+		c.nCalls++
+		if i = r.fastCallElem(&c.calls[c.nCalls-1], data, i); i < 0 || i >= len(data) {
+			return -1
+		}
+		if data[i] == ']' {
+			return i + 1
+		}
+		if data[i] != ',' {
+			return -1
+		}
 	}
-	t := &c.calls[0]
-	var ok bool
-	if t.index, i, ok = adapter.Index(data, i+len(fastCall[0])); !ok || !hasAt(data, i, fastCall[1]) {
-		return -1
+}
+
+// fastCallElem reads the element of "tool_calls" at data[i:] into t as call
+// and callField do: first as laid out in fastCall, the common case; else as
+// an object whose members come in any order, "index" (a plain integer,
+// required), "id" and "type" (strings or nulls) and "function" (an object
+// of "name" and "arguments", strings or nulls, and others whose values
+// fastScalar reads) at most once each, and others whose values fastScalar
+// reads. It returns the index of the byte after the element, or -1.
+func (r *chatReader) fastCallElem(t *chatCall, data []byte, i int) int {
+	t.index, t.hasIndex, t.hasType = 0, false, false
+	t.typ, t.id, t.name, t.args = t.typ[:0], t.id[:0], t.name[:0], t.args[:0]
+	if hasAt(data, i, fastCall[0]) {
+		j := i + len(fastCall[0])
+		var ok bool
+		if t.index, j, ok = adapter.Index(data, j); ok && hasAt(data, j, fastCall[1]) {
+			if t.args, j = adapter.Unquote(t.args, data, j+len(fastCall[1])); j >= 0 && hasAt(data, j, fastCall[2]) {
+				t.hasIndex = true
+				return j + len(fastCall[2])
+			}
+		}
+		t.index, t.args = 0, t.args[:0]
 	}
-	if t.args, i = adapter.Unquote(t.args, data, i+len(fastCall[1])); i < 0 || !hasAt(data, i, fastCall[2]) {
-		return -1
+	var seen fastSeen
+	i = fastMembers(data, i, func(name []byte, i int) int {
+		switch string(name) {
+		case "index":
+			var ok bool
+			if t.index, i, ok = adapter.Index(data, i); !ok {
+				return -1
+			}
+			t.hasIndex = true
+			return seen.once(0, i)
+		case "id":
+			t.id, i = fastNullableString(t.id, data, i)
+			return seen.once(1, i)
+		case "type":
+			t.hasType = !hasAt(data, i, "null")
+			t.typ, i = fastNullableString(t.typ, data, i)
+			return seen.once(2, i)
+		case "function":
+			var fn fastSeen
+			i = fastMembers(data, i, func(name []byte, i int) int {
+				switch string(name) {
+				case "name":
+					t.name, i = fastNullableString(t.name, data, i)
+					return fn.once(0, i)
+				case "arguments":
+					t.args, i = fastNullableString(t.args, data, i)
+					return fn.once(1, i)
+				}
+				return fastScalar(data, i, &r.fastScratch)
+			})
+			return seen.once(3, i)
+		}
+		return fastScalar(data, i, &r.fastScratch)
+	})
+	if !t.hasIndex {
+		return -1 // parseSlow's error: an element without its index
 	}
-	c.nCalls = 1
-	t.hasIndex, t.hasType = true, false
-	t.typ, t.id, t.name = t.typ[:0], t.id[:0], t.name[:0]
-	return i + len(fastCall[2])
+	return i
 }
 
 // fastMembers reads the object at data[i:], with no white space in it,

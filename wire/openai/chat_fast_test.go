@@ -98,6 +98,23 @@ func TestChatFastChunk(t *testing.T) {
 		{`{"choices":[{"delta":{"reasoning":"first","reasoning_content":"second"}}]}`, true},
 		{`{"choices":[{"delta":{"reasoning":null,"reasoning_content":"x\u0022"}}]}`, true},
 		{`{"choices":[{"index":0,"delta":{"role":"assistant","tool_calls":[{"index":2,"function":{"arguments":"{}"}}],"content":""}}]}`, true},
+		// A call's start, its members in any order; two calls in one delta.
+		{`{"choices":[{"index":0,"delta":{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"get_weather","arguments":""}}],"refusal":null},"logprobs":null,"finish_reason":null}]}`, true},
+		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"type":"function","function":{"arguments":"{\"q\": 1}","name":""},"index":2}]}}]}`, true},
+		{`{"choices":[{"delta":{"tool_calls":[{"index":0,"id":null,"type":null,"function":{"name":null,"arguments":null}}]}}]}`, true},
+		{`{"choices":[{"delta":{"tool_calls":[{"index":0,"type":"custom","function":{"arguments":"x"},"extra":1}]}}]}`, true},
+		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"a"}},{"index":1,"function":{"arguments":"b"}}]},"finish_reason":null}]}`, true},
+		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"a"}},{"index":1,"id":"c","function":{"name":"f"}}]}}]}`, true},
+		// Near misses in a call: no index, a repeated member, a function
+		// that is null or holds an object, a type that is a number, [].
+		{`{"choices":[{"delta":{"tool_calls":[{"id":"c","function":{"arguments":"a"}}]}}]}`, false},
+		{`{"choices":[{"delta":{"tool_calls":[{"index":0,"index":1,"function":{"arguments":"a"}}]}}]}`, false},
+		{`{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"a","arguments":"b"}}]}}]}`, false},
+		{`{"choices":[{"delta":{"tool_calls":[{"index":0,"function":null}]}}]}`, false},
+		{`{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":{}}}]}}]}`, false},
+		{`{"choices":[{"delta":{"tool_calls":[{"index":0,"type":1}]}}]}`, false},
+		{`{"choices":[{"delta":{"tool_calls":[]}}]}`, false},
+		{`{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"a"}},]}}]}`, false},
 		// Near misses: repeated members, a reasoning object, two choices,
 		// white space, an escaped name, values of the wrong kind, two calls.
 		{`{"choices":[{"index":0,"delta":{"content":"a","content":"b"},"finish_reason":null}]}`, false},
@@ -111,7 +128,6 @@ func TestChatFastChunk(t *testing.T) {
 		{`{"choices":[{"index":0,"delta":{"content":"a"},"finish_reason":1}]}`, false},
 		{`{"choices":[{"index":0,"delta":"a","finish_reason":null}]}`, false},
 		{`{"choices":[{"index":0,"delta":null,"finish_reason":null}]}`, false},
-		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"a"}},{"index":1,"function":{"arguments":"b"}}]},"finish_reason":null}]}`, false},
 		{`{"choices":[{"index":0,"delta":{"content":1},"finish_reason":null}]}`, false},
 		{`{"choices":[{"index":0,"delta":{"content":"\ud800"},"finish_reason":null}]}`, false},
 		{`{"choices":[{"index":0,"delta":{"audio":{}},"finish_reason":null}]}`, false},
@@ -189,11 +205,26 @@ func chatData(rng *rand.Rand) []byte {
 	} else {
 		text := func() string { return pick(str(), str(), "null", `""`) }
 		calls := `[{"index":` + fmt.Sprint(rng.IntN(3)) + `,"function":{"arguments":` + str() + `}}]`
+		// call is a tool_calls element as a call's first chunk has it, its
+		// members in random order, some missing, repeated or of the wrong kind.
+		call := func() string {
+			fn := object(some(
+				`"name":`+rare(pick(`"get_weather"`, `""`, "null"), "1", "{}", str()),
+				`"arguments":`+rare(pick(str(), `""`, "null"), "{}", "[]", "true"),
+				rare(`"x":1`, `"x":{}`, `"x":[1]`))...)
+			return object(append(some(
+				`"id":`+rare(pick(`"call_1"`, "null", str()), "1", "{}"),
+				`"type":`+rare(pick(`"function"`, "null", `"custom"`), "1", "[]"),
+				`"function":`+rare(fn, "null", "[]", `"f"`),
+				rare(`"extra":null`, `"extra":{}`, `"extra":"e"`)),
+				`"index":`+rare(fmt.Sprint(rng.IntN(3)), "-1", "01", `"0"`, "null"))...)
+		}
 		deltaMembers := some(
 			key("content")+rare(text(), "1", "{}", "true"),
 			key("refusal")+rare(text(), "[]", "0"),
 			`"role":`+rare(`"assistant"`, "null", "{}", "[]"),
-			`"tool_calls":`+rare(calls, "null", "[]", `[{"index":0,"id":"c","function":{"arguments":"a"}}]`,
+			`"tool_calls":`+rare(pick(calls, "["+call()+"]", "["+call()+","+call()+"]"), "null", "[]",
+				`[{"index":0,"id":"c","function":{"arguments":"a"}}]`,
 				`[{"index":0,"function":{"arguments":"a"}},{"index":1,"function":{"arguments":"b"}}]`),
 			rare(`"audio":null`, `"audio":{}`, `"function_call":{"arguments":"a"}`),
 		)
