@@ -62,6 +62,7 @@ fi
 # official SDKs (about 3 minutes), and the command line on the same synthetic
 # streams (written by cmd/wirestreams).
 bench -bench '^BenchmarkWire$' -benchtime 0.2s -count 6 | tee results/wire.txt
+bench -bench '^BenchmarkWireParts$' -benchtime 0.2s -count 5 | tee results/wireparts.txt
 go run ./cmd/wirestreams -sizes 1k,100k results/streams >/dev/null
 for wire in anthropic openai-chat openai-responses; do
 	# An adapter that fails (exit 1) is reported and the others still run.

@@ -90,6 +90,18 @@ wire() {
 	fi
 }
 
+wireparts() {
+	echo "From results/wireparts.txt: the median of 5 runs. CPU ns per argument delta of each part alone, and in"
+	echo "parentheses its CPU time over argstream's whole path on the same stream (BenchmarkWire's argstream), measured"
+	echo "beside it; for sdk, that ratio is BenchmarkWire's vs-argstream."
+	for wire in anthropic openai-chat openai-responses; do
+		echo
+		echo "wire=$wire"
+		echo
+		t -bench WireParts -where wire=$wire -rows stream -cols part -metric cpu-ns/delta -paren of-whole < results/wireparts.txt
+	done
+}
+
 machine() {
 	echo '```'
 	cat results/machine.txt
@@ -105,6 +117,10 @@ if [ "${1:-}" != -w ]; then
 	if [ -f results/wire.txt ]; then
 		echo
 		wire
+	fi
+	if [ -f results/wireparts.txt ]; then
+		echo
+		wireparts
 	fi
 	exit
 fi
@@ -122,17 +138,20 @@ splice() {
 	mv README.md.new README.md
 }
 # -w alone splices every section; -w SECTION... only those (machine, tables,
-# scaling, wire).
+# scaling, wire, wireparts).
 shift
 if [ $# -eq 0 ]; then
 	set -- machine tables scaling
 	if [ -f results/wire.txt ]; then
 		set -- "$@" wire
 	fi
+	if [ -f results/wireparts.txt ]; then
+		set -- "$@" wireparts
+	fi
 fi
 for section in "$@"; do
 	case $section in
-	machine | tables | scaling | wire) splice $section $section ;;
+	machine | tables | scaling | wire | wireparts) splice $section $section ;;
 	*)
 		echo "tables.sh: unknown section $section" >&2
 		exit 2
