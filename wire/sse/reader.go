@@ -315,15 +315,17 @@ func (r *Reader) scan() bool {
 			continue // c in stName
 
 		case stLineStart:
-			if n := knownField(b[i:]); n > 0 {
+			if n, field := knownField(b[i:]); n > 0 {
 				// "data: " or "event: " whole in buf: the states stName
-				// and stSpace would come to the same, byte by byte.
-				r.name[0], r.nameLen = c, n-2
-				copy(r.name[1:], b[i+1:i+n-2])
+				// and stSpace, and startField, would come to the same,
+				// byte by byte.
 				i += n
 				r.off += int64(n)
 				r.pending = true
-				r.startField()
+				r.field = field
+				if field == fEvent {
+					r.typ = r.typ[:0]
+				}
 				r.state = stValue
 				break
 			}
@@ -412,15 +414,15 @@ func (r *Reader) scan() bool {
 }
 
 // knownField returns the length of the "data: " or "event: " that b begins
-// with, or 0.
-func knownField(b []byte) int {
+// with, and its field; or 0.
+func knownField(b []byte) (int, uint8) {
 	if len(b) >= 6 && string(b[:6]) == "data: " {
-		return 6
+		return 6, fData
 	}
 	if len(b) >= 7 && string(b[:7]) == "event: " {
-		return 7
+		return 7, fEvent
 	}
-	return 0
+	return 0, fOther
 }
 
 // lineEnd returns the index of the first CR or LF in b[i:], or len(b).
