@@ -425,7 +425,7 @@ func (r *responsesReader) parse(data []byte) error {
 			return nil
 		}
 		// fastDelta may have set some of them.
-		r.index, r.itemID, r.hasItemID, r.str, r.hasStr = 0, r.itemID[:0], false, r.str[:0], false
+		r.index, r.hasIndex, r.itemID, r.hasItemID, r.str, r.hasStr = 0, false, r.itemID[:0], false, r.str[:0], false
 	}
 	return r.parseSlow(data)
 }
@@ -463,70 +463,30 @@ func (r *responsesReader) parseSlow(data []byte) error {
 // difference: then parseSlow reads data, and its answer is the answer. When
 // it reports true, r holds what parseSlow would have read.
 func (r *responsesReader) fastDelta(data []byte) bool {
-	if len(data) == 0 || data[0] != '{' {
-		return false
-	}
-	var seenIndex, seenItemID bool
-	i := 1
-	for {
-		var name []byte
-		if name, i = fastName(data, i); i < 0 || i >= len(data) {
-			return false
-		}
-		var ok bool
+	var seen fastSeen
+	i := fastMembers(data, 0, func(name []byte, i int) int {
 		switch string(name) {
 		case "output_index":
-			if seenIndex {
-				return false
-			}
-			seenIndex = true
+			var ok bool
 			if r.index, i, ok = adapter.Index(data, i); !ok {
-				return false
+				return -1
 			}
+			r.hasIndex = true
+			return seen.once(0, i)
 		case "item_id":
-			if seenItemID {
-				return false
-			}
-			seenItemID = true
-			if hasAt(data, i, "null") {
-				i += 4
-				break
-			}
-			if r.itemID, i = adapter.Unquote(r.itemID, data, i); i < 0 {
-				return false
-			}
-			r.hasItemID = true
+			r.hasItemID = !hasAt(data, i, "null")
+			r.itemID, i = fastNullableString(r.itemID, data, i)
+			return seen.once(1, i)
 		case "delta":
-			if r.hasStr {
-				return false
-			}
-			if r.str, i = adapter.Unquote(r.str, data, i); i < 0 {
-				return false
-			}
+			r.str, i = adapter.Unquote(r.str, data, i)
 			r.hasStr = true
+			return seen.once(2, i)
 		case "":
-			return false
-		default:
-			if i = fastScalar(data, i, &r.fastScratch); i < 0 {
-				return false
-			}
+			return -1
 		}
-		if i >= len(data) {
-			return false
-		}
-		if data[i] == '}' {
-			break
-		}
-		if data[i] != ',' {
-			return false
-		}
-		i++
-	}
-	if adapter.SkipSpace(data, i+1) != len(data) {
-		return false
-	}
-	r.hasIndex = seenIndex
-	return true
+		return fastScalar(data, i, &r.fastScratch)
+	})
+	return i >= 0 && adapter.SkipSpace(data, i) == len(data)
 }
 
 func (r *responsesReader) readIndex() (err error) {
