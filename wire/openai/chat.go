@@ -142,6 +142,34 @@ const (
 	chatHasName
 )
 
+// reset empties c for the next choice, keeping its buffers.
+func (c *chatChoice) reset() {
+	c.index, c.nCalls = 0, 0
+	c.finish, c.thinking, c.text, c.refusal = c.finish[:0], c.thinking[:0], c.text[:0], c.refusal[:0]
+}
+
+// nextCall adds an empty call to c's calls, keeping the buffers of the one
+// used there before, and returns it.
+func (c *chatChoice) nextCall() *chatCall {
+	if c.nCalls == len(c.calls) {
+		c.calls = append(c.calls, chatCall{})
+	}
+	t := &c.calls[c.nCalls]
+	c.nCalls++
+	t.index, t.hasIndex, t.hasType = 0, false, false
+	t.typ, t.id, t.name, t.args = t.typ[:0], t.id[:0], t.name[:0], t.args[:0]
+	return t
+}
+
+// keepReasoning makes r.scratch, the text of a delta's reasoning member,
+// c's thinking, unless an earlier member gave some: vLLM sends the same
+// text under both names.
+func (r *chatReader) keepReasoning(c *chatChoice) {
+	if len(c.thinking) == 0 {
+		c.thinking, r.scratch = r.scratch, c.thinking
+	}
+}
+
 func (r *chatReader) run(ctx context.Context) error {
 	stream := adapter.Stream{Name: "openai", Last: "[DONE]", CompleteAtEOF: func() bool { return r.finished }}
 	return adapter.Loop(ctx, r.sse, stream, func(ev sse.Event) (bool, error) {
@@ -311,8 +339,7 @@ func (r *chatReader) fastChoices(data []byte, i int) int {
 		return -1
 	}
 	c := &r.chosen
-	c.index, c.nCalls = 0, 0
-	c.finish, c.thinking, c.text, c.refusal = c.finish[:0], c.thinking[:0], c.text[:0], c.refusal[:0]
+	c.reset()
 	var seen fastSeen
 	i = fastMembers(data, i+1, func(name []byte, i int) int {
 		switch string(name) {
@@ -370,11 +397,8 @@ func (r *chatReader) fastDelta(data []byte, i int) int {
 // that is empty, so that a delta's second one counts only if the first
 // was empty. It returns the index of the byte after the value, or -1.
 func (r *chatReader) fastReasoning(data []byte, i int) int {
-	c := &r.chosen
 	r.scratch, i = fastNullableString(r.scratch, data, i)
-	if len(c.thinking) == 0 {
-		c.thinking, r.scratch = r.scratch, c.thinking
-	}
+	r.keepReasoning(&r.chosen)
 	return i
 }
 
@@ -390,13 +414,8 @@ func (r *chatReader) fastCalls(data []byte, i int) int {
 	if i >= len(data) || data[i] != '[' {
 		return -1
 	}
-	c := &r.chosen
 	for i++; ; i++ {
-		if c.nCalls == len(c.calls) {
-			c.calls = append(c.calls, chatCall{})
-		}
-		c.nCalls++
-		if i = r.fastCallElem(&c.calls[c.nCalls-1], data, i); i < 0 || i >= len(data) {
+		if i = r.fastCallElem(r.chosen.nextCall(), data, i); i < 0 || i >= len(data) {
 			return -1
 		}
 		if data[i] == ']' {
@@ -408,16 +427,14 @@ func (r *chatReader) fastCalls(data []byte, i int) int {
 	}
 }
 
-// fastCallElem reads the element of "tool_calls" at data[i:] into t as call
-// and callField do: first as laid out in fastCall, the common case; else as
+// fastCallElem reads the element of "tool_calls" at data[i:] into t, an
+// empty call, as call and callField do: first as laid out in fastCall, the common case; else as
 // an object whose members come in any order, "index" (a plain integer,
 // required), "id" and "type" (strings or nulls) and "function" (an object
 // of "name" and "arguments", strings or nulls, and others whose values
 // fastScalar reads) at most once each, and others whose values fastScalar
 // reads. It returns the index of the byte after the element, or -1.
 func (r *chatReader) fastCallElem(t *chatCall, data []byte, i int) int {
-	t.index, t.hasIndex, t.hasType = 0, false, false
-	t.typ, t.id, t.name, t.args = t.typ[:0], t.id[:0], t.name[:0], t.args[:0]
 	if hasAt(data, i, fastCall[0]) {
 		j := i + len(fastCall[0])
 		var ok bool
@@ -531,8 +548,7 @@ func (r *chatReader) scalar(dst []byte) ([]byte, error) {
 // r.chosen if it is the chosen one.
 func (r *chatReader) choice(i int) error {
 	c := &r.cur
-	c.index, c.nCalls = 0, 0
-	c.finish, c.thinking, c.text, c.refusal = c.finish[:0], c.thinking[:0], c.text[:0], c.refusal[:0]
+	c.reset()
 	r.choicePos = i
 	if err := r.dec.Object(r.choiceField); err != nil {
 		return err
@@ -576,9 +592,7 @@ func (r *chatReader) deltaField(key []byte) (err error) {
 		} else {
 			r.scratch, _, err = r.dec.NullableString(r.scratch)
 		}
-		if len(c.thinking) == 0 {
-			c.thinking, r.scratch = r.scratch, c.thinking
-		}
+		r.keepReasoning(c)
 	case "tool_calls":
 		err = r.dec.Array(r.call)
 	default:
@@ -599,14 +613,7 @@ func (r *chatReader) reasoningField(key []byte) (err error) {
 // call reads the element i of a delta's "tool_calls" into the next
 // chatCall of r.cur, reusing its buffers.
 func (r *chatReader) call(i int) error {
-	c := &r.cur
-	if c.nCalls == len(c.calls) {
-		c.calls = append(c.calls, chatCall{})
-	}
-	t := &c.calls[c.nCalls]
-	c.nCalls++
-	t.index, t.hasIndex, t.hasType = 0, false, false
-	t.typ, t.id, t.name, t.args = t.typ[:0], t.id[:0], t.name[:0], t.args[:0]
+	t := r.cur.nextCall()
 	if err := r.dec.Object(r.callField); err != nil {
 		return err
 	}
