@@ -6,10 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/argstream/argstream/internal/testutil"
-	"github.com/leanovate/gopter"
-	"github.com/leanovate/gopter/gen"
-	"github.com/leanovate/gopter/prop"
+	"github.com/argstream/argstream/internal/testutil/wiretest"
 )
 
 // parsed is what parse reads from one event's data.
@@ -121,47 +118,15 @@ func deltaData(rng *rand.Rand) []byte {
 		rare("", `,"partial_json":"y"`, `,"type":"text_delta"`) + "}" + ws() +
 		rare("", `,"index":3`, `,"delta":null`) + "}" + ws() +
 		rare("", "}", "x", "{}", `"`))
-	for range max(0, rng.IntN(6)-3) {
-		if len(data) == 0 {
-			break
-		}
-		i := rng.IntN(len(data))
-		b := pick(`"`, `\`, "{", "}", ",", ":", " ", "0", "9", "a", "\x00", "\xff")[0]
-		switch rng.IntN(3) {
-		case 0:
-			data[i] = b
-		case 1:
-			data = append(data[:i], data[i+1:]...)
-		default:
-			data = append(data[:i], append([]byte{b}, data[i:]...)...)
-		}
-	}
-	return data
+	return wiretest.MutateBytes(rng, data)
 }
 
 // TestPropertyFastDelta: on generated and mutated delta events, the fast
 // path declines, or reads what the token decoder reads.
 func TestPropertyFastDelta(t *testing.T) {
-	var took, declined int
-	properties := gopter.NewProperties(testutil.PropertyParameters(2000))
-	properties.Property("the fast path declines, or reads as the decoder", prop.ForAll(
-		func(seed uint64) string {
-			rng := rand.New(rand.NewPCG(seed, 2))
-			ok, problem := fastVsSlow(deltaData(rng))
-			if ok {
-				took++
-			} else {
-				declined++
-			}
-			return problem
-		},
-		gen.UInt64(),
-	))
-	properties.TestingRun(t)
-	t.Logf("the fast path took %d events, declined %d", took, declined)
-	if took == 0 || declined == 0 {
-		t.Errorf("the fast path took %d events, declined %d: the generator misses a side", took, declined)
-	}
+	wiretest.FastPathProperty(t, func(rng *rand.Rand) (bool, string) {
+		return fastVsSlow(deltaData(rng))
+	})
 }
 
 func FuzzFastDelta(f *testing.F) {

@@ -6,10 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/argstream/argstream/internal/testutil"
-	"github.com/leanovate/gopter"
-	"github.com/leanovate/gopter/gen"
-	"github.com/leanovate/gopter/prop"
+	"github.com/argstream/argstream/internal/testutil/wiretest"
 )
 
 // chatParsed is what parse reads from one chunk's data.
@@ -253,47 +250,16 @@ func chatData(rng *rand.Rand) []byte {
 	at := rng.IntN(len(members) + 1)
 	members = append(members[:at], append([]string{`"choices":` + choices}, members[at:]...)...)
 	data := []byte("{" + strings.Join(members, ",") + "}" + rare("", " ", "\n\t", "}", "x", "\v"))
-	for range max(0, rng.IntN(6)-3) {
-		if len(data) == 0 {
-			break
-		}
-		i := rng.IntN(len(data))
-		b := pick(`"`, `\`, "{", "}", "[", "]", ",", ":", " ", "0", "9", "a", "\x00", "\xff")[0]
-		switch rng.IntN(3) {
-		case 0:
-			data[i] = b
-		case 1:
-			data = append(data[:i], data[i+1:]...)
-		default:
-			data = append(data[:i], append([]byte{b}, data[i:]...)...)
-		}
-	}
-	return data
+	return wiretest.MutateBytes(rng, data)
 }
 
 // TestPropertyChatFastChunk: on generated and mutated chunks, the fast path
 // declines, or reads what the token decoder reads.
 func TestPropertyChatFastChunk(t *testing.T) {
-	var took, declined int
-	properties := gopter.NewProperties(testutil.PropertyParameters(2000))
-	properties.Property("the fast path declines, or reads as the decoder", prop.ForAll(
-		func(seed uint64, choice int64) string {
-			rng := rand.New(rand.NewPCG(seed, 2))
-			ok, problem := chatFastVsSlow(chatData(rng), choice)
-			if ok {
-				took++
-			} else {
-				declined++
-			}
-			return problem
-		},
-		gen.UInt64(), gen.Int64Range(0, 1),
-	))
-	properties.TestingRun(t)
-	t.Logf("the fast path took %d chunks, declined %d", took, declined)
-	if took == 0 || declined == 0 {
-		t.Errorf("the fast path took %d chunks, declined %d: the generator misses a side", took, declined)
-	}
+	wiretest.FastPathProperty(t, func(rng *rand.Rand) (bool, string) {
+		choice := rng.Int64N(2)
+		return chatFastVsSlow(chatData(rng), choice)
+	})
 }
 
 func FuzzChatFastChunk(f *testing.F) {

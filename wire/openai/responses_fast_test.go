@@ -6,10 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/argstream/argstream/internal/testutil"
-	"github.com/leanovate/gopter"
-	"github.com/leanovate/gopter/gen"
-	"github.com/leanovate/gopter/prop"
+	"github.com/argstream/argstream/internal/testutil/wiretest"
 )
 
 // responsesParsed is what parse reads from the data of an arguments delta.
@@ -119,48 +116,16 @@ func responsesData(rng *rand.Rand) []byte {
 		members = members[:rng.IntN(len(members))]
 	}
 	data := []byte("{" + strings.Join(members, ",") + "}" + rare("", " ", "\n\t", "}", "x", "\v"))
-	for range max(0, rng.IntN(6)-3) {
-		if len(data) == 0 {
-			break
-		}
-		i := rng.IntN(len(data))
-		b := pick(`"`, `\`, "{", "}", "[", "]", ",", ":", " ", "0", "9", "a", "\x00", "\xff")[0]
-		switch rng.IntN(3) {
-		case 0:
-			data[i] = b
-		case 1:
-			data = append(data[:i], data[i+1:]...)
-		default:
-			data = append(data[:i], append([]byte{b}, data[i:]...)...)
-		}
-	}
-	return data
+	return wiretest.MutateBytes(rng, data)
 }
 
 // TestPropertyResponsesFastDelta: on generated and mutated arguments
 // deltas, the fast path declines, or reads what the token decoder reads;
 // parse reads what the decoder reads either way.
 func TestPropertyResponsesFastDelta(t *testing.T) {
-	var took, declined int
-	properties := gopter.NewProperties(testutil.PropertyParameters(2000))
-	properties.Property("the fast path declines, or reads as the decoder", prop.ForAll(
-		func(seed uint64) string {
-			rng := rand.New(rand.NewPCG(seed, 2))
-			ok, problem := responsesFastVsSlow(responsesData(rng))
-			if ok {
-				took++
-			} else {
-				declined++
-			}
-			return problem
-		},
-		gen.UInt64(),
-	))
-	properties.TestingRun(t)
-	t.Logf("the fast path took %d events, declined %d", took, declined)
-	if took == 0 || declined == 0 {
-		t.Errorf("the fast path took %d events, declined %d: the generator misses a side", took, declined)
-	}
+	wiretest.FastPathProperty(t, func(rng *rand.Rand) (bool, string) {
+		return responsesFastVsSlow(responsesData(rng))
+	})
 }
 
 func FuzzResponsesFastDelta(f *testing.F) {
