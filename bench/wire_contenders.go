@@ -17,8 +17,8 @@ import (
 	anthropicsse "github.com/anthropics/anthropic-sdk-go/packages/ssestream"
 	"github.com/argstream/argstream/policy"
 	"github.com/argstream/argstream/toolcall"
-	"github.com/argstream/argstream/wire/anthropic"
-	"github.com/argstream/argstream/wire/openai"
+	"github.com/argstream/argstream/wire/anthropicstream"
+	"github.com/argstream/argstream/wire/openaistream"
 	openaisdk "github.com/openai/openai-go/v3"
 	openaisse "github.com/openai/openai-go/v3/packages/ssestream"
 	"github.com/openai/openai-go/v3/responses"
@@ -62,17 +62,17 @@ func WireContenders(wire string, pol *policy.Policy) []WireContender {
 	switch wire {
 	case WireAnthropic:
 		read = func(ctx context.Context, r io.Reader, resp *toolcall.Response) error {
-			return anthropic.Read(ctx, r, resp)
+			return anthropicstream.Read(ctx, r, resp)
 		}
 		sdk = func() WireParser { return &anthropicSDK{} }
 	case WireChat:
 		read = func(ctx context.Context, r io.Reader, resp *toolcall.Response) error {
-			return openai.ReadChat(ctx, r, resp)
+			return openaistream.ReadChat(ctx, r, resp)
 		}
 		sdk = func() WireParser { return &chatSDK{} }
 	case WireResponses:
 		read = func(ctx context.Context, r io.Reader, resp *toolcall.Response) error {
-			return openai.ReadResponses(ctx, r, resp)
+			return openaistream.ReadResponses(ctx, r, resp)
 		}
 		sdk = func() WireParser { return &responsesSDK{} }
 	default:

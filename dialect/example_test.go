@@ -10,7 +10,7 @@ import (
 	"github.com/argstream/argstream/dialect"
 	"github.com/argstream/argstream/schema"
 	"github.com/argstream/argstream/toolcall"
-	"github.com/argstream/argstream/wire/openai"
+	"github.com/argstream/argstream/wire/openaistream"
 )
 
 // An assistant writes its call as a caret block inside its text, a few
@@ -106,8 +106,8 @@ func Example_chatCompletions() {
 	native := toolcall.New()
 	written := toolcall.New(toolcall.WithStreamOptions(argstream.WithTokenizer(dialect.Qwen.Tokenizer(nil))))
 	rd := dialect.NewReader(dialect.Qwen, written, dialect.OnText(func(text []byte) { fmt.Printf("text %q\n", text) }))
-	err := openai.ReadChat(context.Background(), strings.NewReader(sse), native,
-		openai.OnText(func(_ int64, text []byte) { rd.Write(text) }))
+	err := openaistream.ReadChat(context.Background(), strings.NewReader(sse), native,
+		openaistream.OnText(func(_ int64, text []byte) { rd.Write(text) }))
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -10,8 +10,8 @@
 //     for any read sizes.
 //
 // The targets of the other packages live with them: the wire adapters'
-// (FuzzRead in wire/anthropic, FuzzReadChat and FuzzReadResponses in
-// wire/openai), and the text syntaxes' (FuzzCaret in token/caret,
+// (FuzzRead in wire/anthropicstream, FuzzReadChat and FuzzReadResponses in
+// wire/openaistream), and the text syntaxes' (FuzzCaret in token/caret,
 // FuzzXMLTag in token/xmltag, FuzzQwen in token/qwen, FuzzReader in
 // dialect).
 //

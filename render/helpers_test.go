@@ -18,7 +18,7 @@ import (
 	"github.com/argstream/argstream/internal/testutil"
 	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/toolcall"
-	"github.com/argstream/argstream/wire/anthropic"
+	"github.com/argstream/argstream/wire/anthropicstream"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -170,7 +170,7 @@ func renderRecording(msgs [][]byte, wrap func(io.Reader) io.Reader, opts ...Opti
 	r := New(&out, opts...)
 	resp := toolcall.New(toolcall.WithSinks(r.Sink))
 	for _, m := range msgs {
-		_ = anthropic.Read(context.Background(), wrap(bytes.NewReader(m)), resp) // a cut-off stream is shown, not returned
+		_ = anthropicstream.Read(context.Background(), wrap(bytes.NewReader(m)), resp) // a cut-off stream is shown, not returned
 		resp.End()
 		resp.Reset()
 		r.Reset()

@@ -34,8 +34,8 @@ import (
 	"github.com/argstream/argstream/schema"
 	"github.com/argstream/argstream/sink"
 	"github.com/argstream/argstream/toolcall"
-	"github.com/argstream/argstream/wire/anthropic"
-	"github.com/argstream/argstream/wire/openai"
+	"github.com/argstream/argstream/wire/anthropicstream"
+	"github.com/argstream/argstream/wire/openaistream"
 	"github.com/argstream/argstream/wire/sse"
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -51,13 +51,13 @@ type wireReader func(ctx context.Context, body io.Reader, resp *toolcall.Respons
 // wireReaders are the wires of --wire, by name.
 var wireReaders = map[string]wireReader{
 	"anthropic": func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(int64, []byte)) error {
-		return anthropic.Read(ctx, body, resp, anthropic.OnText(onText), anthropic.OnThinking(onThinking))
+		return anthropicstream.Read(ctx, body, resp, anthropicstream.OnText(onText), anthropicstream.OnThinking(onThinking))
 	},
 	"openai-chat": func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(int64, []byte)) error {
-		return openai.ReadChat(ctx, body, resp, openai.OnText(onText), openai.OnThinking(onThinking))
+		return openaistream.ReadChat(ctx, body, resp, openaistream.OnText(onText), openaistream.OnThinking(onThinking))
 	},
 	"openai-responses": func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(int64, []byte)) error {
-		return openai.ReadResponses(ctx, body, resp, openai.OnText(onText), openai.OnThinking(onThinking))
+		return openaistream.ReadResponses(ctx, body, resp, openaistream.OnText(onText), openaistream.OnThinking(onThinking))
 	},
 }
 

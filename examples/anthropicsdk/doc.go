@@ -15,7 +15,7 @@
 //	for _, res := range resp.End() { ... }
 //
 // Feed is a few lines: copy it rather than import this module, if you
-// prefer. It does what wire/anthropic's Read does with the raw bytes, and
+// prefer. It does what wire/anthropicstream's Read does with the raw bytes, and
 // the tests check that both give the same Results on every Anthropic
 // recording of testdata/llm_streams: a tool block's start (tool_use,
 // server_tool_use, mcp_tool_use) is Start with the block's input JSON as
@@ -32,11 +32,11 @@
 //     connection cut between events). The calls whose block had stopped
 //     are complete and executable; the others come out of End truncated,
 //     never executable. To know whether the response was whole, note
-//     whether a message_stop event came (wire/anthropic's Read returns an
+//     whether a message_stop event came (wire/anthropicstream's Read returns an
 //     error wrapping io.ErrUnexpectedEOF there).
 //   - It skips events that have no "event:" line: the API always sends it.
 //
-// Like wire/anthropic, Feed reads the streamed content blocks only: a tool
+// Like wire/anthropicstream, Feed reads the streamed content blocks only: a tool
 // call that a message_start event already holds in its message's content,
 // not streamed as a block, is not fed. vercel/ai's recording of
 // programmatic tool calling has such messages: after the first response,

@@ -12,7 +12,7 @@ import (
 	"github.com/argstream/argstream/examples/internal/check"
 	"github.com/argstream/argstream/examples/internal/replay"
 	"github.com/argstream/argstream/toolcall"
-	wireanthropic "github.com/argstream/argstream/wire/anthropic"
+	"github.com/argstream/argstream/wire/anthropicstream"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -92,7 +92,7 @@ func TestRecordings(t *testing.T) {
 				// Read's error is not compared: the SDK does not report a
 				// stream that ends before message_stop (the
 				// anthropic-sdk-python recordings lack its final blank line).
-				rawErr := wireanthropic.Read(context.Background(), bytes.NewReader(body), raw)
+				rawErr := anthropicstream.Read(context.Background(), bytes.NewReader(body), raw)
 				fromRaw := check.Outcomes(raw.End())
 				sdk.Reset()
 				fromSDK := viaSDK(t, sdk, file, n, false)

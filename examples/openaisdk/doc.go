@@ -17,7 +17,7 @@
 // Each function is a handful of lines: copy it rather than import this
 // module, if you prefer. The tests check them on every recording of their
 // API in testdata/llm_streams against what the recording holds, read with
-// encoding/json, and against wire/openai's ReadChat and ReadResponses once
+// encoding/json, and against wire/openaistream's ReadChat and ReadResponses once
 // those are written.
 //
 // Chat Completions: each tool-call delta of the choice read is Start with

@@ -10,7 +10,7 @@ import (
 	"github.com/argstream/argstream/examples/internal/replay"
 	"github.com/argstream/argstream/examples/openaisdk"
 	"github.com/argstream/argstream/toolcall"
-	wireopenai "github.com/argstream/argstream/wire/openai"
+	"github.com/argstream/argstream/wire/openaistream"
 	"github.com/google/go-cmp/cmp"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -127,35 +127,35 @@ func TestResponsesRecordings(t *testing.T) {
 }
 
 // TestChatRaw: the SDK's loop with FeedChat gives the same results as the
-// library's raw adapter, wire/openai ReadChat. Read's error is not compared: the
+// library's raw adapter, wire/openaistream ReadChat. Read's error is not compared: the
 // SDK does not report a stream that ends without data: [DONE] (the vercel/ai
 // chunk recordings have none).
 func TestChatRaw(t *testing.T) {
 	sdk, raw := toolcall.New(), toolcall.New()
 	eachBody(t, replay.Chat, chatRecordings, func(t *testing.T, file string, n int, body []byte) int {
 		raw.Reset()
-		err := wireopenai.ReadChat(context.Background(), bytes.NewReader(body), raw)
+		err := openaistream.ReadChat(context.Background(), bytes.NewReader(body), raw)
 		fromRaw := check.Outcomes(raw.End())
 		sdk.Reset()
 		if diff := cmp.Diff(fromRaw, chatViaSDK(t, sdk, file, n)); diff != "" {
-			t.Errorf("FeedChat (-wire/openai +SDK):\n%s", diff)
+			t.Errorf("FeedChat (-wire/openaistream +SDK):\n%s", diff)
 		}
 		t.Logf("ReadChat: %v", err)
 		return len(fromRaw)
 	})
 }
 
-// TestResponsesRaw is TestChatRaw for wire/openai ReadResponses and
+// TestResponsesRaw is TestChatRaw for wire/openaistream ReadResponses and
 // FeedResponses.
 func TestResponsesRaw(t *testing.T) {
 	sdk, raw := toolcall.New(), toolcall.New()
 	eachBody(t, replay.Responses, responsesRecordings, func(t *testing.T, file string, n int, body []byte) int {
 		raw.Reset()
-		err := wireopenai.ReadResponses(context.Background(), bytes.NewReader(body), raw)
+		err := openaistream.ReadResponses(context.Background(), bytes.NewReader(body), raw)
 		fromRaw := check.Outcomes(raw.End())
 		sdk.Reset()
 		if diff := cmp.Diff(fromRaw, responsesViaSDK(t, sdk, file, n)); diff != "" {
-			t.Errorf("FeedResponses (-wire/openai +SDK):\n%s", diff)
+			t.Errorf("FeedResponses (-wire/openaistream +SDK):\n%s", diff)
 		}
 		t.Logf("ReadResponses: %v", err)
 		return len(fromRaw)

@@ -1,4 +1,4 @@
-package openai_test
+package openaistream_test
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"os"
 
 	"github.com/argstream/argstream/toolcall"
-	"github.com/argstream/argstream/wire/openai"
+	"github.com/argstream/argstream/wire/openaistream"
 )
 
 // ReadChat reads a recorded stream: Claude behind an OpenAI-compatible Chat
@@ -21,8 +21,8 @@ func ExampleReadChat() {
 	defer body.Close()
 
 	resp := toolcall.New()
-	err = openai.ReadChat(context.Background(), body, resp,
-		openai.OnText(func(choice int64, text []byte) { fmt.Printf("text: %q\n", text) }))
+	err = openaistream.ReadChat(context.Background(), body, resp,
+		openaistream.OnText(func(choice int64, text []byte) { fmt.Printf("text: %q\n", text) }))
 	if err != nil {
 		// The recording ends without the blank line after "data: [DONE]":
 		// the stream is not known to be whole, and ReadChat says so. The

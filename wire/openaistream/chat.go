@@ -1,4 +1,4 @@
-package openai
+package openaistream
 
 // This file is structured in the following way:
 //

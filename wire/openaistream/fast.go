@@ -1,4 +1,4 @@
-package openai
+package openaistream
 
 import "github.com/argstream/argstream/wire/internal/adapter"
 

@@ -1,4 +1,4 @@
-// Package anthropic reads the streamed response of the Anthropic Messages
+// Package anthropicstream reads the streamed response of the Anthropic Messages
 // API (stream: true) and drives a toolcall.Response with its tool calls
 // while they stream.
 //
@@ -7,7 +7,7 @@
 //	resp := toolcall.New(opts...)
 //	httpResp, err := http.DefaultClient.Do(req) // req made with ctx
 //	...
-//	err = anthropic.Read(ctx, httpResp.Body, resp, anthropic.OnText(show))
+//	err = anthropicstream.Read(ctx, httpResp.Body, resp, anthropicstream.OnText(show))
 //	httpResp.Body.Close()
 //	for _, r := range resp.End() { // Read does not call End: the caller does
 //		if r.Executable {
@@ -92,4 +92,4 @@
 // Response is for one goroutine, so do not use resp elsewhere until Read
 // returns. Sinks and callbacks of the Response may call its Decline, and
 // cancel ctx (and close the body) when Decline says no call is pending.
-package anthropic
+package anthropicstream

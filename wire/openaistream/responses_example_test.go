@@ -1,4 +1,4 @@
-package openai_test
+package openaistream_test
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"os"
 
 	"github.com/argstream/argstream/toolcall"
-	"github.com/argstream/argstream/wire/openai"
+	"github.com/argstream/argstream/wire/openaistream"
 )
 
 // ExampleReadResponses reads a recorded Responses API stream (gpt-4o
@@ -23,9 +23,9 @@ func ExampleReadResponses() {
 	defer body.Close()
 
 	resp := toolcall.New()
-	err = openai.ReadResponses(context.Background(), body, resp,
+	err = openaistream.ReadResponses(context.Background(), body, resp,
 		// The first response has no text: this prints nothing.
-		openai.OnText(func(index int64, text []byte) { fmt.Printf("text %d: %s\n", index, text) }))
+		openaistream.OnText(func(index int64, text []byte) { fmt.Printf("text %d: %s\n", index, text) }))
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,4 +1,4 @@
-package anthropic_test
+package anthropicstream_test
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/argstream/argstream/toolcall"
-	"github.com/argstream/argstream/wire/anthropic"
+	"github.com/argstream/argstream/wire/anthropicstream"
 )
 
 func Example() {
@@ -42,8 +42,8 @@ data: {"type":"message_stop"}
 
 `)
 	resp := toolcall.New()
-	err := anthropic.Read(context.Background(), body, resp,
-		anthropic.OnText(func(index int64, text []byte) { fmt.Printf("text %d: %s\n", index, text) }))
+	err := anthropicstream.Read(context.Background(), body, resp,
+		anthropicstream.OnText(func(index int64, text []byte) { fmt.Printf("text %d: %s\n", index, text) }))
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,4 +1,4 @@
-// Package openai reads the streamed responses of the two OpenAI APIs that
+// Package openaistream reads the streamed responses of the two OpenAI APIs that
 // call tools, and drives a toolcall.Response with their tool calls while
 // they stream: ReadChat for Chat Completions (and the many servers that
 // speak it: Azure, DeepSeek, Mistral, vLLM, OpenRouter...), ReadResponses
@@ -7,7 +7,7 @@
 //	resp := toolcall.New(opts...)
 //	httpResp, err := http.DefaultClient.Do(req) // req made with ctx, "stream": true
 //	...
-//	err = openai.ReadChat(ctx, httpResp.Body, resp, openai.OnText(show))
+//	err = openaistream.ReadChat(ctx, httpResp.Body, resp, openaistream.OnText(show))
 //	httpResp.Body.Close()
 //	for _, r := range resp.End() { // the caller calls End
 //		if r.Executable {
@@ -56,4 +56,4 @@
 // elsewhere until they return. Sinks and callbacks of the Response may call
 // its Decline, and cancel ctx (and close the body) when Decline says no call
 // is pending.
-package openai
+package openaistream
