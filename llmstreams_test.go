@@ -69,13 +69,13 @@ func TestRecordedStreams(t *testing.T) {
 					agg := aggregate.New()
 					calls := 0
 					check := sink.PushFunc(func(p *fragment.Progress) error {
-						if p.Call.Name != c.Name || p.Call.Index != i {
+						if p.Call.Name != c.Name || p.Call.Index != int64(i) {
 							t.Fatalf("fragment of call %+v, want %s #%d", p.Call, c.Name, i)
 						}
 						calls++
 						return nil
 					})
-					s := argstream.New(sink.Multi(agg, check), argstream.WithCall(fragment.Call{ID: c.Key, Name: c.Name, Index: i}))
+					s := argstream.New(sink.Multi(agg, check), argstream.WithCall(fragment.Call{ID: c.Key, Name: c.Name, Index: int64(i)}))
 					err := testutil.Feed(s, chunks)
 					switch c.Status {
 					case "valid":

@@ -143,6 +143,23 @@ func (s *Stream) Feed(chunk []byte) error {
 	return nil
 }
 
+// Cut ends the input as cut off by whoever sent it (a provider that
+// stopped at its token limit), without reading what the tokenizer still
+// holds: a number or literal at the end (12, tru) is not taken as complete,
+// as Close would take 12. The sink's End gets, and Cut returns, a
+// *token.SyntaxError wrapping token.ErrTruncated at the stream's offset,
+// unless the stream had already ended: then Cut returns what Close would.
+func (s *Stream) Cut() error {
+	if s.busy {
+		return s.stopped()
+	}
+	if !s.ended {
+		s.end(&token.SyntaxError{Offset: s.off, Err: token.ErrTruncated,
+			Detail: "the sender cut the input off"})
+	}
+	return s.err
+}
+
 // Close ends the input, sends the last fragments, and calls the sink's End.
 // It returns an error if the arguments are incomplete or the stream had
 // already failed. Calling it again returns the same result. After a panic,

@@ -112,7 +112,7 @@ type piece struct {
 // call is a Result in a form that compares: Source is what the call's
 // tokenizer was fed.
 type call struct {
-	Index      int
+	Index      int64
 	Name       string
 	OpenName   string // the name the call had when it opened
 	Source     string
@@ -174,11 +174,11 @@ type harness struct {
 	r      *Reader
 	calls  *toolcall.Response
 	pieces []piece
-	opened map[int]string // each call's name when it opened
+	opened map[int64]string // each call's name when it opened
 }
 
 func newHarness(syntax Syntax) *harness {
-	h := &harness{opened: map[int]string{}}
+	h := &harness{opened: map[int64]string{}}
 	h.calls = toolcall.New(
 		toolcall.WithStreamOptions(argstream.WithTokenizer(newSourceTokenizer(syntax))),
 		toolcall.WithSinks(func(c fragment.Call) sink.Sink {
@@ -275,7 +275,7 @@ func consistent(input []byte, o outcome) string {
 		return fmt.Sprintf("%d calls with source, %d Results", len(src), len(o.Calls))
 	}
 	for i, c := range o.Calls {
-		if c.Index != i || c.Source != src[int64(i)] {
+		if c.Index != int64(i) || c.Source != src[int64(i)] {
 			return fmt.Sprintf("call %d: %+v, OnSource gave %q", i, c, src[int64(i)])
 		}
 	}

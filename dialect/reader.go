@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/argstream/argstream/fragment"
 	"github.com/argstream/argstream/internal/jsonwire"
 	"github.com/argstream/argstream/toolcall"
 )
@@ -341,7 +342,7 @@ func (r *Reader) begin(name []byte) error {
 	r.index++
 	r.st = inBody
 	r.resetBody()
-	if err := r.calls.Start(r.cur(), "", r.intern(name), nil); err != nil {
+	if err := r.calls.Start(fragment.Call{Index: r.cur(), Name: r.intern(name)}, nil); err != nil {
 		return err
 	}
 	err := r.source(r.hold)

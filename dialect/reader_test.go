@@ -23,17 +23,17 @@ var caretAppendix = []struct{ name, block string }{
 
 func tx(s string) piece           { return piece{Index: -1, Data: s} }
 func src(i int64, s string) piece { return piece{Index: i, Data: s} }
-func done(i int, name, s string) call {
+func done(i int64, name, s string) call {
 	return call{Index: i, Name: name, OpenName: name, Source: s, Executable: true}
 }
 
 // cut returns a call cut off: its tokenizer reports it truncated.
-func cut(i int, name, s string) call {
+func cut(i int64, name, s string) call {
 	return call{Index: i, Name: name, OpenName: name, Source: s, Truncated: true, Err: "truncated"}
 }
 
 // unnamed returns a closed call without a name: not executable.
-func unnamed(i int, s string) call { return call{Index: i, Source: s} }
+func unnamed(i int64, s string) call { return call{Index: i, Source: s} }
 
 type framingCase struct {
 	name   string
@@ -57,7 +57,7 @@ func framingCases() []framingCase {
 		})
 		all.WriteString(before + ex.block)
 		allPieces = append(allPieces, tx(before), src(int64(i), ex.block))
-		allCalls = append(allCalls, done(i, ex.name, ex.block))
+		allCalls = append(allCalls, done(int64(i), ex.name, ex.block))
 	}
 	cases = append(cases, framingCase{"caret appendix, all in one message", Caret, all.String(), allPieces, allCalls})
 

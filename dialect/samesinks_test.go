@@ -53,7 +53,7 @@ func TestSameSinks(t *testing.T) {
 		}
 		rng := rand.New(rand.NewPCG(1, 2))
 		want := run(t, pol, 0, func(r *toolcall.Response) {
-			r.Start(0, "", "write_file", nil)
+			r.Start(fragment.Call{Index: 0, Name: "write_file"}, nil)
 			for _, c := range testutil.SplitRandom([]byte(args), rng, 8) {
 				r.Chunk(0, c)
 			}
@@ -102,8 +102,9 @@ func run(t *testing.T, pol *policy.Policy, syn dialect.Syntax, feed func(*toolca
 				return nil
 			}))
 		}),
-		toolcall.OnDecision(func(c fragment.Call, d policy.Decision, at int64) {
+		toolcall.OnDecision(func(r *toolcall.Response, c fragment.Call, d policy.Decision, at int64) {
 			s.Mode, s.Rule, s.After = d.Mode.String(), d.Rule, last
+			r.Approve(c.Index) // the user says yes: the call runs as a JSON call would
 		}),
 	}
 	if syn != 0 {

@@ -183,7 +183,12 @@ func (f *Fragment) Clone() Fragment {
 type Call struct {
 	ID    string // the provider's tool call id
 	Name  string // the tool's name
-	Index int    // the call's position among the calls of one response
+	Index int64  // the call's position among the calls of one response, as the provider numbers it
+	// Server says that the provider runs the call itself (Anthropic's
+	// server_tool_use and mcp_tool_use blocks, the Responses API's mcp_call
+	// items): the caller must never run it. A policy may still judge it,
+	// for a log or a gateway.
+	Server bool
 }
 
 // Progress is a fragment with the identity of its tool call and the place in

@@ -52,7 +52,7 @@ func newRenderer(doc []byte, chunk int, opts ...Option) *renderer {
 }
 
 func (x *renderer) run() {
-	x.resp.Start(0, "call_0", "fs_create_file", nil)
+	x.resp.Start(fragment.Call{Index: 0, ID: "call_0", Name: "fs_create_file"}, nil)
 	for _, c := range x.chunks {
 		x.resp.Chunk(0, c)
 	}
@@ -116,7 +116,7 @@ func BenchmarkNoRender(b *testing.B) {
 			b.SetBytes(int64(len(doc)))
 			b.ReportAllocs()
 			for b.Loop() {
-				resp.Start(0, "call_0", "fs_create_file", nil)
+				resp.Start(fragment.Call{Index: 0, ID: "call_0", Name: "fs_create_file"}, nil)
 				for _, c := range chunks {
 					resp.Chunk(0, c)
 				}
@@ -133,7 +133,7 @@ func countFragments(doc []byte) int {
 	resp := toolcall.New(toolcall.WithSinks(func(c fragment.Call) sink.Sink {
 		return sink.PushFunc(func(*fragment.Progress) error { n++; return nil })
 	}))
-	resp.Start(0, "c", "t", nil)
+	resp.Start(fragment.Call{Index: 0, ID: "c", Name: "t"}, nil)
 	for _, c := range testutil.SplitEvery(doc, 16) {
 		resp.Chunk(0, c)
 	}

@@ -17,7 +17,7 @@ func Example() {
 	r := render.New(os.Stdout)
 	resp := toolcall.New(toolcall.WithSinks(r.Sink))
 
-	resp.Start(0, "toolu_1", "fs_create_file", nil)
+	resp.Start(fragment.Call{Index: 0, ID: "toolu_1", Name: "fs_create_file"}, nil)
 	for _, delta := range []string{`{"path": "src/ma`, `in.rs", "content": "fn main() {\n`, `    println!(\"hi\");\n}\n"}`} {
 		resp.ChunkString(0, delta)
 	}
@@ -37,7 +37,7 @@ func Example_json() {
 	r := render.New(os.Stdout, render.WithStyle(render.JSON))
 	resp := toolcall.New(toolcall.WithSinks(r.Sink))
 
-	resp.Start(0, "toolu_1", "fs_modify_file", nil)
+	resp.Start(fragment.Call{Index: 0, ID: "toolu_1", Name: "fs_modify_file"}, nil)
 	resp.ChunkString(0, `{"path": "lib.rs", "patterns": [{"old": "a", "new": "b"}], "dry_run": false}`)
 	resp.End()
 
@@ -64,13 +64,13 @@ func ExampleRenderer_Partial() {
 	resp := toolcall.New(
 		toolcall.WithSinks(r.Sink),
 		toolcall.WithPolicy(func(string) *policy.Policy { return rules }),
-		toolcall.OnDecision(func(c fragment.Call, d policy.Decision, at int64) {
+		toolcall.OnDecision(func(_ *toolcall.Response, c fragment.Call, d policy.Decision, at int64) {
 			if d.Mode == policy.Ask {
 				fmt.Fprintf(r, "Allow %s? [y/n]\n", r.Partial(c.Index))
 			}
 		}))
 
-	resp.Start(0, "toolu_1", "fs_create_file", nil)
+	resp.Start(fragment.Call{Index: 0, ID: "toolu_1", Name: "fs_create_file"}, nil)
 	resp.ChunkString(0, `{"path": "/etc/hosts", "content": "127.0.0.1 `)
 	resp.ChunkString(0, `localhost\n"}`)
 	resp.End()

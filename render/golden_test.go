@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"github.com/argstream/argstream/fragment"
 	"strings"
 	"testing"
 
@@ -163,8 +164,8 @@ func TestGoldenInterleaved(t *testing.T) {
 			var out bytes.Buffer
 			r := New(&out, append(plainOpts, WithStyle(st))...)
 			resp := toolcall.New(toolcall.WithSinks(r.Sink))
-			resp.Start(0, "call_0", "fs_create_file", nil)
-			resp.Start(1, "call_1", "fs_modify_file", nil)
+			resp.Start(fragment.Call{Index: 0, ID: "call_0", Name: "fs_create_file"}, nil)
+			resp.Start(fragment.Call{Index: 1, ID: "call_1", Name: "fs_modify_file"}, nil)
 			a, b := create, modify
 			for len(a) > 0 || len(b) > 0 {
 				n := min(16, len(a))

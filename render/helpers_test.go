@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/argstream/argstream/fragment"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -87,7 +88,7 @@ func renderChunks(name string, chunks [][]byte, opts ...Option) (string, string)
 	var out bytes.Buffer
 	r := New(&out, opts...)
 	resp := toolcall.New(toolcall.WithSinks(r.Sink))
-	resp.Start(0, "call_0", name, nil)
+	resp.Start(fragment.Call{Index: 0, ID: "call_0", Name: name}, nil)
 	for _, c := range chunks {
 		resp.Chunk(0, c)
 	}
@@ -211,7 +212,7 @@ func replayRecording(t *testing.T, msgs [][]byte, split func([]byte) [][]byte, o
 				for i, b := range ev.Message.Content {
 					switch b.Type {
 					case "tool_use", "server_tool_use", "mcp_tool_use":
-						resp.Start(int64(i), b.ID, b.Name, b.Input)
+						resp.Start(fragment.Call{Index: int64(i), ID: b.ID, Name: b.Name}, b.Input)
 						resp.Stop(int64(i))
 					}
 				}
@@ -219,7 +220,7 @@ func replayRecording(t *testing.T, msgs [][]byte, split func([]byte) [][]byte, o
 				switch ev.ContentBlock.Type {
 				case "tool_use", "server_tool_use", "mcp_tool_use":
 					b := ev.ContentBlock
-					resp.Start(ev.Index, b.ID, b.Name, b.Input)
+					resp.Start(fragment.Call{Index: ev.Index, ID: b.ID, Name: b.Name}, b.Input)
 					args[ev.Index] = []byte{}
 					open = append(open, ev.Index)
 				}

@@ -25,7 +25,7 @@ type printer struct {
 
 // header writes the call's first line: "Calling tool NAME", with the
 // call's index when other calls are under way.
-func (p *printer) header(name []byte, index int, others bool) {
+func (p *printer) header(name []byte, index int64, others bool) {
 	w := &p.w
 	w.setLine("", markIn)
 	if len(name) == 0 {
@@ -35,7 +35,7 @@ func (p *printer) header(name []byte, index int, others bool) {
 		w.name(name, stName)
 	}
 	if others {
-		w.text(" [call "+strconv.Itoa(index)+"]", stDim)
+		w.text(" [call "+strconv.FormatInt(index, 10)+"]", stDim)
 	}
 	if p.style == JSON {
 		w.endLine()

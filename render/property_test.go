@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"fmt"
+	"github.com/argstream/argstream/fragment"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -118,7 +119,7 @@ func renderCalls(names []string, docs [][]byte, rng *rand.Rand, interleave bool,
 	resp := toolcall.New(toolcall.WithSinks(r.Sink))
 	var chunks [][][]byte
 	for i := range docs {
-		resp.Start(int64(i), fmt.Sprint("call_", i), names[i], nil)
+		resp.Start(fragment.Call{Index: int64(i), ID: fmt.Sprint("call_", i), Name: names[i]}, nil)
 		chunks = append(chunks, testutil.SplitRandom(docs[i], rng, 24))
 	}
 	for {
@@ -143,7 +144,7 @@ func renderCalls(names []string, docs [][]byte, rng *rand.Rand, interleave bool,
 	resp.End()
 	var partials []string
 	for i := range docs {
-		partials = append(partials, r.Partial(i))
+		partials = append(partials, r.Partial(int64(i)))
 	}
 	return out.String(), partials
 }

@@ -5,6 +5,7 @@ package render
 import (
 	"bytes"
 	"fmt"
+	"github.com/argstream/argstream/fragment"
 	"os"
 	"strings"
 	"syscall"
@@ -88,7 +89,7 @@ func TestTerminal(t *testing.T) {
 				t.Fatalf("colour %v, limit %d; want %v, 39", r.color, r.limit, noColor == "")
 			}
 			resp := toolcall.New(toolcall.WithSinks(r.Sink))
-			resp.Start(0, "c", "fs_create_file", nil)
+			resp.Start(fragment.Call{Index: 0, ID: "c", Name: "fs_create_file"}, nil)
 			resp.ChunkString(0, `{"path": "src/main.rs", "content": "fn main() {\n    println!(\"\u202eolleh\");\n}\n"}`)
 			resp.End()
 			// The terminal's line discipline writes \r\n for \n.

@@ -118,8 +118,8 @@ type Renderer struct {
 	color bool
 	limit int // the last column a line may fill, 0 for no limit
 
-	calls map[int]*call // by index: the calls Partial knows
-	free  []*call       // calls forgotten, for reuse
+	calls map[int64]*call // by index: the calls Partial knows
+	free  []*call         // calls forgotten, for reuse
 
 	out   []byte // output not yet written
 	cur   style  // the style at the end of out
@@ -137,7 +137,7 @@ func New(w io.Writer, opts ...Option) *Renderer {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	r := &Renderer{w: w, cfg: cfg, calls: make(map[int]*call)}
+	r := &Renderer{w: w, cfg: cfg, calls: make(map[int64]*call)}
 	f, _ := w.(*os.File)
 	tty := f != nil && term.IsTerminal(int(f.Fd()))
 	switch cfg.color {
@@ -216,7 +216,7 @@ func (r *Renderer) Sink(c fragment.Call) sink.Sink {
 // Every string is quoted on its line and escaped as on the live output;
 // Partial has no colour and no line wrapping. It returns "" for an index
 // with no call.
-func (r *Renderer) Partial(index int) string {
+func (r *Renderer) Partial(index int64) string {
 	c := r.calls[index]
 	if c == nil {
 		return ""

@@ -37,7 +37,7 @@ func TestLive(t *testing.T) {
 		{`in() {\n    prin`, "Calling tool fs_create_file(path: \"src/main.rs\", content: …\n  │ fn main() {\n  │     prin"},
 		{`tln!();\n}\n"}`, "Calling tool fs_create_file(path: \"src/main.rs\", content: …\n  │ fn main() {\n  │     println!();\n  │ }\n  )\n"},
 	}
-	resp.Start(0, "call_0", "fs_create_file", nil)
+	resp.Start(fragment.Call{Index: 0, ID: "call_0", Name: "fs_create_file"}, nil)
 	for _, s := range steps {
 		resp.ChunkString(0, s.chunk)
 		if out.String() != s.want {
@@ -159,11 +159,11 @@ func TestUnnamed(t *testing.T) {
 	var out bytes.Buffer
 	r := New(&out, WithColor(false))
 	resp := toolcall.New(toolcall.WithSinks(r.Sink))
-	resp.Start(0, "", "", nil)
+	resp.Start(fragment.Call{Index: 0, Name: ""}, nil)
 	if out.Len() != 0 {
 		t.Errorf("header before the name: %q", out.String())
 	}
-	resp.Start(0, "call_0", "get_weather", nil)
+	resp.Start(fragment.Call{Index: 0, ID: "call_0", Name: "get_weather"}, nil)
 	resp.ChunkString(0, `{"city": "Paris"}`)
 	resp.ChunkString(1, `{"x": 1}`)
 	resp.End()
@@ -179,12 +179,12 @@ func TestEndErrors(t *testing.T) {
 	var out bytes.Buffer
 	r := New(&out, WithColor(false), WithWidth(0))
 	resp := toolcall.New(toolcall.WithSinks(r.Sink))
-	resp.Start(0, "call_0", "write", nil)
+	resp.Start(fragment.Call{Index: 0, ID: "call_0", Name: "write"}, nil)
 	resp.ChunkString(0, `{"path": "a", "content": "line\npart`)
 	resp.Decline(0)
-	resp.Start(1, "call_1", "read", nil)
+	resp.Start(fragment.Call{Index: 1, ID: "call_1", Name: "read"}, nil)
 	resp.ChunkString(1, `{"path": "b`)
-	resp.Start(2, "call_2", "list", nil)
+	resp.Start(fragment.Call{Index: 2, ID: "call_2", Name: "list"}, nil)
 	res := resp.End() // the messages are the errors' own, not API
 	want := "Calling tool write(path: \"a\", content: …\n  │ line\n  │ part\n  ✗ " + res[0].Err.Error() + "\n" +
 		"Calling tool read\nCalling tool list [call 2]\n" + // read is still open, its string waiting
@@ -215,12 +215,12 @@ func TestInterleavedHeader(t *testing.T) {
 	var out bytes.Buffer
 	r := New(&out, WithColor(false))
 	resp := toolcall.New(toolcall.WithSinks(r.Sink))
-	resp.Start(0, "a", "one", nil)
+	resp.Start(fragment.Call{Index: 0, ID: "a", Name: "one"}, nil)
 	resp.ChunkString(0, `{"x": 1, "y": "ab`)
-	resp.Start(1, "b", "one", nil)
+	resp.Start(fragment.Call{Index: 1, ID: "b", Name: "one"}, nil)
 	resp.ChunkString(1, `{"x": 2}`)
 	resp.ChunkString(0, `c"}`)
-	resp.Start(2, "c", "two", nil)
+	resp.Start(fragment.Call{Index: 2, ID: "c", Name: "two"}, nil)
 	resp.ChunkString(2, `{}`)
 	resp.End()
 	want := "Calling tool one(x: 1\nCalling tool one [call 1](x: 2)\n⋯ one [call 0] continued\n  ┆ , y: \"abc\")\nCalling tool two()\n"
@@ -243,7 +243,7 @@ func TestWriteError(t *testing.T) {
 	w := &failWriter{}
 	r := New(w)
 	resp := toolcall.New(toolcall.WithSinks(r.Sink))
-	resp.Start(0, "c", "t", nil)
+	resp.Start(fragment.Call{Index: 0, ID: "c", Name: "t"}, nil)
 	resp.ChunkString(0, `{"a": 1, "b": 2}`)
 	res := resp.End()
 	if !res[0].Executable || r.Err() == nil || w.n != 2 {

@@ -43,9 +43,9 @@ func TestAllocs(t *testing.T) {
 	allocs := func(r *toolcall.Response, lines int) float64 {
 		response := func() {
 			r.Reset()
-			r.Start(0, "call_0", "write", nil)
-			r.Start(1, "call_1", "read", empty)
-			r.Start(2, "call_2", "other", nil)
+			r.Start(fragment.Call{Index: 0, ID: "call_0", Name: "write"}, nil)
+			r.Start(fragment.Call{Index: 1, ID: "call_1", Name: "read"}, empty)
+			r.Start(fragment.Call{Index: 2, ID: "call_2", Name: "other"}, nil)
 			for i := range int64(3) {
 				for _, d := range head {
 					r.ChunkString(i, d)

@@ -1,6 +1,8 @@
 package toolcall
 
 import (
+	"bytes"
+
 	"github.com/argstream/argstream"
 	"github.com/argstream/argstream/aggregate"
 	"github.com/argstream/argstream/fragment"
@@ -25,16 +27,20 @@ type call struct {
 	ev     *policy.Evaluator // nil if no policy applies
 	prog   fragment.Progress // the fragment being handed on, with Call set
 
+	lead        byte // the first byte of the arguments that is not white space, 0 before
+	started     bool // a Start or Restate stated the call's identity
 	placeholder bool // Start's input was {} before any argument bytes
 	feeding     bool // in a call to the Stream
 	rootDone    bool // the root value's Done went by: no more bytes needed
 	decided     bool // the policy decision has been reported
-	stopped     bool
+	stopped     bool // the provider ended the arguments (Stop, StopAll, Restate)
 	ended       bool // the Stream has ended (err is its error), or the call was declined outside a Feed
 	declined    bool
+	approved    bool
 	afterStop   bool // argument bytes came after Stop
 	lateName    bool // see ErrLateName
 	err         error
+	mismatch    *MismatchError // the first mismatch of a restatement
 }
 
 // Push implements sink.Sink for the call's Stream. As sink.Multi does, it
@@ -86,24 +92,54 @@ func (c *call) reportDecision() {
 	d := c.ev.Decision()
 	cfg := &c.r.cfg
 	if cfg.onDecision != nil {
-		cfg.onDecision(c.ident, d, c.ev.DecidedAt())
+		cfg.onDecision(c.r, c.ident, d, c.ev.DecidedAt())
 	}
 	if d.Mode == policy.Skip && cfg.declineOnSkip && !c.declined {
 		only := c.r.decline(c)
 		if cfg.onSkip != nil {
-			cfg.onSkip(c.ident, only)
+			cfg.onSkip(c.r, c.ident, only)
 		}
 	}
 }
 
-// identify fills in an id or a name still empty.
-func (c *call) identify(id, name string) {
-	if c.ident.ID == "" {
-		c.ident.ID = id
+// identify takes the identity stated for the call: an id or name still
+// empty is filled in; one that differs from the call's is a mismatch, as
+// is a Server flag that differs from an earlier statement's (stated says
+// id is a statement of the call's identity, not a Chunk's).
+func (c *call) identify(id fragment.Call, stated bool) {
+	switch {
+	case id.ID != "" && c.ident.ID != "" && id.ID != c.ident.ID:
+		c.fail(newMismatch(c.ident, "id", []byte(c.ident.ID), []byte(id.ID)))
+	case id.Name != "" && c.ident.Name != "" && id.Name != c.ident.Name:
+		c.fail(newMismatch(c.ident, "name", []byte(c.ident.Name), []byte(id.Name)))
+	case stated && c.started && id.Server != c.ident.Server:
+		c.fail(newMismatch(c.ident, "server", []byte(runner(c.ident.Server)), []byte(runner(id.Server))))
 	}
-	if c.ident.Name == "" && name != "" {
-		c.ident.Name = name
+	if stated && !c.started {
+		c.started = true
+		c.ident.Server = id.Server
+	}
+	if c.ident.ID == "" {
+		c.ident.ID = id.ID
+	}
+	if c.ident.Name == "" && id.Name != "" {
+		c.ident.Name = id.Name
 		c.lookupPolicy()
+	}
+}
+
+func runner(server bool) string {
+	if server {
+		return "the provider runs it"
+	}
+	return "the caller runs it"
+}
+
+// fail records a mismatch: the call will not be executable, whatever its
+// arguments. Its Stream goes on, so that its sinks see the rest.
+func (c *call) fail(m *MismatchError) {
+	if c.mismatch == nil {
+		c.mismatch = m
 	}
 }
 
@@ -135,6 +171,9 @@ func (c *call) chunk(b []byte, s string) {
 	case c.ended:
 		return // failed already: its error is recorded
 	}
+	if c.lead == 0 {
+		c.lead = leadByte(b, s)
+	}
 	c.feeding = true
 	var err error
 	if b != nil {
@@ -148,7 +187,43 @@ func (c *call) chunk(b []byte, s string) {
 	}
 }
 
-// stop is the provider's end of the call.
+// leadByte returns the first byte of b, or of s if b is nil, that is not
+// JSON white space, or 0.
+func leadByte(b []byte, s string) byte {
+	if b == nil {
+		for i := 0; i < len(s); i++ {
+			if !isSpace(s[i]) {
+				return s[i]
+			}
+		}
+		return 0
+	}
+	for _, x := range b {
+		if !isSpace(x) {
+			return x
+		}
+	}
+	return 0
+}
+
+func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
+
+// bareScalar reports whether the arguments are a number or a literal not
+// yet ended: only the end of the input ends one, and a provider that cut
+// the response may have cut its last digits.
+func (c *call) bareScalar() bool {
+	if c.rootDone || c.ended {
+		return false
+	}
+	switch l := c.lead; {
+	case l == '-' || l >= '0' && l <= '9', l == 't', l == 'f', l == 'n':
+		return true
+	}
+	return false
+}
+
+// stop is the provider's end of the call. A bare scalar is closed at End,
+// when the response is known to be complete or not.
 func (c *call) stop() {
 	if c.stopped || c.ended {
 		c.stopped = true
@@ -157,12 +232,56 @@ func (c *call) stop() {
 	if c.placeholder && c.stream.Offset() == 0 {
 		c.chunk(emptyObject, "") // called with no input
 	}
-	c.close()
 	c.stopped = true
+	if !c.bareScalar() {
+		c.closeStream()
+	}
 }
 
-// close closes the Stream if it is still open.
+// restate compares args, a restatement of the call's arguments, with what
+// streamed, or takes them as the input if nothing streamed.
+func (c *call) restate(args []byte) {
+	if c.declined || c.mismatch != nil {
+		return
+	}
+	if c.stream.Offset() == 0 && !c.stopped && !c.ended {
+		c.placeholder = false // a restatement's {} is the arguments
+		c.chunk(args, "")
+		return
+	}
+	c.closeStream() // a restatement says the arguments have ended
+	if c.err != nil {
+		return // failed already: nothing to compare
+	}
+	streamed, err := c.agg.Value()
+	if err != nil {
+		return
+	}
+	restated, err := c.r.parseRestated(args)
+	if err != nil || !bytes.Equal(streamed, restated) {
+		c.fail(newMismatch(c.ident, "arguments", streamed, args))
+	}
+}
+
+// close ends the call at the end of the response: a call the provider
+// did not finish, or finished in a response it cut short, whose arguments
+// are a bare scalar is cut off (token.ErrTruncated); any other is closed.
 func (c *call) close() {
+	if c.ended {
+		return
+	}
+	if c.bareScalar() && (!c.stopped || c.r.incomplete) {
+		c.feeding = true
+		c.err = c.stream.Cut()
+		c.feeding = false
+		c.ended = true
+		return
+	}
+	c.closeStream()
+}
+
+// closeStream closes the Stream if it is still open.
+func (c *call) closeStream() {
 	if c.ended {
 		return
 	}
@@ -188,10 +307,12 @@ func (c *call) decline() {
 }
 
 // pending reports whether the call still needs argument bytes.
-func (c *call) pending() bool { return !c.ended && !c.declined && !c.rootDone }
+func (c *call) pending() bool {
+	return !c.ended && !c.declined && !c.rootDone && !(c.stopped && c.bareScalar())
+}
 
 func (c *call) result() Result {
-	res := Result{Call: c.ident, Declined: c.declined}
+	res := Result{Call: c.ident, Declined: c.declined, Approved: c.approved}
 	err := c.err
 	switch {
 	case err != nil:
@@ -199,18 +320,29 @@ func (c *call) result() Result {
 		err = ErrAfterStop
 	case c.lateName:
 		err = ErrLateName
+	case c.mismatch != nil:
+		err = c.mismatch
 	}
 	if err == nil {
 		res.Arguments, err = c.agg.Value()
 	}
-	res.Err = err
 	if c.ev != nil {
 		res.Verdict = c.ev.Verdict()
 	}
-	res.Executable = err == nil && !c.declined && c.ident.Name != "" &&
+	if err == nil && c.r.failed != nil {
+		err = c.r.failed
+	}
+	if err == nil && c.ev != nil && res.Verdict.Executable() && needsApproval(res.Verdict.Mode) && !c.approved {
+		err = ErrNotApproved
+	}
+	res.Err = err
+	res.Executable = err == nil && !c.declined && c.ident.Name != "" && !c.ident.Server &&
 		(c.ev == nil || res.Verdict.Executable())
 	return res
 }
+
+// needsApproval reports whether a call decided m runs only once approved.
+func needsApproval(m policy.Mode) bool { return m == policy.Ask || m == policy.Edit }
 
 // release forgets the call's response, keeping its memory.
 func (c *call) release() {

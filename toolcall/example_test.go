@@ -20,13 +20,13 @@ func Example() {
 		return nil // or a renderer, a field sink...
 	}))
 
-	r.Start(1, "toolu_1", "read_file", []byte(`{}`)) // content_block_start; {}: deltas follow
-	r.ChunkString(1, `{"path": "go`)                 // content_block_delta, input_json_delta
+	r.Start(fragment.Call{Index: 1, ID: "toolu_1", Name: "read_file"}, []byte(`{}`)) // content_block_start; {}: deltas follow
+	r.ChunkString(1, `{"path": "go`)                                                 // content_block_delta, input_json_delta
 	r.ChunkString(1, `.mod"}`)
-	r.Stop(1)                                                     // content_block_stop
-	r.Start(2, "toolu_2", "roll_die", []byte(`{"player": "p1"}`)) // input whole at the start
+	r.Stop(1)                                                                                     // content_block_stop
+	r.Start(fragment.Call{Index: 2, ID: "toolu_2", Name: "roll_die"}, []byte(`{"player": "p1"}`)) // input whole at the start
 	r.Stop(2)
-	r.Start(3, "toolu_3", "write_file", nil)
+	r.Start(fragment.Call{Index: 3, ID: "toolu_3", Name: "write_file"}, nil)
 	r.ChunkString(3, `{"path": "main.go", "content": "package ma`) // then max_tokens
 
 	for _, res := range r.End() { // message_stop, or the end of the stream
@@ -53,24 +53,23 @@ func Example() {
 // cancels the response.
 func ExampleResponse_Decline() {
 	write, _, _ := policy.Parse([]byte(`{"run": [{"arg": "/path", "prefix": "src/", "mode": "unattended"}, {"mode": "ask"}]}`))
-	var r *toolcall.Response
-	r = toolcall.New(
+	r := toolcall.New(
 		toolcall.WithPolicy(func(name string) *policy.Policy {
 			if name == "write_file" {
 				return write
 			}
 			return nil
 		}),
-		toolcall.OnDecision(func(c fragment.Call, d policy.Decision, at int64) {
+		toolcall.OnDecision(func(r *toolcall.Response, c fragment.Call, d policy.Decision, at int64) {
 			fmt.Printf("%s: %v after %d bytes\n", c.Name, d, at)
 			if d.Mode == policy.Ask { // prompt now; say the user answers no
-				if r.Decline(int64(c.Index)) {
+				if r.Decline(c.Index) {
 					fmt.Println("no other call pending: cancel the response's context")
 				}
 			}
 		}))
 
-	r.Start(0, "call_0", "write_file", nil)
+	r.Start(fragment.Call{Index: 0, ID: "call_0", Name: "write_file"}, nil)
 	r.ChunkString(0, `{"path": "/etc/hosts", "content": "127.0.0.1 `)
 	r.ChunkString(0, `example.com\n"}`) // discarded: the call is declined
 	res := r.End()[0]

@@ -101,7 +101,7 @@ func (p plan) expect(n int) []got {
 		if !seen[c.index] {
 			continue
 		}
-		g := got{Index: int(c.index), ID: c.id, Name: c.name}
+		g := got{Index: c.index, ID: c.id, Name: c.name}
 		if fed[c.index] >= c.needs && (!c.placeholder || stopped[c.index]) {
 			g.Args, g.Executable = string(c.want), true
 		} else {

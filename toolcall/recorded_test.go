@@ -3,6 +3,7 @@ package toolcall_test
 import (
 	"bufio"
 	"encoding/json"
+	"github.com/argstream/argstream/fragment"
 	"os"
 	"testing"
 
@@ -28,7 +29,7 @@ func driveAnthropic(t *testing.T, r *toolcall.Response, path string) {
 		switch e.Type {
 		case "content_block_start":
 			if b := e.ContentBlock; b.Type == "tool_use" || b.Type == "server_tool_use" {
-				err = r.Start(e.Index, b.ID, b.Name, b.Input)
+				err = r.Start(fragment.Call{Index: e.Index, ID: b.ID, Name: b.Name}, b.Input)
 			}
 		case "content_block_delta":
 			if e.Delta.Type == "input_json_delta" {

@@ -11,7 +11,7 @@ package toolcall
 import (
 	"cmp"
 	"errors"
-	"math"
+	"fmt"
 	"slices"
 
 	"github.com/argstream/argstream"
@@ -31,9 +31,13 @@ var (
 	ErrDeclined error = declined{}
 	// ErrEnded is returned by Start, Chunk and Stop after End, until Reset.
 	ErrEnded = errors.New("toolcall: the response has ended")
-	// ErrIndex is returned for a call index that is negative or beyond the
-	// range of int (fragment.Call.Index), which only a 32-bit platform has.
-	ErrIndex = errors.New("toolcall: call index out of range")
+	// ErrIndex is returned for a negative call index.
+	ErrIndex = errors.New("toolcall: negative call index")
+	// ErrTooManyCalls is returned by the method that would open one call
+	// more than WithMaxCalls allows (DefaultMaxCalls by default): each call
+	// holds a Stream and an aggregator, so a response that opens calls
+	// without end must not hold memory without end.
+	ErrTooManyCalls = errors.New("toolcall: too many calls in one response")
 	// ErrAfterStop is a call's error when argument bytes came for it after
 	// its Stop: the arguments its Stop closed are not all there was.
 	ErrAfterStop = errors.New("toolcall: argument bytes after the call's Stop")
@@ -41,24 +45,78 @@ var (
 	// after its argument bytes had begun and a policy applies to that name:
 	// the policy did not see the whole arguments, so the call may not run.
 	ErrLateName = errors.New("toolcall: tool name known only after the arguments began; its policy did not see them")
+	// ErrNotApproved is the error of a call whose policy decided Ask or
+	// Edit and that nobody approved (Approve) before its Result was made:
+	// its arguments are complete and valid, and in the Result, but it may
+	// not run.
+	ErrNotApproved = errors.New("toolcall: the call needs approval and was not approved")
+	// ErrRestated is wrapped by a *MismatchError: a call stated a second
+	// time (a second start, a done event, a final response) differently
+	// from what streamed.
+	ErrRestated = errors.New("toolcall: call restated differently")
 )
+
+// DefaultMaxCalls is the number of calls a Response takes in one response
+// when WithMaxCalls does not say otherwise. Each call costs a few KiB.
+const DefaultMaxCalls = 1024
+
+// MismatchError is the error of a call that the provider stated twice,
+// differently: a second start under another name or id, or a restatement
+// (Restate) whose arguments differ from the arguments that streamed. Such a
+// call is not executable: what the policy judged and what the stream's
+// other readers (the official SDKs among them) would run may differ.
+//
+// Streamed and Restated are the two values (the arguments shortened to
+// their first bytes), written by the model or a relay: escape them before
+// showing them to a person. A MismatchError is immutable once returned.
+type MismatchError struct {
+	Call     fragment.Call // the call's identity as it first came
+	What     string        // "name", "id", "server" or "arguments"
+	Streamed string
+	Restated string
+}
+
+func (e *MismatchError) Error() string {
+	return fmt.Sprintf("toolcall: call %d (%q) restated with another %s: %q, then %q",
+		e.Call.Index, e.Call.Name, e.What, e.Streamed, e.Restated)
+}
+
+// Unwrap returns ErrRestated.
+func (e *MismatchError) Unwrap() error { return ErrRestated }
+
+// mismatchShown is how many bytes of each value a MismatchError keeps.
+const mismatchShown = 256
+
+func newMismatch(c fragment.Call, what string, streamed, restated []byte) *MismatchError {
+	short := func(b []byte) string {
+		if len(b) > mismatchShown {
+			return string(b[:mismatchShown]) + "…"
+		}
+		return string(b)
+	}
+	return &MismatchError{Call: c, What: what, Streamed: short(streamed), Restated: short(restated)}
+}
 
 // Result is what became of one tool call at the end of a response.
 //
 // Arguments is memory of the Response, valid until its Reset; a Result is
 // otherwise a plain value.
 type Result struct {
-	// Call is the call's identity: the first non-empty id and name given,
-	// and the provider's index.
+	// Call is the call's identity: its id, name and whether the provider
+	// runs it, as its first statement gave them, and the provider's index.
 	Call fragment.Call
-	// Arguments is the complete arguments as compact JSON, nil if Err is
-	// set. Valid until Reset.
+	// Arguments is the complete arguments as compact JSON, nil unless they
+	// ended complete and valid. A call not executable for another reason
+	// than its arguments (not approved, a skip, run by the provider) has
+	// them. Valid until Reset.
 	Arguments jsontext.Value
-	// Err is nil if the arguments ended complete and valid. Otherwise:
-	// a *token.SyntaxError (errors.Is with token.ErrTruncated for a call cut
-	// off, by max_tokens or by the end of the response, or that never got
-	// any argument bytes), ErrDeclined, ErrAfterStop, ErrLateName, or what
-	// a sink returned.
+	// Err is nil if the arguments ended complete and valid and the call
+	// was not refused on the way (a skip decision, a call the provider runs
+	// or one without a name are not errors: see Executable). Otherwise: a *token.SyntaxError (errors.Is
+	// with token.ErrTruncated for a call cut off, by max_tokens or by the
+	// end of the response, or that never got any argument bytes),
+	// ErrDeclined, ErrAfterStop, ErrLateName, a *MismatchError,
+	// ErrNotApproved, the error given to Fail, or what a sink returned.
 	Err error
 	// Verdict is the policy evaluator's verdict, the zero Verdict if no
 	// policy applied to the call.
@@ -66,11 +124,14 @@ type Result struct {
 	// Declined says the call was declined: by Decline, or by a skip
 	// decision with DeclineOnSkip.
 	Declined bool
-	// Executable says the call may run: it has a name, its arguments are
-	// complete and valid, it was not declined, and if a policy applied, its
-	// Verdict is Executable (so not Skip; Ask still needs the user's yes and
-	// Edit the user's edit). Without a policy it says only that the call is
-	// complete, valid and not declined.
+	// Approved says Approve was called for the call.
+	Approved bool
+	// Executable says the caller may run the call: it has a name, the
+	// provider does not run it (Call.Server), its arguments are complete and
+	// valid, it was not declined, the response did not fail, and, if a
+	// policy applied, its Verdict is executable and either Unattended or, for
+	// Ask and Edit, approved. Without a policy it says only that the call is
+	// the caller's, complete, valid and not declined.
 	Executable bool
 }
 
@@ -87,10 +148,11 @@ type Option func(*config)
 type config struct {
 	newSink       func(fragment.Call) sink.Sink
 	policyFor     func(name string) *policy.Policy
-	onDecision    func(c fragment.Call, d policy.Decision, at int64)
+	onDecision    func(r *Response, c fragment.Call, d policy.Decision, at int64)
 	declineOnSkip bool
-	onSkip        func(c fragment.Call, onlyPending bool)
+	onSkip        func(r *Response, c fragment.Call, onlyPending bool)
 	stream        []argstream.Option
+	maxCalls      int
 }
 
 // WithSinks makes newSink build each call's sink, at the call's start (so a
@@ -114,11 +176,12 @@ func WithPolicy(policyFor func(name string) *policy.Policy) Option {
 }
 
 // OnDecision calls fn once for each call whose policy decides, the moment
-// it decides, with the offset in the call's arguments (0 at the start). It
-// is called from Start or Chunk (or Stop, End); fn may call Decline, and no
-// other method of the Response. A decision is never permission to run:
-// only Result.Executable is.
-func OnDecision(fn func(c fragment.Call, d policy.Decision, at int64)) Option {
+// it decides, with the Response, the call and the offset in the call's
+// arguments (0 at the start). It is called from Start, Chunk, Stop,
+// Restate or End; fn may call r.Decline and r.Approve, and no other method
+// of the Response. A decision is never permission to run: only
+// Result.Executable is, and an Ask or Edit decision needs r.Approve.
+func OnDecision(fn func(r *Response, c fragment.Call, d policy.Decision, at int64)) Option {
 	return func(cfg *config) { cfg.onDecision = fn }
 }
 
@@ -126,8 +189,9 @@ func OnDecision(fn func(c fragment.Call, d policy.Decision, at int64)) Option {
 // Decline does: its remaining chunks are discarded, its sinks end with
 // ErrDeclined. fn, if not nil, is then called with whether it was the only
 // call still pending: if so, cancel the response (its context) and stop
-// paying for its tokens. fn may call Decline, and no other method.
-func DeclineOnSkip(fn func(c fragment.Call, onlyPending bool)) Option {
+// paying for its tokens. fn may call r.Decline and r.Approve, and no other
+// method.
+func DeclineOnSkip(fn func(r *Response, c fragment.Call, onlyPending bool)) Option {
 	return func(cfg *config) { cfg.declineOnSkip, cfg.onSkip = true, fn }
 }
 
@@ -136,6 +200,13 @@ func DeclineOnSkip(fn func(c fragment.Call, onlyPending bool)) Option {
 // identity.
 func WithStreamOptions(opts ...argstream.Option) Option {
 	return func(cfg *config) { cfg.stream = append(cfg.stream, opts...) }
+}
+
+// WithMaxCalls sets the number of calls one response may open (n > 0);
+// the method that would open one more returns ErrTooManyCalls. The default
+// is DefaultMaxCalls.
+func WithMaxCalls(n int) Option {
+	return func(cfg *config) { cfg.maxCalls = n }
 }
 
 // Response holds the tool calls of one provider response, keyed by the
@@ -153,6 +224,14 @@ type Response struct {
 	evals   map[*policy.Policy][]*policy.Evaluator
 	results []Result
 	ended   bool
+
+	incomplete bool  // the provider did not finish the response (Incomplete)
+	failed     error // the response failed (Fail)
+
+	// restated parses a restatement's arguments, to compare them with
+	// what streamed; made at the first restatement that needs it.
+	restated    *argstream.Stream
+	restatedAgg *aggregate.Aggregator
 }
 
 // maxPooledPolicies bounds the evaluator pool's keys, in case a policy
@@ -165,17 +244,21 @@ func New(opts ...Option) *Response {
 	for _, o := range opts {
 		o(&r.cfg)
 	}
+	if r.cfg.maxCalls <= 0 {
+		r.cfg.maxCalls = DefaultMaxCalls
+	}
 	return r
 }
 
-// Start announces the call at index, with its id, its tool name and, if the
-// provider sends it there, its input (Anthropic's content_block_start
-// "input"; nil if none).
+// Start announces the call c.Index, with its id, its tool name, whether
+// the provider runs it (c.Server) and, if the provider sends it there, its
+// input (Anthropic's content_block_start "input"; nil if none).
 //
 // The first Start of an index, or its first Chunk, opens the call: its sink
 // is made and, once its name is known, its policy looked up. A later Start
-// only fills in an id or a name still empty: the first non-empty ones win,
-// later different ones are ignored.
+// (or a Chunk's) fills in an id or a name still empty; an id or a name
+// that differs from the one the call has makes the call fail with a
+// *MismatchError, as does a Server that differs from the first Start's.
 //
 // A non-empty input is argument text, parsed through the call's Stream like
 // a Chunk, so that it is validated and streamed like any other, with one
@@ -184,28 +267,29 @@ func New(opts ...Option) *Response {
 // the deltas that follow are the arguments, and if none come before the
 // call's Stop the call was made with no input and its arguments are {}.
 //
-// Start returns ErrIndex or ErrEnded; a call's own errors are in its
-// Result, never returned here, so that one call's failure does not stop
-// the loop that feeds the others.
-func (r *Response) Start(index int64, id, name string, input []byte) error {
-	c, err := r.open(index, id, name)
+// Start returns ErrIndex, ErrTooManyCalls or ErrEnded; a call's own errors
+// are in its Result, never returned here, so that one call's failure does
+// not stop the loop that feeds the others.
+func (r *Response) Start(c fragment.Call, input []byte) error {
+	cl, err := r.open(c, true)
 	if err != nil || len(input) == 0 {
 		return err
 	}
-	if c.stream.Offset() == 0 && !c.placeholder && jsonwire.IsEmptyObject(input) {
-		c.placeholder = true
+	if cl.stream.Offset() == 0 && !cl.placeholder && jsonwire.IsEmptyObject(input) {
+		cl.placeholder = true
 		return nil
 	}
-	c.chunk(input, "")
+	cl.chunk(input, "")
 	return nil
 }
 
 // Chunk feeds the next piece of the arguments of the call at index, opening
 // an unnamed call if the index was never started. The chunks of a declined
 // call, or of one whose arguments already failed, are discarded. It returns
-// ErrIndex or ErrEnded; a call's own errors are in its Result.
+// ErrIndex, ErrTooManyCalls or ErrEnded; a call's own errors are in its
+// Result.
 func (r *Response) Chunk(index int64, b []byte) error {
-	c, err := r.open(index, "", "")
+	c, err := r.open(fragment.Call{Index: index}, false)
 	if err == nil && len(b) > 0 {
 		c.chunk(b, "")
 	}
@@ -215,7 +299,7 @@ func (r *Response) Chunk(index int64, b []byte) error {
 // ChunkString is Chunk for the string deltas of the SDKs: it does not
 // allocate (see argstream.Stream.WriteString).
 func (r *Response) ChunkString(index int64, s string) error {
-	c, err := r.open(index, "", "")
+	c, err := r.open(fragment.Call{Index: index}, false)
 	if err == nil && len(s) > 0 {
 		c.chunk(nil, s)
 	}
@@ -223,10 +307,14 @@ func (r *Response) ChunkString(index int64, s string) error {
 }
 
 // Stop ends the arguments of the call at index: the provider's per-call end
-// (Anthropic's content_block_stop; OpenAI Chat has none, and End closes its
-// calls). A Stop of an index never started is ignored, so that a loop may
-// call it for every content block, text included; a second Stop does
-// nothing. It returns ErrIndex or ErrEnded.
+// (Anthropic's content_block_stop; a Chat Completions finish_reason ends
+// them all: StopAll). A Stop of an index never started is ignored, so that
+// a loop may call it for every content block, text included; a second Stop
+// does nothing. It returns ErrIndex or ErrEnded.
+//
+// A call whose arguments are a bare number or literal (12, true) is closed
+// only at End: if the response turns out Incomplete, the provider may have
+// cut it (12 of 123), and it ends truncated.
 func (r *Response) Stop(index int64) error {
 	if err := r.check(index); err != nil {
 		return err
@@ -235,6 +323,66 @@ func (r *Response) Stop(index int64) error {
 		c.stop()
 	}
 	return nil
+}
+
+// StopAll stops every call opened so far, as Stop does: the provider said
+// the response's calls are complete (a Chat Completions finish_reason of
+// tool_calls or stop). It returns ErrEnded after End.
+func (r *Response) StopAll() error {
+	if r.ended {
+		return ErrEnded
+	}
+	for _, c := range r.calls {
+		c.stop()
+	}
+	return nil
+}
+
+// Restate is a second statement of the call c.Index by the provider: the
+// Responses API's function_call_arguments.done and output_item.done, the
+// output of response.completed. Its identity is compared as a later
+// Start's is. Its arguments, if not nil, are compared with the arguments
+// that streamed: they must be the same JSON value, written the same (the
+// same members in the same order, the same number text; white space and
+// the spelling of string escapes aside), or the call fails with a
+// *MismatchError; a call that streamed no argument bytes takes them as its
+// input, parsed like any other. Restate then stops the call, as Stop does.
+// A restatement of a declined call, or of one that failed already,
+// changes nothing. Restate opens the call if the index is new, and returns
+// what Start returns.
+//
+// Comparing costs one parse of args; nothing is kept per delta for it.
+func (r *Response) Restate(c fragment.Call, args []byte) error {
+	cl, err := r.open(c, true)
+	if err != nil {
+		return err
+	}
+	if args != nil {
+		cl.restate(args)
+	}
+	cl.stop()
+	return nil
+}
+
+// Incomplete records that the provider did not finish the response:
+// Anthropic's stop_reason max_tokens, Chat Completions' finish_reason
+// length, the Responses API's response.incomplete. At End, a call whose
+// arguments are a bare number or literal then ends truncated even if it
+// was stopped, since its last digits may be missing; the other calls are
+// what they are (a call cut off mid-object is truncated anyway).
+func (r *Response) Incomplete() { r.incomplete = true }
+
+// Fail fails the whole response with err: the stream could not be read
+// with certainty (an event that two readers could read differently), so
+// no call of it may run. Every call's Result has err as its error (unless
+// it already had one) and is not executable. The first Fail's err is kept.
+func (r *Response) Fail(err error) {
+	if r.failed == nil && err != nil {
+		r.failed = err
+	}
+	if r.ended {
+		r.recompute()
+	}
 }
 
 // Decline declines the call at index, as a user who answers no while its
@@ -248,13 +396,36 @@ func (r *Response) Stop(index int64) error {
 // does nothing and reports false.
 //
 // Decline may be called from a sink or from OnDecision and DeclineOnSkip's
-// callbacks, for any call.
+// callbacks, for any call, and after End, until Reset (the Results
+// returned by End are updated).
 func (r *Response) Decline(index int64) (onlyPending bool) {
 	c := r.lookup(index)
 	if c == nil {
 		return false
 	}
-	return r.decline(c)
+	only := r.decline(c)
+	if r.ended {
+		r.recompute()
+	}
+	return only
+}
+
+// Approve records that the user approved the call at index: a call whose
+// policy decides Ask or Edit is executable only once approved. It may come
+// before the decision, from a sink or a callback, or after End, until
+// Reset (the Results returned by End are updated). Approval changes nothing
+// else: a call declined, skipped, failed or run by the provider stays not
+// executable. It reports whether the index is a call of the response.
+func (r *Response) Approve(index int64) bool {
+	c := r.lookup(index)
+	if c == nil {
+		return false
+	}
+	c.approved = true
+	if r.ended {
+		r.recompute()
+	}
+	return true
 }
 
 // Pending returns the number of calls still pending: open, with their
@@ -272,8 +443,9 @@ func (r *Response) Pending() int {
 // End ends the response: every call still open is closed, so a call cut
 // off ends with an error for which errors.Is(err, token.ErrTruncated)
 // holds. It returns every call's Result, in index order. The results and
-// their Arguments are memory of the Response, valid until Reset. Calling
-// End again returns the same results.
+// their Arguments are memory of the Response, valid until Reset; Approve,
+// Decline and Fail after End update them. Calling End again returns the
+// same results.
 func (r *Response) End() []Result {
 	if r.ended {
 		return r.results
@@ -283,11 +455,16 @@ func (r *Response) End() []Result {
 		c.close()
 	}
 	slices.SortFunc(r.calls, func(a, b *call) int { return cmp.Compare(a.index, b.index) })
+	r.recompute()
+	return r.results
+}
+
+// recompute makes the results again, after End.
+func (r *Response) recompute() {
 	r.results = r.results[:0]
 	for _, c := range r.calls {
 		r.results = append(r.results, c.result())
 	}
-	return r.results
 }
 
 // Reset prepares r for the next response, keeping its memory (Streams,
@@ -306,13 +483,14 @@ func (r *Response) Reset() {
 	clear(r.results)
 	r.results = r.results[:0]
 	r.last, r.ended = nil, false
+	r.incomplete, r.failed = false, nil
 }
 
 func (r *Response) check(index int64) error {
 	switch {
 	case r.ended:
 		return ErrEnded
-	case index < 0 || uint64(index) > math.MaxInt:
+	case index < 0:
 		return ErrIndex
 	}
 	return nil
@@ -329,15 +507,19 @@ func (r *Response) lookup(index int64) *call {
 	return c
 }
 
-// open returns the call at index, opening it if it is new, and fills in its
-// identity.
-func (r *Response) open(index int64, id, name string) (*call, error) {
+// open returns the call at id.Index, opening it if it is new, and takes
+// the identity id (stated by a Start or a Restate, or not, by a Chunk).
+func (r *Response) open(id fragment.Call, stated bool) (*call, error) {
+	index := id.Index
 	if err := r.check(index); err != nil {
 		return nil, err
 	}
 	if c := r.lookup(index); c != nil {
-		c.identify(id, name)
+		c.identify(id, stated)
 		return c, nil
+	}
+	if len(r.calls) >= r.cfg.maxCalls {
+		return nil, ErrTooManyCalls
 	}
 	var c *call
 	if n := len(r.free); n > 0 {
@@ -347,8 +529,7 @@ func (r *Response) open(index int64, id, name string) (*call, error) {
 		c = &call{r: r, agg: aggregate.New()}
 		c.stream = argstream.New(c, r.cfg.stream...)
 	}
-	c.index = index
-	c.ident = fragment.Call{ID: id, Name: name, Index: int(index)}
+	c.index, c.ident, c.started = index, id, stated
 	c.stream.Reset(c.ident)
 	c.agg.Reset()
 	r.calls = append(r.calls, c)
@@ -357,10 +538,29 @@ func (r *Response) open(index int64, id, name string) (*call, error) {
 	if r.cfg.newSink != nil {
 		c.user = r.cfg.newSink(c.ident)
 	}
-	if name != "" {
+	if id.Name != "" {
 		c.lookupPolicy()
 	}
 	return c, nil
+}
+
+// parseRestated parses args, a restatement's arguments, with r's own
+// Stream and aggregator, and returns their compact JSON, valid until the
+// next call, or an error.
+func (r *Response) parseRestated(args []byte) (jsontext.Value, error) {
+	if r.restated == nil {
+		r.restatedAgg = aggregate.New()
+		r.restated = argstream.New(r.restatedAgg, r.cfg.stream...)
+	}
+	r.restated.Reset(fragment.Call{})
+	r.restatedAgg.Reset()
+	if err := r.restated.Feed(args); err != nil {
+		return nil, err
+	}
+	if err := r.restated.Close(); err != nil {
+		return nil, err
+	}
+	return r.restatedAgg.Value()
 }
 
 func (r *Response) evaluator(p *policy.Policy) *policy.Evaluator {

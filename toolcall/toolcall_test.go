@@ -15,10 +15,11 @@ import (
 
 // ev is one event of a response, as a provider adapter would call it.
 type ev struct {
-	op       byte // 's' Start, 'c' Chunk, 'p' Stop, 'd' Decline
+	op       byte // 's' Start, 'S' Start of a server call, 'c' Chunk, 'p' Stop, 'd' Decline, 'a' Approve, 'r' Restate, 'P' StopAll, 'i' Incomplete, 'f' Fail
 	index    int64
 	id, name string
 	data     string
+	null     bool // Restate with nil arguments
 }
 
 func start(i int64, id, name, input string) ev {
@@ -27,6 +28,19 @@ func start(i int64, id, name, input string) ev {
 func chunk(i int64, b string) ev { return ev{op: 'c', index: i, data: b} }
 func stop(i int64) ev            { return ev{op: 'p', index: i} }
 func decline(i int64) ev         { return ev{op: 'd', index: i} }
+func approve(i int64) ev         { return ev{op: 'a', index: i} }
+func server(i int64, id, name, input string) ev {
+	return ev{op: 'S', index: i, id: id, name: name, data: input}
+}
+func restate(i int64, id, name, args string) ev {
+	return ev{op: 'r', index: i, id: id, name: name, data: args}
+}
+func restateID(i int64, id, name string) ev { return ev{op: 'r', index: i, id: id, name: name, null: true} }
+func stopAll() ev                           { return ev{op: 'P'} }
+func incomplete() ev                        { return ev{op: 'i'} }
+
+// errFailed is the error of the Fail events.
+var errFailed = errors.New("the stream could not be read")
 
 // run plays events on r and ends the response.
 func run(t *testing.T, r *toolcall.Response, events []ev) []toolcall.Result {
@@ -34,12 +48,26 @@ func run(t *testing.T, r *toolcall.Response, events []ev) []toolcall.Result {
 	for _, e := range events {
 		var err error
 		switch e.op {
-		case 's':
+		case 's', 'S':
 			var in []byte
 			if e.data != "" {
 				in = []byte(e.data)
 			}
-			err = r.Start(e.index, e.id, e.name, in)
+			err = r.Start(fragment.Call{Index: e.index, ID: e.id, Name: e.name, Server: e.op == 'S'}, in)
+		case 'r':
+			var args []byte
+			if !e.null {
+				args = []byte(e.data)
+			}
+			err = r.Restate(fragment.Call{Index: e.index, ID: e.id, Name: e.name}, args)
+		case 'a':
+			r.Approve(e.index)
+		case 'P':
+			err = r.StopAll()
+		case 'i':
+			r.Incomplete()
+		case 'f':
+			r.Fail(errFailed)
 		case 'c':
 			err = r.Chunk(e.index, []byte(e.data))
 		case 'p':
@@ -56,7 +84,7 @@ func run(t *testing.T, r *toolcall.Response, events []ev) []toolcall.Result {
 
 // got is a Result in comparable form.
 type got struct {
-	Index      int
+	Index      int64
 	ID, Name   string
 	Args       string
 	Err        string // "truncated", "syntax", "declined", "after stop", "late name", other: the message
@@ -79,6 +107,8 @@ func summarize(rs []toolcall.Result) []got {
 			g.Err = "after stop"
 		case errors.Is(err, toolcall.ErrLateName):
 			g.Err = "late name"
+		case errors.Is(err, toolcall.ErrNotApproved):
+			g.Err = "not approved"
 		case errors.Is(err, token.ErrSyntax), errors.Is(err, token.ErrTrailingData), errors.Is(err, token.ErrDuplicateKey):
 			g.Err = "syntax"
 		default:
@@ -95,10 +125,16 @@ func TestRules(t *testing.T) {
 		events []ev
 		want   []got
 	}{
-		{"first non-empty id and name win",
-			[]ev{start(0, "", "", ""), start(0, "a", "", ""), chunk(0, `{"x":`), start(0, "b", "read", ""),
-				start(0, "", "write", ""), chunk(0, `1}`), stop(0)},
+		{"an empty id or name is filled in later; the same one again is no change",
+			[]ev{start(0, "", "", ""), start(0, "a", "", ""), chunk(0, `{"x":`), start(0, "a", "read", ""),
+				start(0, "", "read", ""), start(0, "", "", ""), chunk(0, `1}`), stop(0)},
 			[]got{{ID: "a", Name: "read", Args: `{"x":1}`, Executable: true}}},
+		{"a second start under another name fails the call",
+			[]ev{start(0, "a", "read", ""), chunk(0, `{"x":1}`), start(0, "", "write", ""), stop(0)},
+			[]got{{ID: "a", Name: "read", Err: `toolcall: call 0 ("read") restated with another name: "read", then "write"`}}},
+		{"a second start under another id fails the call",
+			[]ev{start(0, "a", "read", ""), chunk(0, `{"x":1}`), start(0, "b", "read", ""), stop(0)},
+			[]got{{ID: "a", Name: "read", Err: `toolcall: call 0 ("read") restated with another id: "a", then "b"`}}},
 		{"a chunk for an index never started opens an unnamed call",
 			[]ev{chunk(3, `{"a":1}`)},
 			[]got{{Index: 3, Args: `{"a":1}`}}},
@@ -172,6 +208,71 @@ func TestRules(t *testing.T) {
 		{"declined after its arguments were complete",
 			[]ev{start(0, "a", "f", `{"a":1}`), stop(0), decline(0)},
 			[]got{{ID: "a", Name: "f", Args: `{"a":1}`, Declined: true}}},
+		{"a call the provider runs is never executable, whatever its arguments",
+			[]ev{server(0, "srv_1", "web_search", `{}`), chunk(0, `{"query":"go"}`), stop(0), approve(0)},
+			[]got{{ID: "srv_1", Name: "web_search", Args: `{"query":"go"}`}}},
+		{"a second start that changes who runs the call fails it",
+			[]ev{server(0, "srv_1", "web_search", ""), chunk(0, `{}`), start(0, "srv_1", "web_search", ""), stop(0)},
+			[]got{{ID: "srv_1", Name: "web_search", Err: `toolcall: call 0 ("web_search") restated with another server: "the provider runs it", then "the caller runs it"`}}},
+		{"a restatement equal to the deltas, white space and escapes aside",
+			[]ev{start(0, "a", "f", ""), chunk(0, `{"path":"src/a",`), chunk(0, `"n":1.50}`),
+				restate(0, "a", "f", "{ \"path\" : \"src\\u002fa\",\n \"n\":1.50 }")},
+			[]got{{ID: "a", Name: "f", Args: `{"path":"src/a","n":1.50}`, Executable: true}}},
+		{"a restatement with other arguments fails the call",
+			[]ev{start(0, "a", "f", ""), chunk(0, `{"path":"src/a"}`), restate(0, "a", "f", `{"path":"/etc/passwd"}`)},
+			[]got{{ID: "a", Name: "f", Err: `toolcall: call 0 ("f") restated with another arguments: "{\"path\":\"src/a\"}", then "{\"path\":\"/etc/passwd\"}"`}}},
+		{"a restatement with the same value in other number text fails the call",
+			[]ev{start(0, "a", "f", ""), chunk(0, `{"n":1.0}`), restate(0, "a", "f", `{"n":1}`)},
+			[]got{{ID: "a", Name: "f", Err: `toolcall: call 0 ("f") restated with another arguments: "{\"n\":1.0}", then "{\"n\":1}"`}}},
+		{"a restatement with members reordered fails the call",
+			[]ev{start(0, "a", "f", ""), chunk(0, `{"a":1,"b":2}`), restate(0, "a", "f", `{"b":2,"a":1}`)},
+			[]got{{ID: "a", Name: "f", Err: `toolcall: call 0 ("f") restated with another arguments: "{\"a\":1,\"b\":2}", then "{\"b\":2,\"a\":1}"`}}},
+		{"a restatement that is not JSON fails the call",
+			[]ev{start(0, "a", "f", ""), chunk(0, `{"a":1}`), restate(0, "a", "f", `{"a":1`)},
+			[]got{{ID: "a", Name: "f", Err: `toolcall: call 0 ("f") restated with another arguments: "{\"a\":1}", then "{\"a\":1"`}}},
+		{"a restatement under another name fails the call",
+			[]ev{start(0, "a", "f", ""), chunk(0, `{"a":1}`), restate(0, "a", "g", `{"a":1}`)},
+			[]got{{ID: "a", Name: "f", Err: `toolcall: call 0 ("f") restated with another name: "f", then "g"`}}},
+		{"a restatement of a call whose deltas were cut: truncated, not the restated arguments",
+			[]ev{start(0, "a", "f", ""), chunk(0, `{"path":"src/a"`), restate(0, "a", "f", `{"path":"src/a"}`)},
+			[]got{{ID: "a", Name: "f", Err: "truncated"}}},
+		{"a restatement with no deltas before it is the input",
+			[]ev{start(0, "a", "f", ""), restate(0, "a", "f", `{"a":1}`)},
+			[]got{{ID: "a", Name: "f", Args: `{"a":1}`, Executable: true}}},
+		{"a restatement of {} after the {} placeholder is the input",
+			[]ev{start(0, "a", "f", "{}"), restate(0, "a", "f", `{}`)},
+			[]got{{ID: "a", Name: "f", Args: `{}`, Executable: true}}},
+		{"a restatement opens a call never started",
+			[]ev{restate(4, "a", "f", `{"a":1}`)},
+			[]got{{Index: 4, ID: "a", Name: "f", Args: `{"a":1}`, Executable: true}}},
+		{"a restatement after bytes after the call's end keeps the first error",
+			[]ev{start(0, "a", "f", ""), chunk(0, `{"a":1}x`), restate(0, "a", "f", `{"a":1}`)},
+			[]got{{ID: "a", Name: "f", Err: "syntax"}}},
+		{"a restatement of the identity alone stops the call",
+			[]ev{start(0, "a", "f", ""), chunk(0, `{"a":1}`), restateID(0, "a", "f"), chunk(0, " ")},
+			[]got{{ID: "a", Name: "f", Err: "after stop"}}},
+		{"a bare number the provider did not finish is truncated",
+			[]ev{start(0, "a", "f", ""), chunk(0, `12`)},
+			[]got{{ID: "a", Name: "f", Err: "truncated"}}},
+		{"a bare literal is complete once written: nothing can extend it",
+			[]ev{start(0, "a", "f", ""), chunk(0, ` true`)},
+			[]got{{ID: "a", Name: "f", Args: "true", Executable: true}}},
+		{"a bare number the provider stopped is complete",
+			[]ev{start(0, "a", "f", ""), chunk(0, `12`), stop(0)},
+			[]got{{ID: "a", Name: "f", Args: `12`, Executable: true}}},
+		{"a bare number stopped, then the response cut (max_tokens after the block's stop): truncated",
+			[]ev{start(0, "a", "f", ""), chunk(0, `12`), stop(0), incomplete()},
+			[]got{{ID: "a", Name: "f", Err: "truncated"}}},
+		{"an object stopped in a response cut short is complete",
+			[]ev{start(0, "a", "f", ""), chunk(0, `{"n":12}`), stop(0), incomplete()},
+			[]got{{ID: "a", Name: "f", Args: `{"n":12}`, Executable: true}}},
+		{"StopAll (a Chat finish_reason) finishes every call, bare numbers included",
+			[]ev{start(0, "a", "f", ""), chunk(0, `12`), start(1, "b", "g", ""), chunk(1, `{"a":`), stopAll()},
+			[]got{{ID: "a", Name: "f", Args: `12`, Executable: true}, {Index: 1, ID: "b", Name: "g", Err: "truncated"}}},
+		{"a failed response runs no call",
+			[]ev{start(0, "a", "f", `{"a":1}`), stop(0), ev{op: 'f'}, start(1, "b", "g", `{"b":2}`)},
+			[]got{{ID: "a", Name: "f", Args: `{"a":1}`, Err: "the stream could not be read"},
+				{Index: 1, ID: "b", Name: "g", Args: `{"b":2}`, Err: "the stream could not be read"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := toolcall.New()
@@ -189,7 +290,7 @@ func TestRules(t *testing.T) {
 
 func TestResponseErrors(t *testing.T) {
 	r := toolcall.New()
-	if err := r.Start(-1, "a", "f", nil); !errors.Is(err, toolcall.ErrIndex) {
+	if err := r.Start(fragment.Call{Index: -1, ID: "a", Name: "f"}, nil); !errors.Is(err, toolcall.ErrIndex) {
 		t.Errorf("Start(-1): %v, want ErrIndex", err)
 	}
 	if err := r.Chunk(-1, []byte("{}")); !errors.Is(err, toolcall.ErrIndex) {
@@ -199,7 +300,7 @@ func TestResponseErrors(t *testing.T) {
 		t.Errorf("End: %d results, want 0", len(got))
 	}
 	for name, err := range map[string]error{
-		"Start": r.Start(0, "a", "f", nil), "Chunk": r.Chunk(0, []byte("{}")),
+		"Start": r.Start(fragment.Call{Index: 0, ID: "a", Name: "f"}, nil), "Chunk": r.Chunk(0, []byte("{}")),
 		"ChunkString": r.ChunkString(0, "{}"), "Stop": r.Stop(0),
 	} {
 		if !errors.Is(err, toolcall.ErrEnded) {
@@ -207,7 +308,7 @@ func TestResponseErrors(t *testing.T) {
 		}
 	}
 	r.Reset()
-	if err := r.Start(0, "a", "f", nil); err != nil {
+	if err := r.Start(fragment.Call{Index: 0, ID: "a", Name: "f"}, nil); err != nil {
 		t.Errorf("Start after Reset: %v", err)
 	}
 }
@@ -274,7 +375,7 @@ func TestPolicy(t *testing.T) {
 		"rm":    mustPolicy(t, `{"run": "skip"}`),
 	}
 	type decision struct {
-		Index int
+		Index int64
 		Mode  string
 		At    int64
 	}
@@ -346,12 +447,12 @@ func TestPolicy(t *testing.T) {
 			var declines []bool
 			opts := []toolcall.Option{
 				toolcall.WithPolicy(func(name string) *policy.Policy { return pols[name] }),
-				toolcall.OnDecision(func(c fragment.Call, d policy.Decision, at int64) {
+				toolcall.OnDecision(func(_ *toolcall.Response, c fragment.Call, d policy.Decision, at int64) {
 					decisions = append(decisions, decision{c.Index, d.Mode.String(), at})
 				}),
 			}
 			if tc.declineOnSkip {
-				opts = append(opts, toolcall.DeclineOnSkip(func(c fragment.Call, only bool) { declines = append(declines, only) }))
+				opts = append(opts, toolcall.DeclineOnSkip(func(_ *toolcall.Response, c fragment.Call, only bool) { declines = append(declines, only) }))
 			}
 			r := toolcall.New(opts...)
 			for range 2 { // fresh, then reused
@@ -380,8 +481,8 @@ func TestPolicy(t *testing.T) {
 func TestDecline(t *testing.T) {
 	var log []string
 	r := toolcall.New(toolcall.WithSinks(func(c fragment.Call) sink.Sink { return &recorder{log: &log, who: c} }))
-	r.Start(0, "a", "f", nil)
-	r.Start(1, "b", "g", nil)
+	r.Start(fragment.Call{Index: 0, ID: "a", Name: "f"}, nil)
+	r.Start(fragment.Call{Index: 1, ID: "b", Name: "g"}, nil)
 	r.Chunk(0, []byte(`{"x":`))
 	r.Chunk(1, []byte(`{"y":`))
 	if r.Pending() != 2 {
@@ -400,7 +501,7 @@ func TestDecline(t *testing.T) {
 		t.Errorf("the declined call's sink did not end with an error: %q", log[n-1])
 	}
 	r.Chunk(0, []byte(`1}`)) // call 0's arguments are complete: it is no longer pending
-	r.Start(2, "c", "h", nil)
+	r.Start(fragment.Call{Index: 2, ID: "c", Name: "h"}, nil)
 	r.Chunk(2, []byte(`{"z":`))
 	if only := r.Decline(2); !only {
 		t.Error("Decline(2), the only call still pending: onlyPending = false")
@@ -422,7 +523,7 @@ func TestDeclineFromCallback(t *testing.T) {
 		toolcall.WithPolicy(func(string) *policy.Policy {
 			return mustPolicy(t, `{"run": [{"arg": "/path", "prefix": "src/", "mode": "unattended"}, {"mode": "ask"}]}`)
 		}),
-		toolcall.OnDecision(func(c fragment.Call, d policy.Decision, at int64) {
+		toolcall.OnDecision(func(_ *toolcall.Response, c fragment.Call, d policy.Decision, at int64) {
 			if d.Mode == policy.Ask { // the user says no at the prompt
 				only = append(only, r.Decline(int64(c.Index)))
 			}
@@ -462,8 +563,8 @@ func TestEscapedKeysAndValues(t *testing.T) {
 					return nil
 				})
 			}),
-			toolcall.OnDecision(func(_ fragment.Call, d policy.Decision, _ int64) { decided = d }))
-		r.Start(0, "", "write_file", nil)
+			toolcall.OnDecision(func(_ *toolcall.Response, _ fragment.Call, d policy.Decision, _ int64) { decided = d }))
+		r.Start(fragment.Call{Index: 0, Name: "write_file"}, nil)
 		r.ChunkString(0, args[:cut])
 		r.ChunkString(0, args[cut:])
 		r.Stop(0)
@@ -488,5 +589,111 @@ func TestErrDeclined(t *testing.T) {
 	wrapped := fmt.Errorf("call 1: %w", toolcall.ErrDeclined)
 	if !errors.Is(wrapped, toolcall.ErrDeclined) || !errors.Is(wrapped, sink.ErrStop) {
 		t.Errorf("errors.Is: ErrDeclined wraps sink.ErrStop")
+	}
+}
+
+func TestApproval(t *testing.T) {
+	pols := map[string]*policy.Policy{
+		"write": mustPolicy(t, `{"run": [{"arg": "/path", "prefix": "src/", "mode": "unattended"}, {"arg": "/path", "prefix": "/tmp/", "mode": "edit"}, {"mode": "ask"}], "paths": ["/path"]}`),
+	}
+	for _, tc := range []struct {
+		name string
+		// answer is called from OnDecision with the Response.
+		answer func(r *toolcall.Response, c fragment.Call)
+		events []ev
+		want   []got
+	}{
+		{name: "unattended needs no approval",
+			events: []ev{start(0, "a", "write", `{"path":"src/a"}`)},
+			want:   []got{{ID: "a", Name: "write", Args: `{"path":"src/a"}`, Executable: true}}},
+		{name: "ask unanswered: not executable, the arguments there to ask after the stream",
+			events: []ev{start(0, "a", "write", `{"path":"/etc/x"}`)},
+			want:   []got{{ID: "a", Name: "write", Args: `{"path":"/etc/x"}`, Err: "not approved"}}},
+		{name: "edit unanswered: not executable",
+			events: []ev{start(0, "a", "write", `{"path":"/tmp/x"}`)},
+			want:   []got{{ID: "a", Name: "write", Args: `{"path":"/tmp/x"}`, Err: "not approved"}}},
+		{name: "ask approved from OnDecision, through the Response it is given",
+			answer: func(r *toolcall.Response, c fragment.Call) { r.Approve(c.Index) },
+			events: []ev{start(0, "a", "write", ""), chunk(0, `{"path":"/etc/x",`), chunk(0, `"content":"y"}`)},
+			want:   []got{{ID: "a", Name: "write", Args: `{"path":"/etc/x","content":"y"}`, Executable: true}}},
+		{name: "ask approved before the decision",
+			events: []ev{start(0, "a", "write", ""), approve(0), chunk(0, `{"path":"/etc/x"}`)},
+			want:   []got{{ID: "a", Name: "write", Args: `{"path":"/etc/x"}`, Executable: true}}},
+		{name: "approved, then declined: declined wins",
+			events: []ev{start(0, "a", "write", ""), approve(0), chunk(0, `{"path":"/etc/x"`), decline(0)},
+			want:   []got{{ID: "a", Name: "write", Err: "declined", Declined: true}}},
+		{name: "approval does not make invalid arguments executable",
+			events: []ev{start(0, "a", "write", ""), approve(0), chunk(0, `{"path":"/etc/x"`)},
+			want:   []got{{ID: "a", Name: "write", Err: "truncated"}}},
+		{name: "approval does not make a call the provider runs executable",
+			events: []ev{server(0, "a", "write", `{"path":"/etc/x"}`), approve(0)},
+			want:   []got{{ID: "a", Name: "write", Args: `{"path":"/etc/x"}`}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := toolcall.New(
+				toolcall.WithPolicy(func(name string) *policy.Policy { return pols[name] }),
+				toolcall.OnDecision(func(r *toolcall.Response, c fragment.Call, d policy.Decision, _ int64) {
+					if tc.answer != nil && d.Mode == policy.Ask {
+						tc.answer(r, c)
+					}
+				}))
+			if diff := cmp.Diff(tc.want, summarize(run(t, r, tc.events))); diff != "" {
+				t.Errorf("results (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestApproveAfterEnd(t *testing.T) {
+	pol := mustPolicy(t, `{"run": "ask"}`)
+	r := toolcall.New(toolcall.WithPolicy(func(string) *policy.Policy { return pol }))
+	res := run(t, r, []ev{start(0, "a", "f", `{"x":1}`), start(1, "b", "g", `{"y":2}`)})
+	if res[0].Executable || res[1].Executable || !errors.Is(res[0].Err, toolcall.ErrNotApproved) {
+		t.Fatalf("before any answer: %+v", res)
+	}
+	if !r.Approve(0) || r.Approve(9) {
+		t.Error("Approve(0) or Approve(9) reported wrongly whether the call exists")
+	}
+	r.Decline(1)
+	if !res[0].Executable || res[0].Err != nil || !res[0].Approved {
+		t.Errorf("call 0 after Approve: %+v, want executable", res[0])
+	}
+	if res[1].Executable || !res[1].Declined {
+		t.Errorf("call 1 after Decline: %+v, want declined", res[1])
+	}
+	if again := r.End(); &again[0] != &res[0] || !again[0].Executable {
+		t.Errorf("End again: %+v", again)
+	}
+	r.Fail(errFailed)
+	if res[0].Executable || !errors.Is(res[0].Err, errFailed) {
+		t.Errorf("call 0 after Fail: %+v, want not executable", res[0])
+	}
+}
+
+func TestMaxCalls(t *testing.T) {
+	r := toolcall.New(toolcall.WithMaxCalls(3))
+	for i := range int64(3) {
+		if err := r.Start(fragment.Call{Index: i * 10, ID: "a", Name: "f"}, []byte(`{}`)); err != nil {
+			t.Fatalf("Start(%d): %v", i*10, err)
+		}
+	}
+	if err := r.Chunk(1, []byte(`{}`)); !errors.Is(err, toolcall.ErrTooManyCalls) {
+		t.Errorf("a fourth call's Chunk: %v, want ErrTooManyCalls", err)
+	}
+	if err := r.Restate(fragment.Call{Index: 2}, []byte(`{}`)); !errors.Is(err, toolcall.ErrTooManyCalls) {
+		t.Errorf("a fourth call's Restate: %v, want ErrTooManyCalls", err)
+	}
+	if err := r.Chunk(10, []byte(` `)); err != nil {
+		t.Errorf("a Chunk of a call already open: %v", err)
+	}
+	if n := len(r.End()); n != 3 {
+		t.Errorf("%d results, want 3", n)
+	}
+	r.Reset()
+	if err := r.Start(fragment.Call{Index: 99}, nil); err != nil {
+		t.Errorf("after Reset: %v", err)
+	}
+	if toolcall.New().End() == nil && toolcall.DefaultMaxCalls < 256 {
+		t.Errorf("DefaultMaxCalls %d is too small for real responses", toolcall.DefaultMaxCalls)
 	}
 }

@@ -196,7 +196,7 @@ func (p *prompter) line(format string, args ...any) {
 }
 
 // decided is OnDecision's: an ask shows the prompt at once.
-func (p *prompter) decided(c fragment.Call, d policy.Decision, at int64) {
+func (p *prompter) decided(_ *toolcall.Response, c fragment.Call, d policy.Decision, at int64) {
 	if d.Mode != policy.Ask {
 		return
 	}
@@ -271,6 +271,7 @@ func (p *prompter) apply(line string, ok bool) {
 	p.asked[idx] = a
 	switch a {
 	case allow:
+		p.resp.Approve(idx)
 		p.line("→ call %d allowed: it runs once its arguments are complete", idx)
 	case edit:
 		p.line("→ call %d marked for editing once its arguments are complete", idx)

@@ -372,10 +372,10 @@ func (rp *replayer) newSink(c fragment.Call) sink.Sink {
 	return rp.fragments
 }
 
-func (rp *replayer) decided(c fragment.Call, d policy.Decision, at int64) {
+func (rp *replayer) decided(r *toolcall.Response, c fragment.Call, d policy.Decision, at int64) {
 	rp.rep.decision(c, d, at, rp.pols.unlisted(c.Name))
 	if rp.prompt != nil {
-		rp.prompt.decided(c, d, at)
+		rp.prompt.decided(r, c, d, at)
 	}
 }
 
@@ -674,13 +674,13 @@ type (
 	}
 	startLine struct {
 		Event string `json:"event"`
-		Index int    `json:"index"`
+		Index int64  `json:"index"`
 		ID    string `json:"id"`
 		Name  string `json:"name"`
 	}
 	replayDecisionLine struct {
 		Event        string           `json:"event"`
-		Index        int              `json:"index"`
+		Index        int64            `json:"index"`
 		decisionLine `json:",inline"` // policy's line, without total_bytes
 		Unlisted     bool             `json:"unlisted,omitzero"`
 	}
@@ -695,7 +695,7 @@ type (
 	}
 	endLine struct {
 		Event      string         `json:"event"`
-		Index      int            `json:"index"`
+		Index      int64          `json:"index"`
 		ID         string         `json:"id"`
 		Name       string         `json:"name"`
 		Executable bool           `json:"executable"`

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/argstream/argstream/fragment"
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire/internal/adapter"
 	"github.com/argstream/argstream/wire/sse"
@@ -133,7 +134,7 @@ func (r *reader) event(ev sse.Event) (done bool, err error) {
 		}
 		switch string(r.blockType) {
 		case "tool_use", "server_tool_use", "mcp_tool_use":
-			return false, r.resp.Start(r.index, string(r.id), string(r.name), r.input)
+			return false, r.resp.Start(r.call(r.index), r.input)
 		}
 	case "content_block_delta":
 		if !r.hasIndex {
@@ -165,6 +166,11 @@ func (r *reader) event(ev sse.Event) (done bool, err error) {
 		return false, r.providerError()
 	}
 	return false, nil
+}
+
+// call is the identity of the tool block just read, at index.
+func (r *reader) call(index int64) fragment.Call {
+	return fragment.Call{Index: index, ID: string(r.id), Name: string(r.name), Server: string(r.blockType) != "tool_use"}
 }
 
 func (r *reader) providerError() error {
@@ -298,7 +304,7 @@ func (r *reader) messageField(key []byte) error {
 		switch string(r.blockType) {
 		case "tool_use", "server_tool_use", "mcp_tool_use":
 			if r.respErr == nil {
-				r.respErr = r.resp.Start(int64(i), string(r.id), string(r.name), r.input)
+				r.respErr = r.resp.Start(r.call(int64(i)), r.input)
 			}
 			if r.respErr == nil {
 				r.respErr = r.resp.Stop(int64(i))

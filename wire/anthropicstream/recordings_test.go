@@ -49,6 +49,7 @@ type expectedCall struct {
 	input   json.RawMessage
 	deltas  strings.Builder
 	stopped bool
+	server  bool // a server_tool_use or mcp_tool_use block: the provider runs it
 }
 
 // expect decodes every "data:" line of an SSE stream with encoding/json and
@@ -74,7 +75,7 @@ func expect(t testing.TB, stream []byte) []*expectedCall {
 			for i, b := range ev.Message.Content {
 				switch b.Type {
 				case "tool_use", "server_tool_use", "mcp_tool_use":
-					c := &expectedCall{index: int64(i), id: b.ID, name: b.Name, input: b.Input, stopped: true}
+					c := &expectedCall{index: int64(i), id: b.ID, name: b.Name, input: b.Input, stopped: true, server: b.Type != "tool_use"}
 					calls = append(calls, c)
 					byIndex[c.index] = c
 				}
@@ -82,7 +83,8 @@ func expect(t testing.TB, stream []byte) []*expectedCall {
 		case "content_block_start":
 			switch ev.ContentBlock.Type {
 			case "tool_use", "server_tool_use", "mcp_tool_use":
-				c := &expectedCall{index: ev.Index, id: ev.ContentBlock.ID, name: ev.ContentBlock.Name, input: ev.ContentBlock.Input}
+				c := &expectedCall{index: ev.Index, id: ev.ContentBlock.ID, name: ev.ContentBlock.Name, input: ev.ContentBlock.Input,
+					server: ev.ContentBlock.Type != "tool_use"}
 				calls = append(calls, c)
 				byIndex[ev.Index] = c
 			}
@@ -119,14 +121,14 @@ func (c *expectedCall) arguments() string {
 func want(calls []*expectedCall) []wiretest.CallOutcome {
 	var out []wiretest.CallOutcome
 	for _, c := range calls {
-		g := wiretest.CallOutcome{Index: c.index, ID: c.id, Name: c.name}
+		g := wiretest.CallOutcome{Index: c.index, ID: c.id, Name: c.name, Server: c.server}
 		switch args := c.arguments(); {
 		case !c.stopped:
 			g.Truncated = true
 		case args == "":
 			g.Syntax = true
 		default:
-			g.Arguments, g.Executable = args, true
+			g.Arguments, g.Executable = args, !c.server
 		}
 		out = append(out, g)
 	}

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/argstream/argstream/fragment"
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire/internal/adapter"
 	"github.com/argstream/argstream/wire/sse"
@@ -253,7 +254,7 @@ func (r *chatReader) identify(t *chatCall) error {
 		r.identified = make(map[int64]uint8)
 	}
 	r.identified[t.index] = known
-	return r.resp.Start(t.index, id, name, nil)
+	return r.resp.Start(fragment.Call{Index: t.index, ID: id, Name: name}, nil)
 }
 
 func (r *chatReader) providerError() error {

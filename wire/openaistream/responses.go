@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/argstream/argstream/fragment"
 	"github.com/argstream/argstream/internal/jsonwire"
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire/internal/adapter"
@@ -302,7 +303,7 @@ func (r *responsesReader) outputItem() error {
 	if !c.gotBytes && !c.stopped {
 		input = it.args
 	}
-	if err := r.resp.Start(r.index, string(id), string(it.name), input); err != nil {
+	if err := r.resp.Start(fragment.Call{Index: r.index, ID: string(id), Name: string(it.name), Server: string(it.typ) == "mcp_call"}, input); err != nil {
 		return err
 	}
 	if len(input) > 0 && !jsonwire.IsEmptyObject(input) {

@@ -236,6 +236,7 @@ type CallOutcome struct {
 	Index      int64
 	ID, Name   string
 	Arguments  string
+	Server     bool // the provider runs it (fragment.Call.Server)
 	Executable bool
 	Truncated  bool // its error is token.ErrTruncated
 	Syntax     bool // its error is another *token.SyntaxError
@@ -247,7 +248,8 @@ func Outcomes(results []toolcall.Result) []CallOutcome {
 	for _, r := range results {
 		var se *token.SyntaxError
 		out = append(out, CallOutcome{
-			Index:      int64(r.Call.Index),
+			Index:      r.Call.Index,
+			Server:     r.Call.Server,
 			ID:         r.Call.ID,
 			Name:       r.Call.Name,
 			Arguments:  string(r.Arguments),
