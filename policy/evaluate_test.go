@@ -345,3 +345,58 @@ func TestConfusableKeysAreNotExecutable(t *testing.T) {
 		}
 	}
 }
+
+// The spellings of issue 20, defect 7: a suspect path never runs
+// unattended, and a restrictive rule takes it as matching, since it may
+// name the file the rule guards. An 8.3 short name is suspect in Windows
+// style only.
+func TestPathSpellingBypasses(t *testing.T) {
+	const (
+		src = `{"run": [{"arg": "/path", "prefix": "src/", "mode": "unattended"}, {"mode": "ask"}],
+			"paths": ["/path"], "path_style": %q}`
+		here = `{"run": [{"arg": "/path", "prefix": "./", "mode": "unattended"}, {"mode": "ask"}],
+			"paths": ["/path"], "path_style": %q}`
+		guard = `{"run": [
+			{"arg": "/path", "pattern": "(^|/)\\.(env|git)($|[./])", "mode": "skip"},
+			{"arg": "/path", "prefix": "C:\\Program Files\\", "mode": "skip"},
+			{"arg": "/path", "prefix": "", "mode": "unattended"},
+			{"mode": "ask"}
+		], "paths": ["/path"], "path_style": %q}`
+	)
+	both := []string{"posix", "windows"}
+	for _, c := range []struct {
+		rules  string
+		styles []string
+		path   string
+		want   policy.Decision
+	}{
+		// 8.3 short names: .env, .git and Program Files in Windows style.
+		{guard, []string{"windows"}, "ENV~1", decided(policy.Skip, 0)},
+		{guard, []string{"windows"}, "src/ENV~1", decided(policy.Skip, 0)},
+		{guard, []string{"windows"}, "GIT~1/hooks/pre-commit", decided(policy.Skip, 0)},
+		{guard, []string{"windows"}, `C:\PROGRA~1\x\y.dll`, decided(policy.Skip, 0)},
+		{src, []string{"windows"}, `src\ENV~1`, decided(policy.Ask, 1)},
+		// In POSIX style ENV~1 is the name of a file like any other.
+		{guard, []string{"posix"}, "GIT~1/hooks/pre-commit", decided(policy.Unattended, 2)},
+		// Ordinary names still pass the guard and run unattended.
+		{guard, both, "src/lib.rs", decided(policy.Unattended, 2)},
+		{guard, both, "src/a~b.rs", decided(policy.Unattended, 2)},
+		{guard, both, "src/caf\u00E9.rs", decided(policy.Unattended, 2)},
+		{here, both, "src/lib.rs~", decided(policy.Unattended, 0)},
+	} {
+		for _, style := range c.styles {
+			p := mustParse(t, fmt.Sprintf(c.rules, style))
+			q, err := jsontext.AppendQuote(nil, c.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			args := `{"path": ` + string(q) + `}`
+			if d, err := p.EvaluateArgs(jsontext.Value(args)); err != nil || d != c.want {
+				t.Errorf("%s, %s: %v, %v; want %v", style, args, d, err, c.want)
+			}
+			if v, err := stream(p, bytewise(args)); err != nil || v.Decision != c.want {
+				t.Errorf("streaming %s, %s: %v, %v; want %v", style, args, v.Decision, err, c.want)
+			}
+		}
+	}
+}
