@@ -346,10 +346,10 @@ func TestConfusableKeysAreNotExecutable(t *testing.T) {
 	}
 }
 
-// The spellings of issue 20, defect 7: a suspect path never runs
-// unattended, and a restrictive rule takes it as matching, since it may
-// name the file the rule guards. An 8.3 short name is suspect in Windows
-// style only.
+// The spellings of issue 20, defect 7: what a tool, a shell or a Windows
+// code page may expand or map to another path never runs unattended, and
+// a restrictive rule takes it as matching, since it may name the file the
+// rule guards. An 8.3 short name is such a spelling in Windows style only.
 func TestPathSpellingBypasses(t *testing.T) {
 	const (
 		src = `{"run": [{"arg": "/path", "prefix": "src/", "mode": "unattended"}, {"mode": "ask"}],
@@ -370,6 +370,32 @@ func TestPathSpellingBypasses(t *testing.T) {
 		path   string
 		want   policy.Decision
 	}{
+		// Lookalikes of separators and dots.
+		{src, both, "src/..\uFF3C..\uFF3CWindows", decided(policy.Ask, 1)},
+		{src, both, "src/..\uFF0F..\uFF0Fetc/passwd", decided(policy.Ask, 1)},
+		{src, both, "src/..\u2215..\u2215etc/passwd", decided(policy.Ask, 1)},
+		{src, both, "src/..\u2044..\u2044etc/passwd", decided(policy.Ask, 1)},
+		{src, both, "src/..\u00A5..\u00A5Windows", decided(policy.Ask, 1)},
+		{src, both, "src/..\u20A9..\u20A9Windows", decided(policy.Ask, 1)},
+		{src, both, "src/..\uFE68..\uFE68Windows", decided(policy.Ask, 1)},
+		{src, both, "src/..\u29F5..\u29F5Windows", decided(policy.Ask, 1)},
+		{src, both, "src/\uFF0E\uFF0E/\uFF0E\uFF0E/etc/passwd", decided(policy.Ask, 1)},
+		{src, both, "src/\u2025/\u2025/etc/passwd", decided(policy.Ask, 1)},
+		{src, both, "src/\u2024\u2024/\u2024\u2024/etc/passwd", decided(policy.Ask, 1)},
+		{here, both, "C\uFF1A/Windows/win.ini", decided(policy.Ask, 1)},
+		{guard, both, ".git\uFF3Chooks\uFF3Cpre-commit", decided(policy.Skip, 0)},
+		{guard, both, "src/\uFF0Eenv", decided(policy.Skip, 0)},
+		// Shell and cmd expansions, URL escapes.
+		{here, both, "~/.ssh/authorized_keys", decided(policy.Ask, 1)},
+		{here, both, "~root/.bashrc", decided(policy.Ask, 1)},
+		{here, both, "$HOME/.bashrc", decided(policy.Ask, 1)},
+		{here, both, "${HOME}/.profile", decided(policy.Ask, 1)},
+		{here, both, "\uFF5E/.ssh/authorized_keys", decided(policy.Ask, 1)},
+		{here, []string{"windows"}, `%USERPROFILE%\.ssh\authorized_keys`, decided(policy.Ask, 1)},
+		{src, both, "src/%2e%2e/%2e%2e/etc/passwd", decided(policy.Ask, 1)},
+		{guard, both, "~root/.bashrc", decided(policy.Skip, 0)},
+		{guard, both, "$HOME/.env", decided(policy.Skip, 0)},
+		{guard, both, "%2eenv", decided(policy.Skip, 0)},
 		// 8.3 short names: .env, .git and Program Files in Windows style.
 		{guard, []string{"windows"}, "ENV~1", decided(policy.Skip, 0)},
 		{guard, []string{"windows"}, "src/ENV~1", decided(policy.Skip, 0)},
