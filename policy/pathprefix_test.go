@@ -5,8 +5,10 @@ import (
 	stdpath "path"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/argstream/argstream/internal/testutil"
 	"github.com/leanovate/gopter"
@@ -646,4 +648,54 @@ func TestSuspectSpellings(t *testing.T) {
 			}
 		}
 	}
+}
+
+// misread are spellings that make a path suspect in both styles wherever
+// they are inserted, and shortName one that does in Windows style.
+var (
+	misread = []string{"$", "%", "%2e", "/~", `\~`, "\x00", "\uFF3C", "\uFF0F", "\uFF0E", "\u2215", "\u00A5",
+		"\u2044", "\uFE68", "\u29F5", "\u2024", "\u2025", "\uFF1A", "\uFF5E"}
+	shortName = "/ENV~1/"
+)
+
+// insertAt inserts s into p at the rune boundary nearest before at.
+func insertAt(p string, at int, s string) string {
+	i := at % (len(p) + 1)
+	for i > 0 && i < len(p) && !utf8.RuneStart(p[i]) {
+		i--
+	}
+	return p[:i] + s + p[i:]
+}
+
+// A path with a spelling of misread inserted anywhere (or in Windows style
+// an 8.3 short name) is suspect: it does not satisfy an unattended prefix
+// it would be under, and satisfies an ask, edit or skip rule it would not.
+func TestPropertyMisreadSpellings(t *testing.T) {
+	properties := gopter.NewProperties(testutil.PropertyParameters(5000))
+	for st, paths := range [2]gopter.Gen{POSIX: posixPath, Windows: windowsPath} {
+		st := PathStyle(st)
+		spellings := misread
+		if st == Windows {
+			spellings = append(slices.Clip(misread), shortName)
+		}
+		o := &options{style: st}
+		properties.Property(st.String()+": suspect wherever inserted", prop.ForAll(
+			func(p string, at, k int) string {
+				q := insertAt(p, at, spellings[k%len(spellings)])
+				r := resolvePath(q, st)
+				if !r.suspect {
+					return "not suspect: " + q
+				}
+				permissive, _ := compile(Prefix(r.String()), true, true, o)
+				restrictive, _ := compile(Prefix("zzz/"), true, false, o)
+				v := value{kind: '"', str: q}
+				if permissive.match(&v) || !restrictive.match(&v) {
+					return "suspect, yet matched as if not: " + q
+				}
+				return ""
+			},
+			paths, gen.IntRange(0, 1<<16), gen.IntRange(0, 1<<16),
+		))
+	}
+	properties.TestingRun(t)
 }
