@@ -149,21 +149,27 @@
 //     only matches a prefix with the same root.
 //
 // A value whose resolution is uncertain or depends on the platform is
-// suspect and never satisfies an unattended rule (PathStyle has the list):
-// in POSIX style, any backslash, ":", name ending in "." or a space,
-// reserved device name (nul, con.txt) or leading "//"; in Windows style,
-// device and drive-relative paths, streams, trailing dots and spaces,
-// reserved names, wildcards and possible 8.3 short names; in both, control
-// characters.
+// suspect (PathStyle has the list): in POSIX style, any backslash, ":",
+// name ending in "." or a space, reserved device name (nul, con.txt) or
+// leading "//"; in Windows style, device and drive-relative paths, streams,
+// trailing dots and spaces, reserved names, wildcards and possible 8.3
+// short names (ENV~1 may be .env); in both, what a tool, a shell or a
+// Windows code page may read as another path: control characters, "$" and
+// "%" anywhere ($HOME, %USERPROFILE%, %2e), "~" leading a component
+// (~/.ssh, ~root), and non-ASCII lookalikes of separators, dots and such
+// characters (＼, ¥, ∕, ．, ‥).
 //
 // Every matcher on such a parameter sees the path's readings (see
 // "Readings"): const and enum compare resolved paths, a pattern is matched
 // against the value as written and against its resolved form ("src/.env"
 // for SRC\.ENV::$DATA in Windows style, lowercased). An unattended rule
 // needs the value as written and its resolution in the tool's style to
-// match; an ask, edit or skip rule holds if the value as written, its POSIX
-// resolution or its Windows resolution matches, whatever the style, so
-// that no spelling escapes a guard such as "skip any .env". Resolution is
+// match, and the value not to be suspect in that style; an ask, edit or
+// skip rule holds if the value as written, its POSIX resolution or its
+// Windows resolution matches, whatever the style, or if the value is
+// suspect in the tool's style, whatever the matcher: a suspect value may
+// name any file. So no spelling escapes a guard such as "skip any .env",
+// nor passes an unattended rule on its parameter. Resolution is
 // lexical: nothing is resolved against a working directory, symbolic links
 // or the file system.
 //

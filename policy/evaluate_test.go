@@ -345,3 +345,84 @@ func TestConfusableKeysAreNotExecutable(t *testing.T) {
 		}
 	}
 }
+
+// The spellings of issue 20, defect 7: what a tool, a shell or a Windows
+// code page may expand or map to another path never runs unattended, and
+// a restrictive rule takes it as matching, since it may name the file the
+// rule guards. An 8.3 short name is such a spelling in Windows style only.
+func TestPathSpellingBypasses(t *testing.T) {
+	const (
+		src = `{"run": [{"arg": "/path", "prefix": "src/", "mode": "unattended"}, {"mode": "ask"}],
+			"paths": ["/path"], "path_style": %q}`
+		here = `{"run": [{"arg": "/path", "prefix": "./", "mode": "unattended"}, {"mode": "ask"}],
+			"paths": ["/path"], "path_style": %q}`
+		guard = `{"run": [
+			{"arg": "/path", "pattern": "(^|/)\\.(env|git)($|[./])", "mode": "skip"},
+			{"arg": "/path", "prefix": "C:\\Program Files\\", "mode": "skip"},
+			{"arg": "/path", "prefix": "", "mode": "unattended"},
+			{"mode": "ask"}
+		], "paths": ["/path"], "path_style": %q}`
+	)
+	both := []string{"posix", "windows"}
+	for _, c := range []struct {
+		rules  string
+		styles []string
+		path   string
+		want   policy.Decision
+	}{
+		// Lookalikes of separators and dots.
+		{src, both, "src/..\uFF3C..\uFF3CWindows", decided(policy.Ask, 1)},
+		{src, both, "src/..\uFF0F..\uFF0Fetc/passwd", decided(policy.Ask, 1)},
+		{src, both, "src/..\u2215..\u2215etc/passwd", decided(policy.Ask, 1)},
+		{src, both, "src/..\u2044..\u2044etc/passwd", decided(policy.Ask, 1)},
+		{src, both, "src/..\u00A5..\u00A5Windows", decided(policy.Ask, 1)},
+		{src, both, "src/..\u20A9..\u20A9Windows", decided(policy.Ask, 1)},
+		{src, both, "src/..\uFE68..\uFE68Windows", decided(policy.Ask, 1)},
+		{src, both, "src/..\u29F5..\u29F5Windows", decided(policy.Ask, 1)},
+		{src, both, "src/\uFF0E\uFF0E/\uFF0E\uFF0E/etc/passwd", decided(policy.Ask, 1)},
+		{src, both, "src/\u2025/\u2025/etc/passwd", decided(policy.Ask, 1)},
+		{src, both, "src/\u2024\u2024/\u2024\u2024/etc/passwd", decided(policy.Ask, 1)},
+		{here, both, "C\uFF1A/Windows/win.ini", decided(policy.Ask, 1)},
+		{guard, both, ".git\uFF3Chooks\uFF3Cpre-commit", decided(policy.Skip, 0)},
+		{guard, both, "src/\uFF0Eenv", decided(policy.Skip, 0)},
+		// Shell and cmd expansions, URL escapes.
+		{here, both, "~/.ssh/authorized_keys", decided(policy.Ask, 1)},
+		{here, both, "~root/.bashrc", decided(policy.Ask, 1)},
+		{here, both, "$HOME/.bashrc", decided(policy.Ask, 1)},
+		{here, both, "${HOME}/.profile", decided(policy.Ask, 1)},
+		{here, both, "\uFF5E/.ssh/authorized_keys", decided(policy.Ask, 1)},
+		{here, []string{"windows"}, `%USERPROFILE%\.ssh\authorized_keys`, decided(policy.Ask, 1)},
+		{src, both, "src/%2e%2e/%2e%2e/etc/passwd", decided(policy.Ask, 1)},
+		{guard, both, "~root/.bashrc", decided(policy.Skip, 0)},
+		{guard, both, "$HOME/.env", decided(policy.Skip, 0)},
+		{guard, both, "%2eenv", decided(policy.Skip, 0)},
+		// 8.3 short names: .env, .git and Program Files in Windows style.
+		{guard, []string{"windows"}, "ENV~1", decided(policy.Skip, 0)},
+		{guard, []string{"windows"}, "src/ENV~1", decided(policy.Skip, 0)},
+		{guard, []string{"windows"}, "GIT~1/hooks/pre-commit", decided(policy.Skip, 0)},
+		{guard, []string{"windows"}, `C:\PROGRA~1\x\y.dll`, decided(policy.Skip, 0)},
+		{src, []string{"windows"}, `src\ENV~1`, decided(policy.Ask, 1)},
+		// In POSIX style ENV~1 is the name of a file like any other.
+		{guard, []string{"posix"}, "GIT~1/hooks/pre-commit", decided(policy.Unattended, 2)},
+		// Ordinary names still pass the guard and run unattended.
+		{guard, both, "src/lib.rs", decided(policy.Unattended, 2)},
+		{guard, both, "src/a~b.rs", decided(policy.Unattended, 2)},
+		{guard, both, "src/caf\u00E9.rs", decided(policy.Unattended, 2)},
+		{here, both, "src/lib.rs~", decided(policy.Unattended, 0)},
+	} {
+		for _, style := range c.styles {
+			p := mustParse(t, fmt.Sprintf(c.rules, style))
+			q, err := jsontext.AppendQuote(nil, c.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			args := `{"path": ` + string(q) + `}`
+			if d, err := p.EvaluateArgs(jsontext.Value(args)); err != nil || d != c.want {
+				t.Errorf("%s, %s: %v, %v; want %v", style, args, d, err, c.want)
+			}
+			if v, err := stream(p, bytewise(args)); err != nil || v.Decision != c.want {
+				t.Errorf("streaming %s, %s: %v, %v; want %v", style, args, v.Decision, err, c.want)
+			}
+		}
+	}
+}

@@ -38,7 +38,7 @@ func stream(p *policy.Policy, chunks [][]byte, opts ...policy.EvaluatorOption) (
 // bytewise cuts s into one-byte chunks.
 func bytewise(s string) [][]byte {
 	chunks := make([][]byte, len(s))
-	for i := range s {
+	for i := range len(s) { // bytes, not runes
 		chunks[i] = []byte{s[i]}
 	}
 	return chunks

@@ -76,6 +76,28 @@ var linearCases = []linearCase{
 		func(n int) string { return `{"o":{"x":1e` + strings.Repeat("9", n) + `}}` },
 		func(int) string { return `{"run":[{"arg":"/o","pattern":"a","mode":"skip"},{"mode":"ask"}]}` },
 		askAt(1)},
+	// A path of n bytes, scanned to its last character for spellings a
+	// tool may misread, and folded in Windows style.
+	{"long path, lookalike at the end/posix", 8000, longPath,
+		func(int) string { return pathRules("unattended", "src/", "posix") }, askAt(1)},
+	{"long path, lookalike at the end/windows", 8000, longPath,
+		func(int) string { return pathRules("unattended", "src/", "windows") }, askAt(1)},
+	{"long path, lookalike at the end/restrictive", 8000, longPath,
+		func(int) string { return pathRules("edit", "zzz/", "windows") },
+		policy.Decision{Mode: policy.Edit, Rule: 0}},
+}
+
+// longPath is a path parameter of about n bytes under src/, of non-ASCII
+// names, that ends with a lookalike of a backslash.
+func longPath(n int) string {
+	return `{"path":"src/` + strings.Repeat("éÉ/", n/5) + `\uff3c"}` // a JSON escape of ＼
+}
+
+// pathRules is a rules file with one prefix rule on the path parameter,
+// then ask.
+func pathRules(mode, prefix, style string) string {
+	return `{"run":[{"arg":"/path","prefix":"` + prefix + `","mode":"` + mode + `"},{"mode":"ask"}],` +
+		`"paths":["/path"],"path_style":"` + style + `"}`
 }
 
 func askAt(rule int) policy.Decision { return policy.Decision{Mode: policy.Ask, Rule: rule} }

@@ -135,6 +135,11 @@ func TestParseAcceptsReachable(t *testing.T) {
 		`{"run": [{"arg": "/c", "const": 1, "mode": "skip"}, {"arg": "/c", "const": "1", "mode": "ask"}, {"mode": "ask"}]}`,
 		`{"run": [{"arg": "/a~1b", "const": {"x": [1, 2]}, "mode": "skip"}, {"mode": "edit"}]}`,
 		`{"run": [{"arg": "/", "const": null, "mode": "skip"}, {"mode": "unattended"}]}`,
+		// A restrictive rule takes every suspect value as matching, the
+		// suspect const "src/a." among them, but not "src/a", which the
+		// const also matches.
+		`{"run": [{"arg": "/path", "prefix": "lib/", "mode": "skip"}, {"arg": "/path", "const": "src/a.", "mode": "ask"}, {"mode": "ask"}], "paths": ["/path"], "path_style": "windows"}`,
+		`{"run": [{"arg": "/path", "prefix": "lib/", "mode": "skip"}, {"arg": "/path", "enum": ["src/a.", "src/b"], "mode": "unattended"}, {"mode": "ask"}], "paths": ["/path"], "path_style": "windows"}`,
 	} {
 		if _, warns, err := policy.Parse([]byte(rules)); err != nil || len(warns) > 0 {
 			t.Errorf("%s: %v, warnings %v", rules, err, warns)

@@ -258,47 +258,70 @@ func (m *matcher) holds(c int) bool {
 }
 
 // matchPath is match on a parameter declared in "paths". A permissive
-// matcher sees the value resolved in the tool's style, and the value as
-// written for a pattern; a value whose resolution is in doubt (suspect)
-// never matches. A restrictive matcher holds if the value as written, its
-// POSIX resolution or its Windows resolution matches.
+// matcher holds if the value resolved in the tool's style matches (and the
+// value as written, for a pattern); a restrictive one if the value as
+// written, its POSIX resolution or its Windows resolution matches. A value
+// whose resolution in the tool's style is in doubt (suspect) may name any
+// file: it never satisfies a permissive matcher and always satisfies a
+// restrictive one, as a number with no reading to rely on does.
 func (m *matcher) matchPath(v *value) bool {
 	if v.kind != '"' {
 		return false
 	}
 	if m.permissive {
 		r := resolvePath(v.str, m.style)
-		if r.suspect {
-			return false
-		}
-		switch m.key {
-		case keyPrefix:
-			return r.under(m.dirs[m.style])
-		case keyPattern:
-			return m.re.MatchString(v.str) && m.re.MatchString(r.String())
-		}
-		s := r.String()
-		for i := range m.canon {
-			if m.canon[i][m.style] == s {
-				return true
-			}
-		}
-		return false
+		return !r.suspect && m.permits(v.str, r)
 	}
 	posix, windows := resolvePath(v.str, POSIX), resolvePath(v.str, Windows)
+	return [2]filePath{posix, windows}[m.style].suspect || m.guards(v.str, posix, windows)
+}
+
+// permits is a permissive matchPath on the string s, given its resolution
+// r in the tool's style, without the suspect rule.
+func (m *matcher) permits(s string, r filePath) bool {
 	switch m.key {
 	case keyPrefix:
-		return posix.under(m.dirs[POSIX]) || windows.under(m.dirs[Windows])
+		return r.under(m.dirs[m.style])
 	case keyPattern:
-		return m.re.MatchString(v.str) || m.re.MatchString(posix.String()) || m.re.MatchString(windows.String())
+		return m.re.MatchString(s) && m.re.MatchString(r.String())
 	}
-	ps, ws := posix.String(), windows.String()
-	for i := range m.values {
-		if v.str == m.values[i].str || ps == m.canon[i][POSIX] || ws == m.canon[i][Windows] {
+	rs := r.String()
+	for i := range m.canon {
+		if m.canon[i][m.style] == rs {
 			return true
 		}
 	}
 	return false
+}
+
+// guards is a restrictive matchPath on the string s, given its resolutions,
+// without the suspect rule: whether s as written or resolved in either
+// style matches.
+func (m *matcher) guards(s string, posix, windows filePath) bool {
+	switch m.key {
+	case keyPrefix:
+		return posix.under(m.dirs[POSIX]) || windows.under(m.dirs[Windows])
+	case keyPattern:
+		return m.re.MatchString(s) || m.re.MatchString(posix.String()) || m.re.MatchString(windows.String())
+	}
+	ps, ws := posix.String(), windows.String()
+	for i := range m.values {
+		if s == m.values[i].str || ps == m.canon[i][POSIX] || ws == m.canon[i][Windows] {
+			return true
+		}
+	}
+	return false
+}
+
+// matchOperand is match for covers, on a value of another matcher's const
+// or enum. A restrictive path matcher takes every suspect value as
+// matching, but a suspect const ("src/a." in Windows style) also matches
+// values that are not suspect ("src/a"): only its readings count.
+func (m *matcher) matchOperand(v *value) bool {
+	if !m.path || m.permissive || v.kind != '"' {
+		return m.match(v)
+	}
+	return m.guards(v.str, resolvePath(v.str, POSIX), resolvePath(v.str, Windows))
 }
 
 // covers reports whether m matches every value n matches, so that n on the
@@ -308,7 +331,7 @@ func (m *matcher) covers(n *matcher) bool {
 	switch n.key {
 	case keyConst, keyEnum:
 		for i := range n.values {
-			if !m.match(&n.values[i]) {
+			if !m.matchOperand(&n.values[i]) {
 				return false
 			}
 		}

@@ -30,13 +30,7 @@ type filePath struct {
 // and allocates the component slice, plus in Windows style the folded copy
 // of p when p is not already folded, and the root when it must be rewritten.
 func resolvePath(p string, style PathStyle) filePath {
-	fp := filePath{style: style}
-	for i := 0; i < len(p); i++ {
-		if p[i] < 0x20 {
-			fp.suspect = true
-			break
-		}
-	}
+	fp := filePath{style: style, suspect: misreadable(p)}
 	if style == Windows {
 		fp.resolveWindows(p)
 		return fp
@@ -59,6 +53,59 @@ func resolvePath(p string, style PathStyle) filePath {
 		}
 	}
 	return fp
+}
+
+// misreadable reports whether a tool, a shell or a Windows code page may
+// read p as another path than its resolution, in either style: p contains
+// a C0 control character (a C tool stops at NUL), "$" or "%" (variables
+// such as $HOME and %USERPROFILE%, URL escapes such as %2e), "~" leading
+// a component (a home directory: ~, ~root), or a lookalike. It takes time
+// linear in len(p).
+func misreadable(p string) bool {
+	for i := 0; i < len(p); i++ {
+		switch b := p[i]; {
+		case b < 0x20 || b == '$' || b == '%':
+			return true
+		case b == '~' && (i == 0 || isSep(p[i-1])):
+			// A shell expands only a leading one, but a tool may split
+			// the path and pass a component on.
+			return true
+		case b >= utf8.RuneSelf:
+			r, size := utf8.DecodeRuneInString(p[i:])
+			if lookalike(r) {
+				return true
+			}
+			i += size - 1
+		}
+	}
+	return false
+}
+
+// lookalike reports whether r is a non-ASCII character that a Windows
+// best-fit code page or Unicode compatibility normalization (NFKC) turns
+// into ASCII punctuation, or one a reader takes for a separator: a tool
+// that opens files through the ANSI API may receive "..＼..＼x" as
+// "..\..\x". Letters and digits that become ASCII (fullwidth ｅ) are not
+// included: they change a name, not how the path resolves.
+func lookalike(r rune) bool {
+	switch {
+	case 0xFF01 <= r && r <= 0xFF0F, 0xFF1A <= r && r <= 0xFF20,
+		0xFF3B <= r && r <= 0xFF40, 0xFF5B <= r && r <= 0xFF5E:
+		return true // fullwidth ASCII punctuation: ／ ＼ ． ： ～ ＄ ％ ＊
+	case 0xFE50 <= r && r <= 0xFE6B:
+		return true // small forms: ﹒ ﹕ ﹨ ﹩ ﹪
+	case 0xFE10 <= r && r <= 0xFE19:
+		return true // vertical forms: ︓ ︙
+	}
+	switch r {
+	case 0x00A5, 0x20A9, // ¥ and ₩: "\" in code pages 932 and 949
+		0x2044, 0x2215, // ⁄ and ∕: "/" in code page 1252
+		0x29F8, 0x29F5, 0x29F9, 0x2216, // ⧸ ⧵ ⧹ ∖: look like "/" and "\"
+		0x2024, 0x2025, 0x2026, // ․ ‥ …: ".", ".." and "..." under NFKC
+		0x066A, 0x2217: // ٪ and ∗: "%" and "*" in code page 1252
+		return true
+	}
+	return false
 }
 
 // step applies the component c if it is "", "." or "..", and reports

@@ -6,8 +6,8 @@ import "fmt"
 // that a prefix compares the path the tool will open. Resolution is lexical:
 // nothing is looked up in a working directory, the file system or symbolic
 // links. Under both styles a path whose resolution is uncertain or depends
-// on the platform is suspect (listed below): it must never satisfy a
-// permissive rule.
+// on the platform is suspect (listed below): it may name any file, so it
+// never satisfies a permissive rule and always satisfies a restrictive one.
 //
 // POSIX (the zero PathStyle, the default) resolves as path.Clean does: only
 // "/" separates, and "\" is an ordinary byte of a component. Empty and "."
@@ -60,8 +60,21 @@ import "fmt"
 // alone or followed by an extension or spaces ("nul.txt", "NUL .x"): Win32
 // opens the device whatever the directory.
 //
-// Under both styles, a path containing a NUL byte or another C0 control
-// character (U+0000 to U+001F) is suspect.
+// Under both styles, a path is suspect when a tool, a shell or a Windows
+// code page may read it as another path: it contains a C0 control
+// character (U+0000 to U+001F: a C tool stops at NUL); a "$" or a "%"
+// (variables such as $HOME, ${HOME} and %USERPROFILE%, URL escapes such as
+// %2e); a "~" starting a component (~/.ssh and ~root are home directories;
+// a shell expands only a leading one, but a tool may pass a component
+// on); or a non-ASCII character that a Windows best-fit code page or NFKC
+// maps to ASCII punctuation, or that reads as a separator: the fullwidth
+// forms U+FF01 to U+FF0F, U+FF1A to U+FF20, U+FF3B to U+FF40 and U+FF5B to
+// U+FF5E (＼ ／ ． ： ～ ＄ ％), the small forms U+FE50 to U+FE6B (﹨ ﹒ ﹕),
+// the vertical forms U+FE10 to U+FE19, ¥ and ₩ (a backslash in the
+// Japanese and Korean code pages), ⁄ ∕ ⧸ ⧵ ⧹ ∖, the dot leaders ․ and ‥,
+// the ellipsis …, ٪ and ∗. Fullwidth letters and digits, which become a
+// name's ASCII letters, and characters that only look like a dot, such as
+// 。 (U+3002, which no code page maps to "."), are parts of names.
 type PathStyle uint8
 
 // Path styles.

@@ -197,7 +197,8 @@ var (
 	stringPool = []string{"src/a.rs", "src/", "src", "src-old/x.rs", "./src/b.rs", "src/../../etc/passwd",
 		"src/../lib.rs", "/etc/passwd", ".env", "config/.env", ".env.local", "rm -rf /", "rm -fr build",
 		"ls -la", "", "1", "10", "-1", "1.0", "héllo", "a", `src\x`, `src/a\b/../../x`, `SRC\.ENV`, "src/.env ",
-		"src/.env::$DATA", `C:\src\x`, "src/CON", "//server/share/x"}
+		"src/.env::$DATA", `C:\src\x`, "src/CON", "//server/share/x", "~/.ssh/id_rsa", "$HOME/.env", "src/%2e%2e/x",
+		"src/..\uFF3C..\uFF3Cx", "ENV~1", "GIT~1/hooks/x", "src/\uFF0Eenv"}
 	numberPool = []string{"0", "-0", "1", "1.0", "10", "-1", "2.5", "1e1", "100", "9007199254740993", "0.1", "-1e400",
 		"99.99999999999999999", "1e-400", "1e99999999999999999999"}
 	patternPool = []string{`^src/`, `\.env`, `(^|/)\.env($|\.)`, `rm\s+-[a-z]*r`, `^1$`, `a`, `^$`, `[0-9]`, `é`, `.`}
