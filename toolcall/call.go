@@ -323,14 +323,14 @@ func (c *call) result() Result {
 	case c.mismatch != nil:
 		err = c.mismatch
 	}
+	if err == nil && c.r.failed != nil {
+		err = c.r.failed // the arguments of a stream read two ways are no one's
+	}
 	if err == nil {
 		res.Arguments, err = c.agg.Value()
 	}
 	if c.ev != nil {
 		res.Verdict = c.ev.Verdict()
-	}
-	if err == nil && c.r.failed != nil {
-		err = c.r.failed
 	}
 	if err == nil && c.ev != nil && res.Verdict.Executable() && needsApproval(res.Verdict.Mode) && !c.approved {
 		err = ErrNotApproved

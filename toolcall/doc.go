@@ -31,8 +31,8 @@
 // filled in by a later Start; one that differs from the call's makes the
 // call fail (a *MismatchError), since the SDKs that read the same stream
 // may take the other. Start's input is argument text (Anthropic's
-// content_block_start input), except that an empty object ({}, white space
-// allowed) before any argument bytes is a placeholder: deltas follow, or,
+// content_block_start input), except that exactly {} before any argument
+// bytes is a placeholder: deltas follow, or,
 // if the call stops with none, the call had no input and its arguments are
 // {}. Chunks of a declined call, or of one whose arguments have failed, are
 // discarded; bytes after Stop make the call fail with ErrAfterStop. Stop of

@@ -17,7 +17,6 @@ import (
 	"github.com/argstream/argstream"
 	"github.com/argstream/argstream/aggregate"
 	"github.com/argstream/argstream/fragment"
-	"github.com/argstream/argstream/internal/jsonwire"
 	"github.com/argstream/argstream/policy"
 	"github.com/argstream/argstream/sink"
 	"github.com/go-json-experiment/json/jsontext"
@@ -106,9 +105,9 @@ type Result struct {
 	// runs it, as its first statement gave them, and the provider's index.
 	Call fragment.Call
 	// Arguments is the complete arguments as compact JSON, nil unless they
-	// ended complete and valid. A call not executable for another reason
-	// than its arguments (not approved, a skip, run by the provider) has
-	// them. Valid until Reset.
+	// ended complete and valid, in a response that did not Fail. A call
+	// not executable for another reason than its arguments (not approved, a
+	// skip, run by the provider) has them. Valid until Reset.
 	Arguments jsontext.Value
 	// Err is nil if the arguments ended complete and valid and the call
 	// was not refused on the way (a skip decision, a call the provider runs
@@ -262,10 +261,13 @@ func New(opts ...Option) *Response {
 //
 // A non-empty input is argument text, parsed through the call's Stream like
 // a Chunk, so that it is validated and streamed like any other, with one
-// exception: an input that is an empty object ({}, white space allowed)
-// before any argument bytes is taken as Anthropic sends it, a placeholder:
-// the deltas that follow are the arguments, and if none come before the
-// call's Stop the call was made with no input and its arguments are {}.
+// exception: an input that is exactly {} before any argument bytes is taken
+// as Anthropic sends it, a placeholder: the deltas that follow are the
+// arguments, and if none come before the call's Stop the call was made with
+// no input and its arguments are {}. Only {} is: anthropic-sdk-go replaces
+// those two bytes with the first delta and appends the deltas to any other
+// input, so that "{ }" followed by deltas is no valid input to it, and none
+// here (the deltas are bytes after the input's end).
 //
 // Start returns ErrIndex, ErrTooManyCalls or ErrEnded; a call's own errors
 // are in its Result, never returned here, so that one call's failure does
@@ -275,7 +277,7 @@ func (r *Response) Start(c fragment.Call, input []byte) error {
 	if err != nil || len(input) == 0 {
 		return err
 	}
-	if cl.stream.Offset() == 0 && !cl.placeholder && jsonwire.IsEmptyObject(input) {
+	if cl.stream.Offset() == 0 && !cl.placeholder && string(input) == "{}" {
 		cl.placeholder = true
 		return nil
 	}

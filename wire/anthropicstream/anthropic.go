@@ -1,5 +1,15 @@
 package anthropicstream
 
+// This file is structured in the following way:
+//
+//   - the errors, options and Read, the loop over a body's events;
+//   - Reader, the step Read loops over: one event at a time, each checked
+//     against the stream so far (the order of blocks, the kind of each
+//     delta) before it drives the Response;
+//   - the decoding of an event's data into the Reader's reused fields: a
+//     fast path for the deltas laid out as the API writes them, and the
+//     token decoder for everything else.
+
 import (
 	"bytes"
 	"context"
@@ -14,11 +24,14 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// ErrMalformed is wrapped by the error Read returns for an event it must
-// understand (content_block_start, content_block_delta, content_block_stop,
-// or an event without an "event" field) whose data is not the JSON object
-// the Messages API documents: not JSON, a missing or negative index, a
-// field of the wrong kind.
+// ErrMalformed is wrapped by the error of an event that is not what the
+// Messages API documents, or that two readers of the stream (the official
+// SDKs among them) could read differently: data that is not a JSON object,
+// a member repeated, of the wrong kind or of a name in another case, an
+// event name that is not the data's type, blocks out of order, a delta for
+// a block it does not fit, an event before message_start or after
+// message_stop. The whole response fails (toolcall.Response.Fail): no call
+// of it is executable.
 var ErrMalformed = errors.New("anthropic: malformed event")
 
 // ProviderError is an "error" event of the stream: the API failed after the
@@ -33,7 +46,7 @@ func (e *ProviderError) Error() string {
 	return "anthropic: error event: " + e.Type + ": " + e.Message
 }
 
-// Option configures Read.
+// Option configures Read and a Reader.
 type Option func(*config)
 
 type config struct {
@@ -55,28 +68,36 @@ func OnThinking(fn func(index int64, thinking []byte)) Option {
 }
 
 // Read reads the server-sent events of an Anthropic Messages streaming
-// response from body and drives resp with its tool calls, until
-// message_stop. It does not call resp.End: the caller does, to get the
-// Results. See the package documentation for the events read and the
-// errors returned.
+// response from body to its end and drives resp with its tool calls. It
+// does not call resp.End: the caller does, to get the Results. See the
+// package documentation for the events read and the errors returned.
 func Read(ctx context.Context, body io.Reader, resp *toolcall.Response, opts ...Option) error {
-	r := &reader{resp: resp, sse: sse.NewReader(body)}
-	for _, o := range opts {
-		o(&r.cfg)
-	}
-	return r.run(ctx)
+	r := NewReader(resp, opts...)
+	rd := sse.NewReader(body)
+	s := adapter.Stream{Name: "anthropic", Last: "message_stop", CompleteAtEOF: r.Done}
+	return r.fail(adapter.Loop(ctx, rd, s, func(ev sse.Event) (bool, error) {
+		return false, r.Event(ev)
+	}))
 }
 
-type reader struct {
+// A Reader reads the events of one Messages stream, one at a time, into a
+// toolcall.Response: the step that Read loops over, for a caller that reads
+// the events itself (a gateway that forwards them, a file that holds several
+// responses one after the other). Give it every event of the stream, in
+// order; Done says when message_stop has come, after which any event but a
+// ping is malformed.
+//
+// A Reader is for one goroutine. Its memory is reused from stream to stream
+// with Reset.
+type Reader struct {
 	cfg  config
 	resp *toolcall.Response
-	sse  *sse.Reader
 	dec  adapter.Decoder
 	n    int64 // events read
-	// respErr is an error of resp met while decoding an event (the calls
-	// of message_start's content).
-	respErr error
-	evType  []byte // the event field of the event being read
+	err  error // the first error: every later Event returns it
+
+	begun, done bool        // message_start, message_stop came
+	blocks      []blockKind // each content block's kind, by index
 
 	// The fields of the event being read; byte slices are reused.
 	typ       []byte
@@ -86,111 +107,265 @@ type reader struct {
 	id        []byte
 	name      []byte
 	input     []byte
+	hasInput  bool // an "input" member
 	deltaType []byte
 	str       []byte // partial_json, text or thinking, unquoted
 	hasStr    bool
+	stop      []byte // message_delta's stop_reason
 	errType   []byte
 	errMsg    []byte
+	content   []wholeBlock // message_start's content
 }
 
-var stream = adapter.Stream{Name: "anthropic", Last: "message_stop"}
+// blockKind is what a content block is, for the deltas that may come for
+// it.
+type blockKind uint8
 
-func (r *reader) run(ctx context.Context) error {
-	return adapter.Loop(ctx, r.sse, stream, func(ev sse.Event) (bool, error) {
-		r.n++
-		return r.event(ev)
-	})
+const (
+	blockOther    blockKind = iota // a block of a type to come: its deltas are ignored
+	blockText                      // text: text_delta
+	blockThinking                  // thinking: thinking_delta
+	blockCall                      // tool_use, server_tool_use, mcp_tool_use: input_json_delta
+)
+
+func kindOf(typ []byte) blockKind {
+	switch string(typ) {
+	case "text":
+		return blockText
+	case "thinking":
+		return blockThinking
+	case "tool_use", "server_tool_use", "mcp_tool_use":
+		return blockCall
+	}
+	return blockOther
 }
 
-// event handles one event and reports whether it was message_stop.
-func (r *reader) event(ev sse.Event) (done bool, err error) {
-	r.evType = ev.Type
-	switch string(ev.Type) {
-	case "message_stop":
-		return true, nil
-	case "error":
-		if err := r.parse(ev.Data); err != nil {
-			return false, &ProviderError{Type: "", Message: string(ev.Data)}
-		}
-		return false, r.providerError()
-	case "message_start", "content_block_start", "content_block_delta", "content_block_stop", "":
-		if err := r.parse(ev.Data); err != nil {
-			return false, err
-		}
-		if r.respErr != nil {
-			return false, r.respErr
-		}
-	default: // message_delta, ping, and events to come
-		return false, nil
+// wholeBlock is a block of message_start's content.
+type wholeBlock struct {
+	kind               blockKind
+	typ, id, name, in  string
+	hasInput, isServer bool
+}
+
+// NewReader returns a Reader of one stream into resp.
+func NewReader(resp *toolcall.Response, opts ...Option) *Reader {
+	r := &Reader{resp: resp}
+	for _, o := range opts {
+		o(&r.cfg)
 	}
-	kind := ev.Type
-	if len(kind) == 0 {
-		kind = r.typ
+	return r
+}
+
+// Reset readies r for the next stream, into resp, keeping its memory and
+// its options.
+func (r *Reader) Reset(resp *toolcall.Response) {
+	r.resp, r.n, r.err = resp, 0, nil
+	r.begun, r.done = false, false
+	r.blocks = r.blocks[:0]
+}
+
+// Done reports whether message_stop has come.
+func (r *Reader) Done() bool { return r.done }
+
+// Event reads one event of the stream and drives the Response with it. It
+// returns a *ProviderError for an error event, an error wrapping
+// ErrMalformed (having failed the Response) for a malformed one, and the
+// Response's own errors (toolcall.ErrTooManyCalls, toolcall.ErrEnded). After
+// an error, Event returns it again without reading anything.
+func (r *Reader) Event(ev sse.Event) error {
+	if r.err != nil {
+		return r.err
 	}
-	switch string(kind) {
+	r.n++
+	r.err = r.fail(r.event(ev))
+	return r.err
+}
+
+// fail fails the Response for a malformed stream, and returns err.
+func (r *Reader) fail(err error) error {
+	if errors.Is(err, ErrMalformed) || errors.Is(err, sse.ErrAmbiguous) {
+		r.resp.Fail(err)
+	}
+	return err
+}
+
+func (r *Reader) event(ev sse.Event) error {
+	if string(ev.Type) == "ping" {
+		return nil // both SDKs skip pings unread
+	}
+	if err := r.parse(ev.Data); err != nil {
+		if string(ev.Type) == "error" {
+			return &ProviderError{Message: string(ev.Data)}
+		}
+		return err
+	}
+	// Both official SDKs skip an event without a name; the SDKs of other
+	// providers' formats read the data's type alone: the two must agree.
+	if !bytes.Equal(ev.Type, r.typ) {
+		return r.malformed(fmt.Errorf("an event named %q holds data of type %q", ev.Type, r.typ))
+	}
+	if string(r.typ) == "error" {
+		return r.providerError()
+	}
+	if r.done {
+		return r.malformed(fmt.Errorf("a %s event after message_stop", r.typ))
+	}
+	if !r.begun && string(r.typ) != "message_start" {
+		return r.malformed(fmt.Errorf("a %s event before message_start", r.typ))
+	}
+	switch string(r.typ) {
+	case "message_start":
+		return r.messageStart()
 	case "content_block_start":
-		if !r.hasIndex {
-			return false, r.malformed(errNoIndex)
-		}
-		switch string(r.blockType) {
-		case "tool_use", "server_tool_use", "mcp_tool_use":
-			return false, r.resp.Start(r.call(r.index), r.input)
-		}
+		return r.blockStart()
 	case "content_block_delta":
-		if !r.hasIndex {
-			return false, r.malformed(errNoIndex)
-		}
-		if !r.hasStr {
-			return false, nil
-		}
-		switch string(r.deltaType) {
-		case "input_json_delta":
-			return false, r.resp.Chunk(r.index, r.str)
-		case "text_delta":
-			if r.cfg.onText != nil {
-				r.cfg.onText(r.index, r.str)
-			}
-		case "thinking_delta":
-			if r.cfg.onThinking != nil {
-				r.cfg.onThinking(r.index, r.str)
-			}
-		}
+		return r.blockDelta()
 	case "content_block_stop":
-		if !r.hasIndex {
-			return false, r.malformed(errNoIndex)
+		if _, err := r.block(); err != nil {
+			return err
 		}
-		return false, r.resp.Stop(r.index)
+		return r.resp.Stop(r.index)
+	case "message_delta":
+		switch string(r.stop) {
+		case "max_tokens", "model_context_window_exceeded":
+			r.resp.Incomplete()
+		}
 	case "message_stop":
-		return true, nil
-	case "error":
-		return false, r.providerError()
+		r.done = true
 	}
-	return false, nil
+	return nil // event types to come
+}
+
+// messageStart starts the stream. Its message's content is empty but when
+// a response continues a container's programmatic tool calls: then the
+// tool calls the code made come whole in it, with no content_block events,
+// and each is a call, started and stopped at its position.
+func (r *Reader) messageStart() error {
+	if r.begun {
+		return r.malformed(errors.New("a second message_start"))
+	}
+	r.begun = true
+	for i, b := range r.content {
+		r.blocks = append(r.blocks, b.kind)
+		if b.kind != blockCall {
+			continue
+		}
+		var in []byte
+		if b.hasInput {
+			if b.in[0] != '{' {
+				return r.malformed(fmt.Errorf("/message/content/%d/input is %s, not an object", i, b.in))
+			}
+			in = []byte(b.in)
+		}
+		c := fragment.Call{Index: int64(i), ID: b.id, Name: b.name, Server: b.isServer}
+		if err := r.resp.Start(c, in); err != nil {
+			return err
+		}
+		if err := r.resp.Stop(int64(i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// blockStart starts the next content block, which must come at the next
+// index: a block started twice, or out of order, is read differently by
+// the SDKs (anthropic-sdk-go fails, others append it).
+func (r *Reader) blockStart() error {
+	if !r.hasIndex {
+		return r.malformed(errNoIndex)
+	}
+	if r.index != int64(len(r.blocks)) {
+		return r.malformed(fmt.Errorf("content_block_start at index %d, where the next block is %d", r.index, len(r.blocks)))
+	}
+	kind := kindOf(r.blockType)
+	r.blocks = append(r.blocks, kind)
+	if kind != blockCall {
+		return nil
+	}
+	var in []byte
+	if r.hasInput {
+		// A null or another kind would be appended to by some SDKs and
+		// replaced by others.
+		if r.input[0] != '{' {
+			return r.malformed(fmt.Errorf("/content_block/input is %s, not an object", r.input))
+		}
+		in = r.input
+	}
+	return r.resp.Start(r.call(r.index), in)
+}
+
+// block returns the kind of the block of the event's index, which must
+// have started.
+func (r *Reader) block() (blockKind, error) {
+	switch {
+	case !r.hasIndex:
+		return 0, r.malformed(errNoIndex)
+	case r.index >= int64(len(r.blocks)):
+		return 0, r.malformed(fmt.Errorf("an event for block %d, which has not started", r.index))
+	}
+	return r.blocks[r.index], nil
+}
+
+func (r *Reader) blockDelta() error {
+	kind, err := r.block()
+	if err != nil || !r.hasStr {
+		return err
+	}
+	want := blockOther
+	switch string(r.deltaType) {
+	case "input_json_delta":
+		want = blockCall
+	case "text_delta":
+		want = blockText
+	case "thinking_delta":
+		want = blockThinking
+	}
+	if want == blockOther {
+		return nil // signatures, citations, deltas to come
+	}
+	if kind != want {
+		return r.malformed(fmt.Errorf("a %s for block %d, which is not of its kind", r.deltaType, r.index))
+	}
+	switch want {
+	case blockCall:
+		return r.resp.Chunk(r.index, r.str)
+	case blockText:
+		if r.cfg.onText != nil {
+			r.cfg.onText(r.index, r.str)
+		}
+	case blockThinking:
+		if r.cfg.onThinking != nil {
+			r.cfg.onThinking(r.index, r.str)
+		}
+	}
+	return nil
 }
 
 // call is the identity of the tool block just read, at index.
-func (r *reader) call(index int64) fragment.Call {
+func (r *Reader) call(index int64) fragment.Call {
 	return fragment.Call{Index: index, ID: string(r.id), Name: string(r.name), Server: string(r.blockType) != "tool_use"}
 }
 
-func (r *reader) providerError() error {
+func (r *Reader) providerError() error {
 	return &ProviderError{Type: string(r.errType), Message: string(r.errMsg)}
 }
 
 var errNoIndex = errors.New("no index")
 
 // malformed wraps err, found in the data of the current event.
-func (r *reader) malformed(err error) error {
+func (r *Reader) malformed(err error) error {
 	return fmt.Errorf("%w: event %d: %w", ErrMalformed, r.n, err)
 }
 
 // parse decodes the fields of one event's data into r.
-func (r *reader) parse(data []byte) error {
-	r.typ, r.respErr = r.typ[:0], nil
+func (r *Reader) parse(data []byte) error {
+	r.typ = r.typ[:0]
 	r.index, r.hasIndex = 0, false
-	r.blockType, r.id, r.name, r.input = r.blockType[:0], r.id[:0], r.name[:0], r.input[:0]
-	r.deltaType, r.str, r.hasStr = r.deltaType[:0], r.str[:0], false
+	r.blockType, r.id, r.name, r.input, r.hasInput = r.blockType[:0], r.id[:0], r.name[:0], r.input[:0], false
+	r.deltaType, r.str, r.hasStr, r.stop = r.deltaType[:0], r.str[:0], false, r.stop[:0]
 	r.errType, r.errMsg = r.errType[:0], r.errMsg[:0]
+	r.content = r.content[:0]
 
 	if r.fastDelta(data) {
 		return nil
@@ -198,12 +373,24 @@ func (r *reader) parse(data []byte) error {
 	return r.parseSlow(data)
 }
 
+// The member names of the objects an event's data holds.
+var (
+	rootNames  = adapter.Names{"type", "index", "content_block", "message", "delta", "error"}
+	blockNames = adapter.Names{"type", "id", "name", "input"}
+	msgNames   = adapter.Names{"content"}
+	deltaNames = adapter.Names{"type", "partial_json", "text", "thinking", "stop_reason"}
+	errNames   = adapter.Names{"type", "message"}
+)
+
 // parseSlow decodes data token by token with r.dec; parse has reset r's
 // fields.
-func (r *reader) parseSlow(data []byte) error {
+func (r *Reader) parseSlow(data []byte) error {
 	r.dec.Reset(data)
-	if err := r.dec.Root(r.field); err != nil {
+	if err := r.dec.Root(rootNames, r.field); err != nil {
 		return r.malformed(err)
+	}
+	if len(r.typ) == 0 {
+		return r.malformed(errors.New("no type"))
 	}
 	return nil
 }
@@ -228,7 +415,7 @@ var fastMids = [...]struct{ mid, typ string }{
 // It reports false, having set nothing, on any difference: then
 // parseSlow reads data, and its answer is the answer. When it reports true,
 // r holds what parseSlow would have read.
-func (r *reader) fastDelta(data []byte) bool {
+func (r *Reader) fastDelta(data []byte) bool {
 	if len(data) < len(fastHead) || string(data[:len(fastHead)]) != fastHead {
 		return false
 	}
@@ -263,7 +450,7 @@ func (r *reader) fastDelta(data []byte) bool {
 	return true
 }
 
-func (r *reader) field(key []byte) (err error) {
+func (r *Reader) field(key []byte) (err error) {
 	switch string(key) {
 	case "type":
 		r.typ, err = r.dec.String(r.typ)
@@ -271,50 +458,38 @@ func (r *reader) field(key []byte) (err error) {
 		r.index, err = r.dec.Index()
 		r.hasIndex = err == nil
 	case "content_block":
-		err = r.dec.Object(r.blockField)
+		err = r.dec.Object(blockNames, r.blockField)
 	case "message":
-		err = r.dec.Object(r.messageField)
+		err = r.dec.Object(msgNames, r.messageField)
 	case "delta":
-		err = r.dec.Object(r.deltaField)
+		err = r.dec.Object(deltaNames, r.deltaField)
 	case "error":
-		err = r.dec.Object(r.errorField)
+		err = r.dec.Object(errNames, r.errorField)
 	default:
 		err = r.dec.Skip()
 	}
 	return err
 }
 
-// messageField reads the message of message_start. Its content is empty
-// but when a response continues a container's programmatic tool calls: then
-// the tool calls the code made come whole in the content, with no
-// content_block events, and each is a call, started and stopped at its
-// position in the content.
-func (r *reader) messageField(key []byte) error {
+// messageField reads the content of message_start's message, which is
+// kept whole (it comes once per stream) for messageStart.
+func (r *Reader) messageField(key []byte) error {
 	if string(key) != "content" {
 		return r.dec.Skip()
 	}
-	return r.dec.Array(func(i int) error {
-		r.blockType, r.id, r.name, r.input = r.blockType[:0], r.id[:0], r.name[:0], r.input[:0]
-		if err := r.dec.Object(r.blockField); err != nil {
+	return r.dec.Array(func(int) error {
+		r.blockType, r.id, r.name, r.input, r.hasInput = r.blockType[:0], r.id[:0], r.name[:0], r.input[:0], false
+		if err := r.dec.Object(blockNames, r.blockField); err != nil {
 			return err
 		}
-		if string(r.evType) != "message_start" && (len(r.evType) > 0 || string(r.typ) != "message_start") {
-			return nil // a "message" member of another event
-		}
-		switch string(r.blockType) {
-		case "tool_use", "server_tool_use", "mcp_tool_use":
-			if r.respErr == nil {
-				r.respErr = r.resp.Start(r.call(int64(i)), r.input)
-			}
-			if r.respErr == nil {
-				r.respErr = r.resp.Stop(int64(i))
-			}
-		}
+		r.content = append(r.content, wholeBlock{kind: kindOf(r.blockType), typ: string(r.blockType),
+			id: string(r.id), name: string(r.name), in: string(r.input), hasInput: r.hasInput,
+			isServer: string(r.blockType) != "tool_use"})
 		return nil
 	})
 }
 
-func (r *reader) blockField(key []byte) (err error) {
+func (r *Reader) blockField(key []byte) (err error) {
 	switch string(key) {
 	case "type":
 		r.blockType, err = r.dec.String(r.blockType)
@@ -324,9 +499,8 @@ func (r *reader) blockField(key []byte) (err error) {
 		r.name, err = r.dec.String(r.name)
 	case "input":
 		var v jsontext.Value
-		v, err = r.dec.Value()
-		if err == nil && v.Kind() != 'n' {
-			r.input = append(r.input[:0], v...)
+		if v, err = r.dec.Value(); err == nil {
+			r.input, r.hasInput = append(r.input[:0], v...), true
 		}
 	default:
 		err = r.dec.Skip()
@@ -334,20 +508,25 @@ func (r *reader) blockField(key []byte) (err error) {
 	return err
 }
 
-func (r *reader) deltaField(key []byte) (err error) {
+func (r *Reader) deltaField(key []byte) (err error) {
 	switch string(key) {
 	case "type":
 		r.deltaType, err = r.dec.String(r.deltaType)
 	case "partial_json", "text", "thinking":
+		if r.hasStr {
+			return fmt.Errorf("/delta holds two of partial_json, text and thinking")
+		}
 		r.str, err = r.dec.String(r.str)
 		r.hasStr = err == nil
+	case "stop_reason":
+		r.stop, _, err = r.dec.NullableString(r.stop)
 	default:
 		err = r.dec.Skip()
 	}
 	return err
 }
 
-func (r *reader) errorField(key []byte) (err error) {
+func (r *Reader) errorField(key []byte) (err error) {
 	switch string(key) {
 	case "type":
 		r.errType, err = r.dec.String(r.errType)

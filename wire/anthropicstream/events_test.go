@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -31,29 +32,42 @@ func TestProgrammaticToolCalling(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, eventField := range []bool{true, false} {
-		stream := sseFromChunks(t, chunks, eventField)
+	var rollDie *wiretest.CallOutcome
+	for m, msg := range messagesAtStart(t, chunks) {
+		stream := sseFromChunks(t, msg, true)
 		resp := toolcall.New()
 		err := Read(context.Background(), bytes.NewReader(stream), resp)
 		// The first message of the recording ends at message_delta, with no
 		// message_stop.
 		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
-			t.Fatalf("Read = %v", err)
+			t.Fatalf("message %d: Read = %v", m, err)
 		}
 		got := wiretest.Outcomes(resp.End())
 		if diff := cmp.Diff(want(expect(t, stream)), got); diff != "" {
-			t.Errorf("eventField %v (-want +got):\n%s", eventField, diff)
+			t.Errorf("message %d (-want +got):\n%s", m, diff)
 		}
-		var rollDie *wiretest.CallOutcome
 		for i := range got {
-			if got[i].Name == "rollDie" {
+			if got[i].Name == "rollDie" && rollDie == nil {
 				rollDie = &got[i]
 			}
 		}
-		if rollDie == nil || rollDie.Arguments != `{"player":"player1"}` || !rollDie.Executable {
-			t.Errorf("rollDie = %+v, want its input from content_block_start", rollDie)
-		}
 	}
+	if rollDie == nil || rollDie.Arguments != `{"player":"player1"}` || !rollDie.Executable {
+		t.Errorf("rollDie = %+v, want its input from content_block_start", rollDie)
+	}
+}
+
+// messagesAtStart splits a recording of one event per line into its
+// messages, each from its message_start.
+func messagesAtStart(t testing.TB, chunks []byte) [][]byte {
+	var out [][]byte
+	for line := range bytes.Lines(chunks) {
+		if wiretest.JSONType(t, bytes.TrimSpace(line)) == "message_start" || len(out) == 0 {
+			out = append(out, nil)
+		}
+		out[len(out)-1] = append(out[len(out)-1], line...)
+	}
+	return out
 }
 
 // Anthropic's stream for a tool called with no arguments, as in vercel-ai's
@@ -117,11 +131,12 @@ func TestErrorEvent(t *testing.T) {
 		t.Errorf("results %+v, want one truncated call", res)
 	}
 
-	// Without "event:" lines, the data's type says it is an error.
+	// Without an "event:" line the SDKs skip it: malformed, as any event
+	// whose name is not its data's type.
 	resp.Reset()
 	err = Read(context.Background(), strings.NewReader("data: {\"type\":\"error\",\"error\":{\"type\":\"api_error\",\"message\":\"Internal\"}}\n\n"), resp)
-	if !errors.As(err, &pe) || pe.Type != "api_error" || pe.Message != "Internal" {
-		t.Errorf("Read = %v, want a *ProviderError api_error: Internal", err)
+	if !errors.Is(err, ErrMalformed) {
+		t.Errorf("Read = %v, want ErrMalformed", err)
 	}
 
 	// An error event whose data is not JSON is still an error.
@@ -132,8 +147,14 @@ func TestErrorEvent(t *testing.T) {
 	}
 }
 
+// msgStart is the message_start every stream begins with.
+const msgStart = `event: message_start
+data: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[]}}
+
+`
+
 func TestEnds(t *testing.T) {
-	start := `event: content_block_start
+	start := msgStart + `event: content_block_start
 data: {"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"f","input":{}}}
 
 event: content_block_delta
@@ -162,13 +183,28 @@ data: {"type":"content_block_stop","index":0}
 		}
 	}
 
-	// After message_stop, nothing more is read.
+	// After message_stop, the body is read to its end (the SDKs read on),
+	// and an event there is malformed; a ping or a comment is not.
 	resp := toolcall.New()
-	stream := start + "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\nevent: content_block_delta\ndata: {\n\n"
-	if err := Read(context.Background(), strings.NewReader(stream), resp); err != nil {
+	stop := "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
+	if err := Read(context.Background(), strings.NewReader(start+stop+": bye\n\nevent: ping\ndata: {\"type\":\"ping\"}\n\n"), resp); err != nil {
 		t.Errorf("Read = %v", err)
 	}
+	resp.Reset()
+	late := `event: content_block_start
+data: {"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_2","name":"f","input":{"a":2}}}
+
+`
+	if err := Read(context.Background(), strings.NewReader(start+stop+late), resp); !errors.Is(err, ErrMalformed) {
+		t.Errorf("a call after message_stop: Read = %v, want ErrMalformed", err)
+	}
+	if res := resp.End(); len(res) != 1 || res[0].Executable {
+		t.Errorf("a call after message_stop: %+v, want the response failed", res)
+	}
 }
+
+// typeRE finds the first type of an event's data, for its event line.
+var typeRE = regexp.MustCompile(`"type":"([a-z_]+)"`)
 
 func TestMalformed(t *testing.T) {
 	for _, data := range []string{
@@ -184,8 +220,12 @@ func TestMalformed(t *testing.T) {
 		`{"type":"content_block_stop","index":0} {}`,
 		`{"type":"content_block_stop","index":0`,
 	} {
+		name := "content_block_stop"
+		if m := typeRE.FindStringSubmatch(data); m != nil {
+			name = m[1]
+		}
 		resp := toolcall.New()
-		err := Read(context.Background(), strings.NewReader("data: "+data+"\n\n"), resp)
+		err := Read(context.Background(), strings.NewReader(msgStart+"event: "+name+"\ndata: "+data+"\n\n"), resp)
 		if !errors.Is(err, ErrMalformed) {
 			t.Errorf("%s: Read = %v, want ErrMalformed", data, err)
 		}
@@ -193,10 +233,11 @@ func TestMalformed(t *testing.T) {
 }
 
 func TestIgnored(t *testing.T) {
-	stream := "event: ping\ndata: {\"type\": \"ping\"}\n\n" +
-		"event: future_event\ndata: not even json\n\n" +
+	stream := "event: ping\ndata: {\"type\": \"ping\"}\n\n" + msgStart +
+		"event: ping\ndata: anything: both SDKs skip pings unread\n\n" +
 		": a comment\n\n" +
-		"data: {\"type\":\"future_event\",\"index\":3}\n\n" +
+		"event: future_event\ndata: {\"type\":\"future_event\",\"index\":3}\n\n" +
+		"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"thinking\",\"thinking\":\"\"}}\n\n" +
 		"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"signature_delta\",\"signature\":\"abc\"}}\n\n" +
 		"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
 	resp := toolcall.New()
@@ -209,7 +250,13 @@ func TestIgnored(t *testing.T) {
 }
 
 func TestThinking(t *testing.T) {
-	stream := `event: content_block_delta
+	stream := msgStart + `event: content_block_start
+data: {"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}
+
+event: content_block_start
+data: {"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}
+
+event: content_block_delta
 data: {"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"Let me \"think\"\n"}}
 
 event: content_block_delta

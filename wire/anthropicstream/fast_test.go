@@ -16,7 +16,7 @@ type parsed struct {
 	HasIndex, HasStr                                                 bool
 }
 
-func (r *reader) parsed() parsed {
+func (r *Reader) parsed() parsed {
 	return parsed{
 		Typ: string(r.typ), BlockType: string(r.blockType), ID: string(r.id), Name: string(r.name),
 		Input: string(r.input), DeltaType: string(r.deltaType), Str: string(r.str),
@@ -28,7 +28,7 @@ func (r *reader) parsed() parsed {
 // fastVsSlow checks that the fast path reads data as the token decoder
 // does, or declines it. It reports whether the fast path took it.
 func fastVsSlow(data []byte) (took bool, problem string) {
-	var fast, slow, blank reader
+	var fast, slow, blank Reader
 	if !fast.fastDelta(data) {
 		if got := fast.parsed(); got != blank.parsed() {
 			return false, fmt.Sprintf("%q: the fast path declined, but set %+v", data, got)
@@ -51,7 +51,7 @@ func TestFastDelta(t *testing.T) {
 	}{
 		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"a\": 1"}}`, true},
 		{`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":""}       }`, true},
-		{`{"type":"content_block_delta","index":922337203685477580,"delta":{"type":"input_json_delta","partial_json":"\\\"\u00e9\n"} } ` + "\n\t\r", true},
+		{`{"type":"content_block_delta","index":922337203685477,"delta":{"type":"input_json_delta","partial_json":"\\\"\u00e9\n"} } ` + "\n\t\r", true},
 		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"a\\"}}`, true},
 		{`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi, \u00e9\n"}}`, true},
 		{`{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"hmm"}}`, true},

@@ -265,7 +265,12 @@ func TestChunkRecordings(t *testing.T) {
 	calls := 0
 	for _, name := range chunkRecordings {
 		for m, msg := range messages(t, readRecording(t, name)) {
-			for _, eventField := range []bool{true, false} {
+			// Without event lines, as vercel/ai records them, a stream is
+			// read differently by the SDKs (they skip every event): refused.
+			if err := Read(context.Background(), bytes.NewReader(sseFromChunks(t, msg, false)), toolcall.New()); !errors.Is(err, ErrMalformed) {
+				t.Errorf("%s message %d without event lines: Read = %v, want ErrMalformed", name, m, err)
+			}
+			for _, eventField := range []bool{true} {
 				stream := sseFromChunks(t, msg, eventField)
 				wantCalls := want(expect(t, stream))
 				resp := toolcall.New()

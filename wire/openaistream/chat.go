@@ -3,12 +3,14 @@ package openaistream
 // This file is structured in the following way:
 //
 //   - ReadChat, with the events it reads;
-//   - chatReader: the event loop, and what one chunk does to the Response;
-//   - the decoding of a chunk's data into the chatReader's reused fields:
+//   - ChatReader: the event loop, and what one chunk does to the Response;
+//   - the decoding of a chunk's data into the ChatReader's reused fields:
 //     the whole data is decoded, and checked, before anything is done.
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -83,22 +85,42 @@ import (
 // ReadChat allocates per stream, and per tool call: the strings of its id
 // and name, converted once even if a server repeats them in every delta.
 func ReadChat(ctx context.Context, body io.Reader, resp *toolcall.Response, opts ...Option) error {
-	r := &chatReader{cfg: newConfig(opts), resp: resp, sse: sse.NewReader(body)}
-	return r.run(ctx)
+	r := NewChatReader(resp, opts...)
+	stream := adapter.Stream{Name: "openai", Last: "[DONE]", CompleteAtEOF: func() bool { return r.finished }}
+	return r.fail(adapter.Loop(ctx, sse.NewReader(body), stream, func(ev sse.Event) (bool, error) {
+		err := r.Event(ev)
+		return r.done, err
+	}))
 }
 
-type chatReader struct {
+// A ChatReader reads the events of one Chat Completions stream, one at a
+// time, into a toolcall.Response: the step that ReadChat loops over, for a
+// caller that reads the events itself (a gateway that forwards them). Give
+// it every event of the stream, in order, until Done: after data [DONE]
+// the SDKs read nothing more.
+//
+// A ChatReader is for one goroutine. Its memory is reused from stream to
+// stream with Reset.
+type ChatReader struct {
 	cfg      config
 	resp     *toolcall.Response
-	sse      *sse.Reader
 	dec      adapter.Decoder
 	n        int64 // events read
+	err      error // the first error: every later Event returns it
+	done     bool  // data [DONE] came
 	finished bool  // the chosen choice had a finish_reason
 
-	// identified holds, for each call index given to resp, which of id and
-	// name resp has (chatHasID, chatHasName): a server that repeats them in
-	// every delta has them converted to strings once.
-	identified map[int64]uint8
+	// names holds, for each call index given to resp, the name it was
+	// given, and whether an id was: the SDKs append a second name to the
+	// first (the call is then another), and a server that repeats the id
+	// in every delta has it converted to a string once.
+	names map[int64]chatIdentity
+	count int64 // the chosen choice's calls: its largest index + 1
+
+	chunkID    []byte // the "id" of the stream's chunks
+	hasChunkID bool   // a chunk with an id has come: chunkID
+	id         []byte // the "id" of the chunk being read
+	hasID      bool
 
 	// The fields of the chunk being read; byte slices are reused.
 	errorEvent bool // the event's type is "error": its own members may be the error
@@ -138,10 +160,57 @@ type chatCall struct {
 	args     []byte
 }
 
-const (
-	chatHasID = 1 << iota
-	chatHasName
-)
+// chatIdentity is what a ChatReader gave the Response of one call's
+// identity.
+type chatIdentity struct {
+	id, name string
+}
+
+// maxIndexGrowth is how far past the calls so far a new call's index, and
+// how far from 0 a choice's index, may be: openai-go's
+// ChatCompletionAccumulator drops a chunk that goes further (it bounds the
+// memory an index makes it allocate), and with it the other calls' deltas
+// of that chunk, which it would then read otherwise.
+const maxIndexGrowth = 128
+
+// NewChatReader returns a ChatReader of one stream into resp.
+func NewChatReader(resp *toolcall.Response, opts ...Option) *ChatReader {
+	return &ChatReader{cfg: newConfig(opts), resp: resp}
+}
+
+// Reset readies r for the next stream, into resp, keeping its memory and
+// its options.
+func (r *ChatReader) Reset(resp *toolcall.Response) {
+	r.resp, r.n, r.err, r.done, r.finished = resp, 0, nil, false, false
+	clear(r.names)
+	r.count, r.hasChunkID = 0, false
+}
+
+// Done reports whether data [DONE] has come.
+func (r *ChatReader) Done() bool { return r.done }
+
+// Event reads one event of the stream and drives the Response with it. It
+// returns a *ProviderError for an error, an error wrapping ErrMalformed
+// (having failed the Response) for a malformed event, and the Response's
+// own errors (toolcall.ErrTooManyCalls, toolcall.ErrEnded). After an error
+// or after [DONE], Event returns the error, or an error wrapping
+// ErrMalformed for an event after [DONE].
+func (r *ChatReader) Event(ev sse.Event) error {
+	if r.err != nil {
+		return r.err
+	}
+	r.n++
+	r.err = r.fail(r.event(ev))
+	return r.err
+}
+
+// fail fails the Response for a malformed stream, and returns err.
+func (r *ChatReader) fail(err error) error {
+	if errors.Is(err, ErrMalformed) || errors.Is(err, sse.ErrAmbiguous) {
+		r.resp.Fail(err)
+	}
+	return err
+}
 
 // reset empties c for the next choice, keeping its buffers.
 func (c *chatChoice) reset() {
@@ -165,47 +234,63 @@ func (c *chatChoice) nextCall() *chatCall {
 // keepReasoning makes r.scratch, the text of a delta's reasoning member,
 // c's thinking, unless an earlier member gave some: vLLM sends the same
 // text under both names.
-func (r *chatReader) keepReasoning(c *chatChoice) {
+func (r *ChatReader) keepReasoning(c *chatChoice) {
 	if len(c.thinking) == 0 {
 		c.thinking, r.scratch = r.scratch, c.thinking
 	}
 }
 
-func (r *chatReader) run(ctx context.Context) error {
-	stream := adapter.Stream{Name: "openai", Last: "[DONE]", CompleteAtEOF: func() bool { return r.finished }}
-	return adapter.Loop(ctx, r.sse, stream, func(ev sse.Event) (bool, error) {
-		r.n++
-		return r.event(ev)
-	})
-}
-
-// event handles one event and reports whether it was [DONE].
-func (r *chatReader) event(ev sse.Event) (done bool, err error) {
+// event handles one event.
+func (r *ChatReader) event(ev sse.Event) error {
+	if r.done {
+		return r.malformed(errors.New("an event after data [DONE]"))
+	}
+	// The SDKs end the stream at data that begins as [DONE], whatever the
+	// event's name.
+	if bytes.HasPrefix(ev.Data, []byte(sse.Done)) {
+		if !ev.IsDone() {
+			return r.malformed(fmt.Errorf("data %q, which begins as [DONE] does", ev.Data))
+		}
+		r.done = true
+		return nil
+	}
 	switch string(ev.Type) {
-	case "", "message":
-		if ev.IsDone() {
-			return true, nil
-		}
-		if err := r.parse(ev.Data, false); err != nil {
-			return false, err
-		}
-		if r.hasError {
-			return false, r.providerError()
-		}
-		if r.hasChosen {
-			return false, r.apply(&r.chosen)
-		}
+	case "":
 	case "error":
 		if err := r.parse(ev.Data, true); err != nil {
-			return false, &ProviderError{Message: string(ev.Data)}
+			return &ProviderError{Message: string(ev.Data)}
 		}
-		return false, r.providerError()
+		return r.providerError()
+	default:
+		// The SDKs read every event as a chunk whatever its name, others
+		// skip the names they do not know.
+		return r.malformed(fmt.Errorf("an event named %q", ev.Type))
 	}
-	return false, nil
+	if err := r.parse(ev.Data, false); err != nil {
+		return err
+	}
+	if r.hasError {
+		return r.providerError()
+	}
+	// openai-go's ChatCompletionAccumulator drops a chunk whose id is not
+	// the stream's (the first id that came), and reads the others.
+	switch {
+	case !r.hasChunkID:
+		r.chunkID, r.hasChunkID = append(r.chunkID[:0], r.id...), len(r.id) > 0
+	case !bytes.Equal(r.id, r.chunkID):
+		return r.malformed(fmt.Errorf("a chunk of id %q in the stream of %q", r.id, r.chunkID))
+	}
+	if r.hasChosen {
+		if err := r.checkCalls(&r.chosen); err != nil {
+			return err
+		}
+		return r.apply(&r.chosen)
+	}
+	return nil
 }
 
 // apply does what the chosen choice of a chunk says.
-func (r *chatReader) apply(c *chatChoice) error {
+func (r *ChatReader) apply(c *chatChoice) error {
 	if len(c.thinking) > 0 && r.cfg.onThinking != nil {
 		r.cfg.onThinking(r.cfg.choice, c.thinking)
 	}
@@ -219,9 +304,6 @@ func (r *chatReader) apply(c *chatChoice) error {
 	}
 	for i := range c.nCalls {
 		t := &c.calls[i]
-		if t.hasType && string(t.typ) != "function" {
-			continue
-		}
 		if err := r.identify(t); err != nil {
 			return err
 		}
@@ -231,48 +313,86 @@ func (r *chatReader) apply(c *chatChoice) error {
 			}
 		}
 	}
-	if len(c.finish) > 0 {
+	switch string(c.finish) {
+	case "":
+	case "length", "content_filter":
+		// Cut short: a call's arguments may be missing their end.
 		r.finished = true
+		r.resp.Incomplete()
+	default: // tool_calls, stop, function_call: every call is complete
+		r.finished = true
+		return r.resp.StopAll()
 	}
 	return nil
 }
 
-// identify gives resp the id and name of t that resp does not have yet.
-func (r *chatReader) identify(t *chatCall) error {
-	known := r.identified[t.index]
+// identify gives resp the id and name of t, each the first time it comes.
+// A second name is appended to the first, as the SDKs append it: the call
+// is then one of another tool, and fails as a call stated twice. An id
+// that comes again is compared by the Response (it is converted to a
+// string only when it differs, for the servers that repeat it in every
+// delta).
+func (r *ChatReader) identify(t *chatCall) error {
+	known, seen := r.names[t.index]
 	var id, name string
-	if len(t.id) > 0 && known&chatHasID == 0 {
-		id, known = string(t.id), known|chatHasID
+	if len(t.id) > 0 && string(t.id) != known.id {
+		id = string(t.id)
+		if known.id == "" {
+			known.id = id
+		}
 	}
-	if len(t.name) > 0 && known&chatHasName == 0 {
-		name, known = string(t.name), known|chatHasName
+	if len(t.name) > 0 {
+		name = known.name + string(t.name)
+		known.name = name
 	}
 	if id == "" && name == "" {
 		return nil
 	}
-	if r.identified == nil {
-		r.identified = make(map[int64]uint8)
+	if !seen && r.names == nil {
+		r.names = make(map[int64]chatIdentity)
 	}
-	r.identified[t.index] = known
+	r.names[t.index] = known
 	return r.resp.Start(fragment.Call{Index: t.index, ID: id, Name: name}, nil)
 }
 
-func (r *chatReader) providerError() error {
+// checkCalls checks c's calls before any is applied: their type, and the
+// growth of their indexes.
+func (r *ChatReader) checkCalls(c *chatChoice) error {
+	for i := range c.nCalls {
+		t := &c.calls[i]
+		if t.hasType && string(t.typ) != "function" {
+			// The SDKs append its deltas as a function's, or as a custom
+			// tool's free text.
+			return r.malformed(fmt.Errorf("a tool call of type %q", t.typ))
+		}
+		if t.index < r.count {
+			continue
+		}
+		if t.index-r.count >= maxIndexGrowth {
+			return r.malformed(fmt.Errorf("a call at index %d, %d past the last", t.index, t.index-r.count+1))
+		}
+		r.count = t.index + 1
+	}
+	return nil
+}
+
+func (r *ChatReader) providerError() error {
 	return &ProviderError{Type: string(r.errType), Code: string(r.errCode), Message: string(r.errMessage), Param: string(r.errParam)}
 }
 
 // malformed wraps err, found in the data of the current event.
-func (r *chatReader) malformed(err error) error {
+func (r *ChatReader) malformed(err error) error {
 	return fmt.Errorf("%w: event %d: %w", ErrMalformed, r.n, err)
 }
 
 // parse decodes the fields of one event's data into r. With errorEvent, the
 // data's own message, type, code and param are the error's, unless it has
 // an "error" member.
-func (r *chatReader) parse(data []byte, errorEvent bool) error {
+func (r *ChatReader) parse(data []byte, errorEvent bool) error {
 	r.errorEvent, r.hasError = errorEvent, false
 	r.errType, r.errCode, r.errMessage, r.errParam = r.errType[:0], r.errCode[:0], r.errMessage[:0], r.errParam[:0]
 	r.hasChosen = false
+	r.id, r.hasID = r.id[:0], false
 
 	if !errorEvent && r.fastChunk(data) {
 		return nil
@@ -281,13 +401,24 @@ func (r *chatReader) parse(data []byte, errorEvent bool) error {
 }
 
 // parseSlow decodes data token by token with r.dec; parse has reset r.
-func (r *chatReader) parseSlow(data []byte) error {
+func (r *ChatReader) parseSlow(data []byte) error {
 	r.dec.Reset(data)
-	if err := r.dec.Root(r.field); err != nil {
+	if err := r.dec.Root(chunkNames, r.field); err != nil {
 		return r.malformed(err)
 	}
 	return nil
 }
+
+// The member names of the objects of a chunk.
+var (
+	chunkNames     = adapter.Names{"id", "choices", "error", "message", "type", "code", "param"}
+	chatErrorNames = adapter.Names{"type", "code", "message", "param"}
+	choiceNames    = adapter.Names{"index", "delta", "finish_reason"}
+	deltaNames     = adapter.Names{"content", "refusal", "reasoning_content", "reasoning", "tool_calls"}
+	reasoningNames = adapter.Names{"text"}
+	callNames      = adapter.Names{"index", "id", "type", "function"}
+	functionNames  = adapter.Names{"name", "arguments"}
+)
 
 // The fast path. Most chunks of a stream carry one choice with a small
 // delta (text, reasoning, a role, a finish_reason, or a tool call's
@@ -307,7 +438,7 @@ func (r *chatReader) parseSlow(data []byte) error {
 // the answer. When it reports true, r holds what parseSlow would have read.
 // It reads into the byte slices of r.chosen, so that it allocates nothing
 // once they have grown.
-func (r *chatReader) fastChunk(data []byte) bool {
+func (r *ChatReader) fastChunk(data []byte) bool {
 	hasChoices := false
 	i := fastMembers(data, 0, func(name []byte, i int) int {
 		switch string(name) {
@@ -317,6 +448,10 @@ func (r *chatReader) fastChunk(data []byte) bool {
 			}
 			hasChoices = true
 			return r.fastChoices(data, i)
+		case "id":
+			r.hasID = true
+			r.id, i = fastNullableString(r.id, data, i)
+			return i
 		case "error", "message", "type", "code", "param", "":
 			return -1
 		}
@@ -335,7 +470,7 @@ func (r *chatReader) fastChunk(data []byte) bool {
 // fastDelta) and "finish_reason" (a string or null) at most once, and
 // other members whose values fastScalar reads (logprobs...). It returns the
 // index of the byte after the array, or -1.
-func (r *chatReader) fastChoices(data []byte, i int) int {
+func (r *ChatReader) fastChoices(data []byte, i int) int {
 	if i >= len(data) || data[i] != '[' {
 		return -1
 	}
@@ -358,7 +493,7 @@ func (r *chatReader) fastChoices(data []byte, i int) int {
 		}
 		return fastScalar(data, i, &r.fastScratch)
 	})
-	if i < 0 || i >= len(data) || data[i] != ']' || c.index != r.cfg.choice {
+	if i < 0 || i >= len(data) || data[i] != ']' || c.index != r.cfg.choice || c.index >= maxIndexGrowth {
 		return -1
 	}
 	return i + 1
@@ -370,7 +505,7 @@ func (r *chatReader) fastChoices(data []byte, i int) int {
 // by fastCalls, each at most once, and other members whose values
 // fastScalar reads (role...). It returns the index of the byte after the
 // object, or -1.
-func (r *chatReader) fastDelta(data []byte, i int) int {
+func (r *ChatReader) fastDelta(data []byte, i int) int {
 	c := &r.chosen
 	var seen fastSeen
 	return fastMembers(data, i, func(name []byte, i int) int {
@@ -397,7 +532,7 @@ func (r *chatReader) fastDelta(data []byte, i int) int {
 // deltaField does: into r.scratch, which becomes r.chosen's thinking if
 // that is empty, so that a delta's second one counts only if the first
 // was empty. It returns the index of the byte after the value, or -1.
-func (r *chatReader) fastReasoning(data []byte, i int) int {
+func (r *ChatReader) fastReasoning(data []byte, i int) int {
 	r.scratch, i = fastNullableString(r.scratch, data, i)
 	r.keepReasoning(&r.chosen)
 	return i
@@ -411,7 +546,7 @@ var fastCall = [3]string{`{"index":`, `,"function":{"arguments":`, `}}`}
 // fastCalls reads the value of "tool_calls" at data[i:], an array of one
 // or more elements read by fastCallElem, into r.chosen's calls, and returns
 // the index of the byte after it, or -1.
-func (r *chatReader) fastCalls(data []byte, i int) int {
+func (r *ChatReader) fastCalls(data []byte, i int) int {
 	if i >= len(data) || data[i] != '[' {
 		return -1
 	}
@@ -435,7 +570,7 @@ func (r *chatReader) fastCalls(data []byte, i int) int {
 // of "name" and "arguments", strings or nulls, and others whose values
 // fastScalar reads) at most once each, and others whose values fastScalar
 // reads. It returns the index of the byte after the element, or -1.
-func (r *chatReader) fastCallElem(t *chatCall, data []byte, i int) int {
+func (r *ChatReader) fastCallElem(t *chatCall, data []byte, i int) int {
 	if hasAt(data, i, fastCall[0]) {
 		j := i + len(fastCall[0])
 		var ok bool
@@ -487,8 +622,12 @@ func (r *chatReader) fastCallElem(t *chatCall, data []byte, i int) int {
 	return i
 }
 
-func (r *chatReader) field(key []byte) error {
+func (r *ChatReader) field(key []byte) (err error) {
 	switch string(key) {
+	case "id":
+		r.hasID = true
+		r.id, _, err = r.dec.NullableString(r.id)
+		return err
 	case "choices":
 		return r.dec.Array(r.choice)
 	case "error":
@@ -503,10 +642,12 @@ func (r *chatReader) field(key []byte) error {
 
 // errorMember reads a chunk's "error": null (no error), a string (its
 // message) or an object.
-func (r *chatReader) errorMember() (err error) {
+func (r *ChatReader) errorMember() (err error) {
 	kind := r.dec.Kind()
 	if kind == 'n' {
-		return r.dec.Skip()
+		// openai-go takes any "error" member for an error, the Python SDK
+		// only one that is not null.
+		return errors.New("/error is null")
 	}
 	r.hasError = true
 	r.errType, r.errCode, r.errMessage, r.errParam = r.errType[:0], r.errCode[:0], r.errMessage[:0], r.errParam[:0]
@@ -514,10 +655,10 @@ func (r *chatReader) errorMember() (err error) {
 		r.errMessage, err = r.dec.String(r.errMessage)
 		return err
 	}
-	return r.dec.Object(r.errorField)
+	return r.dec.Object(chatErrorNames, r.errorField)
 }
 
-func (r *chatReader) errorField(key []byte) (err error) {
+func (r *ChatReader) errorField(key []byte) (err error) {
 	switch string(key) {
 	case "type":
 		r.errType, err = r.scalar(r.errType)
@@ -535,7 +676,7 @@ func (r *chatReader) errorField(key []byte) (err error) {
 
 // scalar reads a string, decoded, a null, as empty, or any other value, as
 // its JSON text, into dst[:0].
-func (r *chatReader) scalar(dst []byte) ([]byte, error) {
+func (r *ChatReader) scalar(dst []byte) ([]byte, error) {
 	switch r.dec.Kind() {
 	case '"', 'n':
 		dst, _, err := r.dec.NullableString(dst)
@@ -547,12 +688,15 @@ func (r *chatReader) scalar(dst []byte) ([]byte, error) {
 
 // choice reads the element i of "choices" into r.cur, and keeps it in
 // r.chosen if it is the chosen one.
-func (r *chatReader) choice(i int) error {
+func (r *ChatReader) choice(i int) error {
 	c := &r.cur
 	c.reset()
 	r.choicePos = i
-	if err := r.dec.Object(r.choiceField); err != nil {
+	if err := r.dec.Object(choiceNames, r.choiceField); err != nil {
 		return err
+	}
+	if c.index >= maxIndexGrowth {
+		return fmt.Errorf("/choices/%d is choice %d, past %d", i, c.index, maxIndexGrowth-1)
 	}
 	if c.index != r.cfg.choice {
 		return nil
@@ -564,13 +708,13 @@ func (r *chatReader) choice(i int) error {
 	return nil
 }
 
-func (r *chatReader) choiceField(key []byte) (err error) {
+func (r *ChatReader) choiceField(key []byte) (err error) {
 	c := &r.cur
 	switch string(key) {
 	case "index":
 		c.index, err = r.dec.Index()
 	case "delta":
-		err = r.dec.Object(r.deltaField)
+		err = r.dec.Object(deltaNames, r.deltaField)
 	case "finish_reason":
 		c.finish, _, err = r.dec.NullableString(c.finish)
 	default:
@@ -579,7 +723,7 @@ func (r *chatReader) choiceField(key []byte) (err error) {
 	return err
 }
 
-func (r *chatReader) deltaField(key []byte) (err error) {
+func (r *ChatReader) deltaField(key []byte) (err error) {
 	c := &r.cur
 	switch string(key) {
 	case "content":
@@ -589,7 +733,7 @@ func (r *chatReader) deltaField(key []byte) (err error) {
 	case "reasoning_content", "reasoning":
 		if r.dec.Kind() == '{' {
 			r.scratch = r.scratch[:0]
-			err = r.dec.Object(r.reasoningField)
+			err = r.dec.Object(reasoningNames, r.reasoningField)
 		} else {
 			r.scratch, _, err = r.dec.NullableString(r.scratch)
 		}
@@ -603,7 +747,7 @@ func (r *chatReader) deltaField(key []byte) (err error) {
 }
 
 // reasoningField reads a member of a reasoning object: its "text".
-func (r *chatReader) reasoningField(key []byte) (err error) {
+func (r *ChatReader) reasoningField(key []byte) (err error) {
 	if string(key) == "text" {
 		r.scratch, _, err = r.dec.NullableString(r.scratch)
 		return err
@@ -613,9 +757,9 @@ func (r *chatReader) reasoningField(key []byte) (err error) {
 
 // call reads the element i of a delta's "tool_calls" into the next
 // chatCall of r.cur, reusing its buffers.
-func (r *chatReader) call(i int) error {
+func (r *ChatReader) call(i int) error {
 	t := r.cur.nextCall()
-	if err := r.dec.Object(r.callField); err != nil {
+	if err := r.dec.Object(callNames, r.callField); err != nil {
 		return err
 	}
 	if !t.hasIndex {
@@ -624,7 +768,7 @@ func (r *chatReader) call(i int) error {
 	return nil
 }
 
-func (r *chatReader) callField(key []byte) (err error) {
+func (r *ChatReader) callField(key []byte) (err error) {
 	c := &r.cur
 	t := &c.calls[c.nCalls-1]
 	switch string(key) {
@@ -636,14 +780,14 @@ func (r *chatReader) callField(key []byte) (err error) {
 	case "type":
 		t.typ, t.hasType, err = r.dec.NullableString(t.typ)
 	case "function":
-		err = r.dec.Object(r.functionField)
+		err = r.dec.Object(functionNames, r.functionField)
 	default:
 		err = r.dec.Skip()
 	}
 	return err
 }
 
-func (r *chatReader) functionField(key []byte) (err error) {
+func (r *ChatReader) functionField(key []byte) (err error) {
 	c := &r.cur
 	t := &c.calls[c.nCalls-1]
 	switch string(key) {

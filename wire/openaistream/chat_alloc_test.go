@@ -25,7 +25,7 @@ func chatSynthetic(n int) []byte {
 		b.WriteString(head + `{"content":"word "}` + tail)
 		line := `line ` + strconv.Itoa(k) + ` \\\"q\\\"\\n`
 		b.WriteString(head + `{"tool_calls":[{"index":0,"function":{"arguments":"` + line + `"}}]}` + tail)
-		b.WriteString(head + `{"tool_calls":[{"index":1,"id":"call_1","type":"function","function":{"name":"write","arguments":"` + line + `"}}]}` + tail)
+		b.WriteString(head + `{"tool_calls":[{"index":1,"id":"call_1","type":"function","function":{"arguments":"` + line + `"}}]}` + tail)
 		if k%100 == 0 {
 			b.WriteString(": keep-alive\n\n")
 		}

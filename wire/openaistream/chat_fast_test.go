@@ -25,7 +25,7 @@ type chatParsedCall struct {
 	Args              string
 }
 
-func (r *chatReader) parsed() chatParsed {
+func (r *ChatReader) parsed() chatParsed {
 	p := chatParsed{
 		HasError: r.hasError, HasChosen: r.hasChosen,
 		ErrType: string(r.errType), ErrCode: string(r.errCode), ErrMessage: string(r.errMessage), ErrParam: string(r.errParam),
@@ -44,8 +44,8 @@ func (r *chatReader) parsed() chatParsed {
 // does, or declines it, for the chosen choice. It reports whether the fast
 // path took it.
 func chatFastVsSlow(data []byte, choice int64) (took bool, problem string) {
-	fast := chatReader{cfg: config{choice: choice}}
-	slow := chatReader{cfg: config{choice: choice}}
+	fast := ChatReader{cfg: config{choice: choice}}
+	slow := ChatReader{cfg: config{choice: choice}}
 	if !fast.fastChunk(data) {
 		if fast.hasChosen || fast.hasError {
 			return false, fmt.Sprintf("%q: the fast path declined, but set %+v", data, fast.parsed())

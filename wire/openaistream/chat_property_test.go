@@ -70,7 +70,7 @@ func chatWriteStream(p wiretest.WirePlan, rng *rand.Rand) chatStream {
 	for len(steps) > 0 {
 		if rng.IntN(5) == 0 {
 			text := fmt.Sprint("word", rng.IntN(100), " ")
-			add(`{"choices":[{"index":0,"delta":{"content":`+chatQuote(text)+`},"finish_reason":null}]}`, nil, nil, text)
+			add(`{"id":"chatcmpl-1","choices":[{"index":0,"delta":{"content":`+chatQuote(text)+`},"finish_reason":null}]}`, nil, nil, text)
 		}
 		n := min(len(steps), 1+rng.IntN(3))
 		group := steps[:n]

@@ -72,11 +72,20 @@ func TestChatShapes(t *testing.T) {
 			[]wiretest.CallOutcome{chatOK(0, "call_1", "f", `{"a":[1,2]}`)}},
 		{"index last, nulls", chatWhole(chatDelta(`{"tool_calls":[{"id":"call_1","type":null,"function":{"name":"f","arguments":null},"index":0}]}`), chatDelta(`{"tool_calls":[{"id":null,"function":{"name":null,"arguments":"{}"},"index":0}]}`)),
 			[]wiretest.CallOutcome{chatOK(0, "call_1", "f", `{}`)}},
-		{"id and name in every delta, then others", chatWhole(
+		{"the id in every delta", chatWhole(
 			chatDelta(`{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":"{\"a\""}}]}`),
-			chatDelta(`{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":":1}"}}]}`),
-			chatDelta(`{"tool_calls":[{"index":0,"id":"call_2","type":"function","function":{"name":"g","arguments":""}}]}`)),
+			chatDelta(`{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"arguments":":1}"}}]}`)),
 			[]wiretest.CallOutcome{chatOK(0, "call_1", "f", `{"a":1}`)}},
+		// openai-go and the Python SDK append a name that comes again to
+		// the first ("ff"), the JavaScript SDK takes it: refused.
+		{"the name again", chatWhole(
+			chatDelta(`{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":"{\"a\""}}]}`),
+			chatDelta(`{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":":1}"}}]}`)),
+			[]wiretest.CallOutcome{{Index: 0, ID: "call_1", Name: "f"}}},
+		{"another id", chatWhole(
+			chatDelta(`{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":"{\"a\":1}"}}]}`),
+			chatDelta(`{"tool_calls":[{"index":0,"id":"call_2","type":"function","function":{"arguments":""}}]}`)),
+			[]wiretest.CallOutcome{{Index: 0, ID: "call_1", Name: "f"}}},
 		{"name and id later, empty ones ignored", chatWhole(chatArgs("0", `"{\"a\""`), chatDelta(`{"tool_calls":[{"index":0,"id":"","function":{"name":"f","arguments":":"}}]}`), chatDelta(`{"tool_calls":[{"index":0,"id":"call_1","function":{"name":"","arguments":"2}"}}]}`)),
 			// The name came after the arguments began: with no policy, the
 			// call is executable.
@@ -85,11 +94,6 @@ func TestChatShapes(t *testing.T) {
 			chatDelta(`{"tool_calls":[{"index":1,"id":"call_1","type":"function","function":{"name":"f","arguments":""}},{"index":2,"id":"call_2","type":"function","function":{"name":"g","arguments":"{\"b\":"}}]}`),
 			chatDelta(`{"tool_calls":[{"index":2,"function":{"arguments":"true}"}},{"index":1,"function":{"arguments":"{\"a\":null}"}}]}`)),
 			[]wiretest.CallOutcome{chatOK(1, "call_1", "f", `{"a":null}`), chatOK(2, "call_2", "g", `{"b":true}`)}},
-		{"custom tool ignored", chatWhole(
-			chatDelta(`{"tool_calls":[{"index":0,"id":"call_0","type":"custom","custom":{"name":"shell","input":"ls -l"}}]}`),
-			chatDelta(`{"tool_calls":[{"index":0,"custom":{"input":" /tmp"}}]}`),
-			chatStart("1", "call_1", "f"), chatArgs("1", `"{}"`)),
-			[]wiretest.CallOutcome{chatOK(1, "call_1", "f", `{}`)}},
 		{"no arguments", chatWhole(chatStart("0", "call_1", "f")),
 			[]wiretest.CallOutcome{{Index: 0, ID: "call_1", Name: "f", Truncated: true}}},
 		{"no name", chatWhole(chatArgs("0", `"{}"`)),
@@ -175,10 +179,11 @@ func TestChatProviderError(t *testing.T) {
 		}
 	}
 
-	// "error": null is no error.
-	stream := chatWhole(`{"choices":[],"error":null}`)
-	if err := ReadChat(context.Background(), strings.NewReader(stream), toolcall.New()); err != nil {
-		t.Errorf("error null: ReadChat = %v", err)
+	// "error": null is an error to openai-go (any "error" member is),
+	// and none to the Python SDK: refused.
+	stream := chatWhole(`{"id":"chatcmpl-1","choices":[],"error":null}`)
+	if err := ReadChat(context.Background(), strings.NewReader(stream), toolcall.New()); !errors.Is(err, ErrMalformed) {
+		t.Errorf("error null: ReadChat = %v, want ErrMalformed", err)
 	}
 }
 
@@ -284,11 +289,11 @@ func TestChatEnds(t *testing.T) {
 		{"finish_reason, usage, clean end", body + chatSSE(chatFinish, chatUsage), true, false, true},
 		{"finish_reason, cut in an event", body + chatSSE(chatFinish) + "data: {\"choices\":", false, true, true},
 		{"no final blank line after [DONE]", body + chatSSE(chatFinish) + "data: [DONE]\n", false, true, true},
-		{"empty finish_reason", body + chatSSE(`{"choices":[{"index":0,"delta":{},"finish_reason":""}]}`), false, false, true},
+		{"empty finish_reason", body + chatSSE(`{"id":"chatcmpl-1","choices":[{"index":0,"delta":{},"finish_reason":""}]}`), false, false, true},
 		{"cut in the arguments", chatSSE(chatRole, chatStart("0", "call_1", "f"), chatArgs("0", `"{\"a\":"`)), false, false, false},
 		{"[DONE] with the event field", body + "event: message\ndata: [DONE]\n\n", true, false, true},
 		{"after [DONE], nothing is read", body + chatSSE(chatDoneData) + "data: not json\n\ndata: {", true, false, true},
-		{"other event types ignored", ": comment\n\nevent: ping\ndata: ping\n\n" + body + "event: future\ndata: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"junk\"}}]}}]}\n\n" + chatSSE(chatDoneData), true, false, true},
+		{"comments ignored", ": comment\n\n" + body + ": keep-alive\n\n" + chatSSE(chatDoneData), true, false, true},
 	} {
 		resp := toolcall.New()
 		err := ReadChat(context.Background(), strings.NewReader(tc.stream), resp)

@@ -12,7 +12,8 @@ import "github.com/argstream/argstream/wire/internal/adapter"
 // calling member with the name of each of its members (as fastName reads
 // it) and the index of its value; member reads the value and returns the
 // index of the byte after it, or -1. fastMembers returns the index of the
-// byte after the object, or -1.
+// byte after the object, or -1: also for an object that repeats a name,
+// which the token decoder refuses, or that has more than fastMaxMembers.
 func fastMembers(data []byte, i int, member func(name []byte, i int) int) int {
 	if i >= len(data) || data[i] != '{' {
 		return -1
@@ -20,11 +21,20 @@ func fastMembers(data []byte, i int, member func(name []byte, i int) int) int {
 	if i++; i < len(data) && data[i] == '}' {
 		return i + 1
 	}
+	var names [fastMaxMembers][]byte
+	n := 0
 	for {
 		var name []byte
-		if name, i = fastName(data, i); i < 0 {
+		if name, i = fastName(data, i); i < 0 || n == len(names) {
 			return -1
 		}
+		for _, earlier := range names[:n] {
+			if len(earlier) == len(name) && string(earlier) == string(name) {
+				return -1
+			}
+		}
+		names[n] = name
+		n++
 		if i = member(name, i); i < 0 || i >= len(data) {
 			return -1
 		}
@@ -38,6 +48,10 @@ func fastMembers(data []byte, i int, member func(name []byte, i int) int) int {
 		}
 	}
 }
+
+// fastMaxMembers is the most members an object may have for the fast path,
+// which compares each name with the ones before it.
+const fastMaxMembers = 16
 
 // fastSeen is the set of the members of an object that the fast path has
 // read, by number, so that it declines an object that repeats one:

@@ -9,13 +9,13 @@ package openaistream
 //     are reused from event to event.
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 
 	"github.com/argstream/argstream/fragment"
-	"github.com/argstream/argstream/internal/jsonwire"
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire/internal/adapter"
 	"github.com/argstream/argstream/wire/sse"
@@ -113,16 +113,18 @@ import (
 // output_index), never per delta once its buffers have grown to the
 // largest event.
 func ReadResponses(ctx context.Context, body io.Reader, resp *toolcall.Response, opts ...Option) error {
-	r := &responsesReader{cfg: newConfig(opts), resp: resp, sse: sse.NewReader(body)}
-	return adapter.Loop(ctx, r.sse, responsesStream, func(ev sse.Event) (bool, error) {
-		r.n++
-		return r.event(ev)
-	})
+	r := NewResponsesReader(resp, opts...)
+	stream := adapter.Stream{Name: "openai", Last: "response.completed", CompleteAtEOF: r.complete}
+	return r.fail(adapter.Loop(ctx, sse.NewReader(body), stream, func(ev sse.Event) (bool, error) {
+		err := r.Event(ev)
+		if err == nil && r.done && !r.ended {
+			err = fmt.Errorf("openai: stream ended (data [DONE]) before response.completed: %w", io.ErrUnexpectedEOF)
+		}
+		return r.done, err
+	}))
 }
 
-var responsesStream = adapter.Stream{Name: "openai", Last: "response.completed"}
-
-// responsesKind is what ReadResponses does with an event.
+// responsesKind is what a ResponsesReader does with an event.
 type responsesKind int
 
 const (
@@ -164,42 +166,77 @@ func responsesKindOf(typ []byte) responsesKind {
 
 // responsesCall is what the reader remembers of one call, by output_index.
 type responsesCall struct {
-	gotBytes bool // argument bytes were given to the Response
-	stopped  bool // the Response's Stop was called
+	itemID string // its item's id
+	server bool   // an mcp_call
 }
 
-type responsesReader struct {
-	cfg  config
-	resp *toolcall.Response
-	sse  *sse.Reader
-	dec  adapter.Decoder
-	n    int64 // events read
+// A ResponsesReader reads the events of one Responses API stream, one at a
+// time, into a toolcall.Response: the step that ReadResponses loops over,
+// for a caller that reads the events itself (a gateway that forwards
+// them). Give it every event of the stream, in order: after
+// response.completed (Ended) the SDKs read on, and any event but data
+// [DONE] is malformed; after [DONE] (Done) they read nothing more.
+//
+// A ResponsesReader is for one goroutine. Its memory is reused from stream
+// to stream with Reset.
+type ResponsesReader struct {
+	cfg   config
+	resp  *toolcall.Response
+	dec   adapter.Decoder
+	n     int64 // events read
+	err   error // the first error: every later Event returns it
+	ended bool  // response.completed or response.incomplete came
+	done  bool  // data [DONE] came
 
-	calls map[int64]responsesCall
-	items map[string]int64 // a call's item id -> its output_index
+	calls map[int64]responsesCall // the calls, by output_index
+	items map[string]int64        // a call's item id -> its output_index
 
 	// The event being read; byte slices are reused.
 	kind      responsesKind
-	typ       []byte // the data's "type", for an event without "event" field
+	typ       []byte
 	index     int64
 	hasIndex  bool
 	itemID    []byte
 	hasItemID bool
 	str       []byte // delta, or arguments, decoded
 	hasStr    bool
+	name      []byte // the name of an arguments done event
 	item      responsesItem
+	output    []responsesItem // response.output of response.completed
+	nOutput   int
 	flat      responsesErr // an error event's code, message and param
 	nested    responsesErr // the same in its "error" object, or response.failed's
 	// fastScratch receives the strings fastDelta checks.
 	fastScratch []byte
 }
 
-// responsesItem is the item of an output_item event. id, callID, name and
-// args are read whatever the item's type, but they are checked only for a
-// call: bad names a field that is not a string (nor null).
+// responsesItem is an output item. id, callID, name and args are read
+// whatever the item's type, but they are checked only for a call: bad
+// names a field that is not a string (nor null).
 type responsesItem struct {
 	typ, id, callID, name, args []byte
+	hasArgs                     bool
 	bad                         string
+}
+
+func (it *responsesItem) reset() {
+	it.typ, it.id, it.callID, it.name, it.args = it.typ[:0], it.id[:0], it.callID[:0], it.name[:0], it.args[:0]
+	it.hasArgs, it.bad = false, ""
+}
+
+// isCall reports whether the item is a call: a function_call, or an
+// mcp_call (a tool of a remote MCP server, which OpenAI calls itself).
+func (it *responsesItem) isCall() bool {
+	return string(it.typ) == "function_call" || string(it.typ) == "mcp_call"
+}
+
+// call is the identity of the call item it, at index.
+func (it *responsesItem) call(index int64) fragment.Call {
+	c := fragment.Call{Index: index, ID: string(it.callID), Name: string(it.name)}
+	if string(it.typ) == "mcp_call" {
+		c.ID, c.Server = string(it.id), true
+	}
+	return c
 }
 
 // responsesErr is the error object of an error or response.failed event.
@@ -207,59 +244,115 @@ type responsesErr struct {
 	typ, code, msg, param []byte
 }
 
-// event handles one event and reports whether it ended the response.
-func (r *responsesReader) event(ev sse.Event) (done bool, err error) {
-	kind := ev.Type
-	if len(kind) == 0 {
-		if ev.IsDone() {
-			return false, nil
-		}
-		if err := r.dataType(ev.Data); err != nil {
-			return false, err
-		}
-		kind = r.typ
+// NewResponsesReader returns a ResponsesReader of one stream into resp.
+func NewResponsesReader(resp *toolcall.Response, opts ...Option) *ResponsesReader {
+	return &ResponsesReader{cfg: newConfig(opts), resp: resp}
+}
+
+// Reset readies r for the next stream, into resp, keeping its memory and
+// its options.
+func (r *ResponsesReader) Reset(resp *toolcall.Response) {
+	r.resp, r.n, r.err, r.ended, r.done = resp, 0, nil, false, false
+	clear(r.calls)
+	clear(r.items)
+}
+
+// Ended reports whether response.completed or response.incomplete has come.
+func (r *ResponsesReader) Ended() bool { return r.ended }
+
+// Done reports whether data [DONE] has come: the SDKs read no further.
+func (r *ResponsesReader) Done() bool { return r.done }
+
+func (r *ResponsesReader) complete() bool { return r.ended }
+
+// Event reads one event of the stream and drives the Response with it. It
+// returns a *ProviderError for an error or response.failed event, an error
+// wrapping ErrMalformed (having failed the Response) for a malformed event,
+// and the Response's own errors (toolcall.ErrTooManyCalls,
+// toolcall.ErrEnded). After an error, Event returns it again.
+func (r *ResponsesReader) Event(ev sse.Event) error {
+	if r.err != nil {
+		return r.err
 	}
-	r.kind = responsesKindOf(kind)
-	switch r.kind {
-	case responsesIgnored:
-		return false, nil
-	case responsesEnd:
-		return true, nil
-	case responsesError, responsesFailed:
-		return false, r.providerError(ev.Data)
+	r.n++
+	r.err = r.fail(r.event(ev))
+	return r.err
+}
+
+// fail fails the Response for a malformed stream, and returns err.
+func (r *ResponsesReader) fail(err error) error {
+	if errors.Is(err, ErrMalformed) || errors.Is(err, sse.ErrAmbiguous) {
+		r.resp.Fail(err)
+	}
+	return err
+}
+
+// event handles one event. Its kind is its data's type, which the SDKs go
+// by: an "event" field, if there is one, must name the same.
+func (r *ResponsesReader) event(ev sse.Event) error {
+	if r.done {
+		return r.malformed(errors.New("an event after data [DONE]"))
+	}
+	if bytes.HasPrefix(ev.Data, []byte(sse.Done)) {
+		if !ev.IsDone() {
+			return r.malformed(fmt.Errorf("data %q, which begins as [DONE] does", ev.Data))
+		}
+		r.done = true // some proxies send it; the SDKs stop reading there
+		return nil
 	}
 	if err := r.parse(ev.Data); err != nil {
-		return false, err
+		if string(ev.Type) == "error" || string(ev.Type) == "response.failed" {
+			pe := &ProviderError{Message: string(ev.Data)}
+			if string(ev.Type) == "response.failed" {
+				pe.Type = "response.failed"
+			}
+			return pe
+		}
+		return err
+	}
+	if len(ev.Type) > 0 && !bytes.Equal(ev.Type, r.typ) {
+		return r.malformed(fmt.Errorf("an event named %q holds data of type %q", ev.Type, r.typ))
+	}
+	if (r.kind == responsesItemAdded || r.kind == responsesItemDone) && len(r.item.typ) == 0 {
+		return r.malformed(errors.New("no item type"))
+	}
+	if r.ended && r.kind != responsesIgnored {
+		return r.malformed(fmt.Errorf("a %s event after the response's end", r.typ))
 	}
 	switch r.kind {
-	case responsesItemAdded, responsesItemDone:
-		return false, r.outputItem()
+	case responsesError, responsesFailed:
+		return r.providerError()
+	case responsesEnd:
+		return r.end()
+	case responsesItemAdded:
+		return r.itemAdded()
+	case responsesItemDone:
+		return r.itemDone()
 	case responsesArgsDelta:
 		index, err := r.callIndex()
 		if err != nil {
-			return false, err
+			return err
 		}
 		if !r.hasStr {
-			return false, r.malformed(errors.New("no delta"))
+			return r.malformed(errors.New("no delta"))
 		}
-		return false, r.chunk(index, r.str)
+		return r.resp.Chunk(index, r.str)
 	case responsesArgsDone:
 		index, err := r.callIndex()
 		if err != nil {
-			return false, err
-		}
-		if c := r.calls[index]; !c.gotBytes && !c.stopped {
-			if err := r.chunk(index, r.str); err != nil {
-				return false, err
-			}
-		}
-		return false, r.stop(index)
-	case responsesText, responsesThinking:
-		if !r.hasIndex {
-			return false, r.malformed(errors.New("no output_index"))
+			return err
 		}
 		if !r.hasStr {
-			return false, r.malformed(errors.New("no delta"))
+			return r.malformed(errors.New("no arguments"))
+		}
+		c := r.calls[index]
+		return r.resp.Restate(fragment.Call{Index: index, Name: string(r.name), Server: c.server}, r.str)
+	case responsesText, responsesThinking:
+		if !r.hasIndex {
+			return r.malformed(errors.New("no output_index"))
+		}
+		if !r.hasStr {
+			return r.malformed(errors.New("no delta"))
 		}
 		fn := r.cfg.onText
 		if r.kind == responsesThinking {
@@ -269,131 +362,161 @@ func (r *responsesReader) event(ev sse.Event) (done bool, err error) {
 			fn(r.index, r.str)
 		}
 	}
-	return false, nil
+	return nil
 }
 
-// outputItem handles output_item.added and output_item.done.
-func (r *responsesReader) outputItem() error {
+// checkItem checks the call item it of an output_item event, or of
+// response.completed's output at index.
+func (r *ResponsesReader) checkItem(it *responsesItem) error {
+	if it.bad != "" {
+		return r.malformed(fmt.Errorf("/item/%s is not a string", it.bad))
+	}
+	if len(it.id) == 0 {
+		return r.malformed(errors.New("a call item without an id"))
+	}
+	return nil
+}
+
+// itemAdded starts a call: output_item.added of a function_call or
+// mcp_call item. Every other item (message, reasoning, web_search_call,
+// ...) is not a call.
+func (r *ResponsesReader) itemAdded() error {
 	it := &r.item
-	var id []byte
-	switch string(it.typ) {
-	case "function_call":
-		id = it.callID
-	case "mcp_call":
-		id = it.id
-	default:
+	if !it.isCall() {
 		return nil
 	}
 	if !r.hasIndex {
 		return r.malformed(errors.New("no output_index"))
 	}
-	if it.bad != "" {
-		return r.malformed(fmt.Errorf("/item/%s is not a string", it.bad))
-	}
-	if len(it.id) > 0 {
-		if r.items == nil {
-			r.items = make(map[string]int64)
-		}
-		if _, ok := r.items[string(it.id)]; !ok {
-			r.items[string(it.id)] = r.index
-		}
-	}
-	c := r.calls[r.index]
-	var input []byte
-	if !c.gotBytes && !c.stopped {
-		input = it.args
-	}
-	if err := r.resp.Start(fragment.Call{Index: r.index, ID: string(id), Name: string(it.name), Server: string(it.typ) == "mcp_call"}, input); err != nil {
+	if err := r.checkItem(it); err != nil {
 		return err
 	}
-	if len(input) > 0 && !jsonwire.IsEmptyObject(input) {
-		r.setCall(r.index, responsesCall{gotBytes: true, stopped: c.stopped})
+	if _, ok := r.calls[r.index]; ok {
+		return r.malformed(fmt.Errorf("a second output_item.added at output_index %d", r.index))
 	}
-	if r.kind == responsesItemDone {
-		return r.stop(r.index)
+	if _, ok := r.items[string(it.id)]; ok {
+		return r.malformed(fmt.Errorf("a second output_item.added of item %q", it.id))
+	}
+	if r.calls == nil {
+		r.calls, r.items = make(map[int64]responsesCall), make(map[string]int64)
+	}
+	c := responsesCall{itemID: string(it.id), server: string(it.typ) == "mcp_call"}
+	r.calls[r.index], r.items[c.itemID] = c, r.index
+	if err := r.resp.Start(it.call(r.index), nil); err != nil {
+		return err
+	}
+	// Arguments in the added item are the first bytes of the arguments,
+	// which the deltas extend, as the SDKs append them (never Start's
+	// placeholder).
+	if len(it.args) > 0 {
+		return r.resp.Chunk(r.index, it.args)
 	}
 	return nil
 }
 
-// callIndex is the output_index of an arguments event, or the one of its
-// item_id.
-func (r *responsesReader) callIndex() (int64, error) {
-	if r.hasIndex {
-		return r.index, nil
+// itemDone restates a call: output_item.done of a call item.
+func (r *ResponsesReader) itemDone() error {
+	it := &r.item
+	if !r.hasIndex {
+		return r.malformed(errors.New("no output_index"))
 	}
-	if r.hasItemID {
-		if index, ok := r.items[string(r.itemID)]; ok {
+	c, started := r.calls[r.index]
+	if !it.isCall() {
+		if started {
+			return r.malformed(fmt.Errorf("output_index %d, a call, done as a %s item", r.index, it.typ))
+		}
+		return nil
+	}
+	if err := r.restateItem(r.index, it, c, started); err != nil {
+		return err
+	}
+	return nil
+}
+
+// restateItem restates the call at index with the call item it; c is the
+// call as started, if started.
+func (r *ResponsesReader) restateItem(index int64, it *responsesItem, c responsesCall, started bool) error {
+	if err := r.checkItem(it); err != nil {
+		return err
+	}
+	if started && string(it.id) != c.itemID {
+		return r.malformed(fmt.Errorf("output_index %d, item %q, restated as item %q", index, c.itemID, it.id))
+	}
+	if !started {
+		// A call stated only whole: its item is its arguments.
+		if _, ok := r.items[string(it.id)]; ok {
+			return r.malformed(fmt.Errorf("item %q at a second output_index", it.id))
+		}
+		if r.calls == nil {
+			r.calls, r.items = make(map[int64]responsesCall), make(map[string]int64)
+		}
+		c = responsesCall{itemID: string(it.id), server: string(it.typ) == "mcp_call"}
+		r.calls[index], r.items[c.itemID] = c, index
+	}
+	var args []byte
+	if it.hasArgs {
+		args = it.args
+	}
+	return r.resp.Restate(it.call(index), args)
+}
+
+// end handles response.completed and response.incomplete, whose output
+// restates every call: each must be there, at its output_index, equal to
+// what streamed, as a reader of the final response would run it.
+func (r *ResponsesReader) end() error {
+	for i := range r.nOutput {
+		it := &r.output[i]
+		index := int64(i)
+		c, started := r.calls[index]
+		if !it.isCall() {
+			if started {
+				return r.malformed(fmt.Errorf("response.output[%d], a call, is a %s item", i, it.typ))
+			}
+			continue
+		}
+		if err := r.restateItem(index, it, c, started); err != nil {
+			return err
+		}
+	}
+	for index := range r.calls {
+		if index >= int64(r.nOutput) {
+			return r.malformed(fmt.Errorf("the call at output_index %d is not in the response's output", index))
+		}
+	}
+	r.ended = true
+	if string(r.typ) == "response.incomplete" {
+		r.resp.Incomplete()
+	}
+	return nil
+}
+
+// callIndex is the output_index of an arguments event, which must be a
+// call's, and whose item_id, if there is one, must be that call's item; or,
+// without output_index, the index of its item_id.
+func (r *ResponsesReader) callIndex() (int64, error) {
+	if !r.hasIndex {
+		if index, ok := r.items[string(r.itemID)]; ok && r.hasItemID {
 			return index, nil
 		}
-		return 0, r.malformed(errors.New("no output_index, and an item_id of no call"))
+		return 0, r.malformed(errors.New("no output_index, and no item_id of a call"))
 	}
-	return 0, r.malformed(errors.New("no output_index"))
-}
-
-func (r *responsesReader) chunk(index int64, b []byte) error {
-	if len(b) > 0 {
-		if c := r.calls[index]; !c.gotBytes {
-			c.gotBytes = true
-			r.setCall(index, c)
-		}
+	c, ok := r.calls[r.index]
+	switch {
+	case !ok:
+		return 0, r.malformed(fmt.Errorf("arguments for output_index %d, which is no call's", r.index))
+	case r.hasItemID && string(r.itemID) != c.itemID:
+		return 0, r.malformed(fmt.Errorf("arguments of item %q for output_index %d, the call of item %q", r.itemID, r.index, c.itemID))
 	}
-	return r.resp.Chunk(index, b)
+	return r.index, nil
 }
-
-func (r *responsesReader) stop(index int64) error {
-	if c := r.calls[index]; !c.stopped {
-		c.stopped = true
-		r.setCall(index, c)
-	}
-	return r.resp.Stop(index)
-}
-
-func (r *responsesReader) setCall(index int64, c responsesCall) {
-	if r.calls == nil {
-		r.calls = make(map[int64]responsesCall)
-	}
-	r.calls[index] = c
-}
-
-// responsesTypeFound stops dataType's reading once it has the type.
-type responsesTypeFound struct{}
-
-func (responsesTypeFound) Error() string { return "type found" }
 
 // malformed wraps err, found in the data of the current event.
-func (r *responsesReader) malformed(err error) error {
+func (r *ResponsesReader) malformed(err error) error {
 	return fmt.Errorf("%w: event %d: %w", ErrMalformed, r.n, err)
 }
 
-// dataType reads the "type" of data, the JSON object of an event without
-// "event" field, into r.typ: empty if it has none.
-func (r *responsesReader) dataType(data []byte) error {
-	r.typ = r.typ[:0]
-	r.dec.Reset(data)
-	err := r.dec.Root(func(key []byte) (err error) {
-		if string(key) != "type" {
-			return r.dec.Skip()
-		}
-		if r.typ, err = r.dec.String(r.typ); err != nil {
-			return err
-		}
-		return responsesTypeFound{}
-	})
-	if _, found := err.(responsesTypeFound); err != nil && !found {
-		return r.malformed(err)
-	}
-	return nil
-}
-
 // providerError is the error of an error or response.failed event.
-func (r *responsesReader) providerError(data []byte) error {
-	if err := r.parse(data); err != nil {
-		pe := &ProviderError{Message: string(data)}
-		if r.kind == responsesFailed {
-			pe.Type = "response.failed"
-		}
-		return pe
-	}
+func (r *ResponsesReader) providerError() error {
 	if r.kind == responsesFailed {
 		return &ProviderError{Type: "response.failed", Code: string(r.nested.code), Message: string(r.nested.msg)}
 	}
@@ -411,129 +534,202 @@ func (r *responsesReader) providerError(data []byte) error {
 	}
 }
 
-// parse decodes the fields of one event's data that its kind needs into r.
-func (r *responsesReader) parse(data []byte) error {
+// parse decodes the fields of one event's data into r.
+func (r *ResponsesReader) parse(data []byte) error {
+	r.typ = r.typ[:0]
 	r.index, r.hasIndex = 0, false
 	r.itemID, r.hasItemID = r.itemID[:0], false
-	r.str, r.hasStr = r.str[:0], false
-	it := &r.item
-	it.typ, it.id, it.callID, it.name, it.args, it.bad = it.typ[:0], it.id[:0], it.callID[:0], it.name[:0], it.args[:0], ""
+	r.str, r.hasStr, r.name = r.str[:0], false, r.name[:0]
+	r.item.reset()
+	r.nOutput = 0
 	r.flat.reset()
 	r.nested.reset()
 
-	if r.kind == responsesArgsDelta {
-		if r.fastDelta(data) {
-			return nil
-		}
-		// fastDelta may have set some of them.
-		r.index, r.hasIndex, r.itemID, r.hasItemID, r.str, r.hasStr = 0, false, r.itemID[:0], false, r.str[:0], false
+	if r.fastDelta(data) {
+		return nil
 	}
+	// fastDelta may have set some of them.
+	r.typ, r.index, r.hasIndex, r.itemID, r.hasItemID, r.str, r.hasStr = r.typ[:0], 0, false, r.itemID[:0], false, r.str[:0], false
 	return r.parseSlow(data)
 }
 
 // parseSlow decodes data token by token with r.dec; parse has reset r.
-func (r *responsesReader) parseSlow(data []byte) error {
-	it := &r.item
-	r.dec.Reset(data)
-	var err error
-	switch r.kind {
-	case responsesItemAdded, responsesItemDone:
-		err = r.dec.Root(r.itemEventField)
-		if err == nil && len(it.typ) == 0 {
-			err = errors.New("no item type")
-		}
-	case responsesError:
-		err = r.dec.Root(r.errorEventField)
-	case responsesFailed:
-		err = r.dec.Root(r.failedEventField)
-	default:
-		err = r.dec.Root(r.deltaEventField)
+// It finds the type first, so that the members are read as the event's
+// kind has them, and those of the event types to come only checked.
+func (r *ResponsesReader) parseSlow(data []byte) error {
+	if err := r.dataType(data); err != nil {
+		return err
 	}
-	if err != nil {
+	r.kind = responsesKindOf(r.typ)
+	field := r.field
+	if r.kind == responsesIgnored {
+		field = func([]byte) error { return r.dec.Skip() }
+	}
+	r.dec.Reset(data)
+	if err := r.dec.Root(eventNames, field); err != nil {
 		return r.malformed(err)
 	}
 	return nil
 }
 
-// fastDelta reads the data of a response.function_call_arguments.delta
-// event, for parse, if it is an object of plain names (no escapes) with
-// string, plain-integer, true, false or null values (strings checked by
-// adapter.Unquote), each of output_index, item_id and delta at most
-// once, output_index an integer, item_id a string or null, delta a string:
-// by comparing bytes rather than decoding tokens. It reports false on any
-// difference: then parseSlow reads data, and its answer is the answer. When
-// it reports true, r holds what parseSlow would have read.
-func (r *responsesReader) fastDelta(data []byte) bool {
-	var seen fastSeen
+// responsesTypeFound stops dataType's reading once it has the type.
+type responsesTypeFound struct{}
+
+func (responsesTypeFound) Error() string { return "type found" }
+
+// dataType reads the "type" of data, a JSON object, into r.typ.
+func (r *ResponsesReader) dataType(data []byte) error {
+	r.dec.Reset(data)
+	err := r.dec.Root(eventNames, func(key []byte) (err error) {
+		if string(key) != "type" {
+			return r.dec.Skip()
+		}
+		if r.typ, err = r.dec.String(r.typ); err != nil {
+			return err
+		}
+		return responsesTypeFound{}
+	})
+	switch err.(type) {
+	case responsesTypeFound:
+		return nil
+	case nil:
+		return r.malformed(errors.New("no type"))
+	}
+	return r.malformed(err)
+}
+
+// The member names of the objects of an event.
+var (
+	eventNames    = adapter.Names{"type", "output_index", "item_id", "delta", "arguments", "name", "item", "response", "code", "message", "param", "error"}
+	itemNames     = adapter.Names{"type", "id", "call_id", "name", "arguments"}
+	responseNames = adapter.Names{"output", "error"}
+	errorNames    = adapter.Names{"type", "code", "message", "param"}
+)
+
+// fastDelta reads the data of an event, for parse, if it is an object of
+// plain names (no escapes) with string, plain-integer, true, false or null
+// values (strings checked by adapter.Unquote), of which only type,
+// output_index, item_id and delta are read (type a string, output_index an
+// integer, item_id a string or null, delta a string): the arguments and
+// text deltas, by comparing bytes rather than decoding tokens. It reports
+// false on any difference: then the token decoder reads data, and its
+// answer is the answer. When it reports true, r holds what the decoder
+// would have read.
+func (r *ResponsesReader) fastDelta(data []byte) bool {
 	i := fastMembers(data, 0, func(name []byte, i int) int {
 		switch string(name) {
+		case "type":
+			if !hasAt(data, i, `"`) {
+				return -1
+			}
+			r.typ, i = adapter.Unquote(r.typ, data, i)
+			return i
 		case "output_index":
 			var ok bool
 			if r.index, i, ok = adapter.Index(data, i); !ok {
 				return -1
 			}
 			r.hasIndex = true
-			return seen.once(0, i)
+			return i
 		case "item_id":
 			r.hasItemID = !hasAt(data, i, "null")
 			r.itemID, i = fastNullableString(r.itemID, data, i)
-			return seen.once(1, i)
+			return i
 		case "delta":
+			if !hasAt(data, i, `"`) {
+				return -1
+			}
 			r.str, i = adapter.Unquote(r.str, data, i)
 			r.hasStr = true
-			return seen.once(2, i)
-		case "":
+			return i
+		case "arguments", "name", "item", "response", "code", "message", "param", "error", "":
 			return -1
 		}
 		return fastScalar(data, i, &r.fastScratch)
 	})
-	return i >= 0 && adapter.SkipSpace(data, i) == len(data)
+	if i < 0 || len(r.typ) == 0 || adapter.SkipSpace(data, i) != len(data) {
+		return false
+	}
+	if r.kind = responsesKindOf(r.typ); r.kind == responsesIgnored {
+		// What the decoder reads of an event of a type to come: its type.
+		r.index, r.hasIndex, r.itemID, r.hasItemID, r.str, r.hasStr = 0, false, r.itemID[:0], false, r.str[:0], false
+	}
+	return true
 }
 
-func (r *responsesReader) readIndex() (err error) {
-	r.index, err = r.dec.Index()
-	r.hasIndex = err == nil
-	return err
-}
-
-// deltaEventField reads the fields of the delta and done events.
-func (r *responsesReader) deltaEventField(key []byte) (err error) {
+// field reads a member of an event's data, as its kind has it: the
+// members its kind does not read are only checked.
+func (r *ResponsesReader) field(key []byte) (err error) {
+	k := r.kind
 	switch string(key) {
+	case "type":
+		return r.dec.Skip() // read by dataType
 	case "output_index":
-		return r.readIndex()
+		r.index, err = r.dec.Index()
+		r.hasIndex = err == nil
+		return err
 	case "item_id":
-		if r.kind == responsesArgsDelta || r.kind == responsesArgsDone {
-			r.itemID, r.hasItemID, err = r.dec.NullableString(r.itemID)
-			return err
-		}
+		r.itemID, r.hasItemID, err = r.dec.NullableString(r.itemID)
+		return err
 	case "delta":
-		if r.kind != responsesArgsDone {
+		if k == responsesArgsDelta || k == responsesText || k == responsesThinking {
 			r.str, err = r.dec.String(r.str)
 			r.hasStr = err == nil
 			return err
 		}
 	case "arguments":
-		if r.kind == responsesArgsDone {
-			r.str, r.hasStr, err = r.dec.NullableString(r.str)
+		if k == responsesArgsDone {
+			r.str, err = r.dec.String(r.str)
+			r.hasStr = err == nil
 			return err
+		}
+	case "name":
+		if k == responsesArgsDone {
+			r.name, _, err = r.dec.NullableString(r.name)
+			return err
+		}
+	case "item":
+		if k == responsesItemAdded || k == responsesItemDone {
+			return r.dec.Object(itemNames, func(key []byte) error { return r.itemField(&r.item, key) })
+		}
+	case "response":
+		if k == responsesEnd || k == responsesFailed {
+			return r.dec.Object(responseNames, r.responseField)
+		}
+	case "error":
+		if k == responsesError {
+			return r.dec.Object(errorNames, r.nested.fieldOf(&r.dec))
+		}
+	case "code", "message", "param":
+		if k == responsesError {
+			return r.flat.field(&r.dec, key)
 		}
 	}
 	return r.dec.Skip()
 }
 
-// itemEventField reads the fields of the output_item events.
-func (r *responsesReader) itemEventField(key []byte) error {
+// responseField reads the response of response.completed and the other
+// events that carry it: its output items and its error.
+func (r *ResponsesReader) responseField(key []byte) error {
 	switch string(key) {
-	case "output_index":
-		return r.readIndex()
-	case "item":
-		return r.dec.Object(r.itemField)
+	case "output":
+		r.nOutput = 0
+		return r.dec.Array(func(int) error {
+			if r.nOutput == len(r.output) {
+				r.output = append(r.output, responsesItem{})
+			}
+			it := &r.output[r.nOutput]
+			it.reset()
+			r.nOutput++
+			return r.dec.Object(itemNames, func(key []byte) error { return r.itemField(it, key) })
+		})
+	case "error":
+		return r.dec.Object(errorNames, r.nested.fieldOf(&r.dec))
 	}
 	return r.dec.Skip()
 }
 
-func (r *responsesReader) itemField(key []byte) (err error) {
-	it := &r.item
+func (r *ResponsesReader) itemField(it *responsesItem, key []byte) (err error) {
 	var dst *[]byte
 	var name string
 	switch string(key) {
@@ -559,41 +755,21 @@ func (r *responsesReader) itemField(key []byte) (err error) {
 		}
 		return r.dec.Skip()
 	}
-	*dst, _, err = r.dec.NullableString(*dst)
+	var ok bool
+	*dst, ok, err = r.dec.NullableString(*dst)
+	if name == "arguments" {
+		it.hasArgs = ok
+	}
 	return err
-}
-
-// errorEventField reads the fields of an error event: code, message and
-// param, at the top level or in an "error" object.
-func (r *responsesReader) errorEventField(key []byte) error {
-	switch string(key) {
-	case "error":
-		return r.dec.Object(r.nestedErrorField)
-	case "type":
-		return r.dec.Skip() // "error"
-	}
-	return r.flat.field(&r.dec, key)
-}
-
-func (r *responsesReader) nestedErrorField(key []byte) error {
-	return r.nested.field(&r.dec, key)
-}
-
-// failedEventField reads response.error of a response.failed event.
-func (r *responsesReader) failedEventField(key []byte) error {
-	if string(key) != "response" {
-		return r.dec.Skip()
-	}
-	return r.dec.Object(func(key []byte) error {
-		if string(key) != "error" {
-			return r.dec.Skip()
-		}
-		return r.dec.Object(r.nestedErrorField)
-	})
 }
 
 func (e *responsesErr) reset() {
 	e.typ, e.code, e.msg, e.param = e.typ[:0], e.code[:0], e.msg[:0], e.param[:0]
+}
+
+// fieldOf returns e.field for the members of an error object.
+func (e *responsesErr) fieldOf(d *adapter.Decoder) func(key []byte) error {
+	return func(key []byte) error { return e.field(d, key) }
 }
 
 // field reads one field of an error object. A code that is not a string is

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/argstream/argstream/toolcall"
@@ -42,12 +43,25 @@ func responsesSynthetic(n int, withEvent bool) []byte {
 			event("response.in_progress", `{"type":"response.in_progress","response":{"id":"resp_1","status":"in_progress"}}`)
 		}
 	}
+	// The arguments each call streamed, restated by the done events and
+	// the final output, as the API does.
+	var text strings.Builder
+	text.WriteString(`{"text": "`)
+	for k := range n {
+		text.WriteString(`line ` + strconv.Itoa(k) + ` \"q\"\n`)
+	}
+	text.WriteString(`"}`)
+	args := strconv.Quote(text.String())
+	item := func(i string) string {
+		return `{"id":"fc_` + i + `","type":"function_call","status":"completed","arguments":` + args + `,"call_id":"call_` + i + `","name":"write"}`
+	}
 	for _, i := range []string{"2", "3"} {
 		event("response.function_call_arguments.delta", `{"type":"response.function_call_arguments.delta","item_id":"fc_`+i+`","output_index":`+i+`,"delta":"\"}"}`)
-		event("response.function_call_arguments.done", `{"type":"response.function_call_arguments.done","item_id":"fc_`+i+`","output_index":`+i+`,"arguments":"(not compared)"}`)
-		event("response.output_item.done", `{"type":"response.output_item.done","output_index":`+i+`,"item":{"id":"fc_`+i+`","type":"function_call","status":"completed","arguments":"(not read)","call_id":"call_`+i+`","name":"write"}}`)
+		event("response.function_call_arguments.done", `{"type":"response.function_call_arguments.done","item_id":"fc_`+i+`","output_index":`+i+`,"arguments":`+args+`}`)
+		event("response.output_item.done", `{"type":"response.output_item.done","output_index":`+i+`,"item":`+item(i)+`}`)
 	}
-	event("response.completed", `{"type":"response.completed","response":{"id":"resp_1","object":"response","status":"completed","output":[]}}`)
+	event("response.completed", `{"type":"response.completed","response":{"id":"resp_1","object":"response","status":"completed","output":[`+
+		`{"id":"rs_1","type":"reasoning","summary":[]},{"id":"msg_1","type":"message","status":"completed","content":[],"role":"assistant"},`+item("2")+`,`+item("3")+`]}}`)
 	return b.Bytes()
 }
 

@@ -2,9 +2,11 @@ package openaistream
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -17,9 +19,79 @@ import (
 )
 
 // responsesSSE frames event data payloads (one line of JSON each) as SSE,
-// each with the "event:" line named by its "type" if withEvent.
+// each with the "event:" line named by its "type" if withEvent. Each
+// responsesCompleted among them becomes a response.completed whose output
+// lists the items before it, as the API's does (withOutput).
 func responsesSSE(withEvent bool, data ...string) string {
+	data = slices.Clone(data)
+	for i, d := range data {
+		if d == responsesCompleted {
+			data[i] = withOutput(d, data[:i])
+		}
+	}
 	b, err := wiretest.SSEFromChunks([]byte(strings.Join(data, "\n")), withEvent)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// withOutput returns end, a response.completed or response.incomplete
+// event, with the output its response has after the events before: the
+// item of each output_index, as its output_item.done gave it, or its
+// output_item.added with the arguments of its deltas; an index with no
+// item is a message. Decoded with encoding/json, independently of
+// ReadResponses.
+func withOutput(end string, before []string) string {
+	items := map[int]map[string]any{}
+	byID := map[string]int{}
+	last := -1
+	for _, d := range before {
+		var ev struct {
+			Type        string         `json:"type"`
+			OutputIndex *int           `json:"output_index"`
+			ItemID      string         `json:"item_id"`
+			Item        map[string]any `json:"item"`
+			Delta       string         `json:"delta"`
+		}
+		if json.Unmarshal([]byte(d), &ev) != nil {
+			continue
+		}
+		if ev.OutputIndex == nil {
+			i, ok := byID[ev.ItemID]
+			if !ok {
+				continue
+			}
+			ev.OutputIndex = &i
+		}
+		i := *ev.OutputIndex
+		if id, ok := ev.Item["id"].(string); ok {
+			byID[id] = i
+		}
+		last = max(last, i)
+		switch ev.Type {
+		case "response.output_item.added", "response.output_item.done":
+			items[i] = ev.Item
+		case "response.function_call_arguments.delta", "response.mcp_call_arguments.delta":
+			if it := items[i]; it != nil {
+				it["arguments"] = fmt.Sprint(it["arguments"]) + ev.Delta
+			}
+		}
+	}
+	output := []map[string]any{}
+	for i := 0; i <= last; i++ {
+		it := items[i]
+		if it == nil {
+			it = map[string]any{"type": "message", "id": fmt.Sprint("msg_", i), "role": "assistant", "content": []any{}}
+		}
+		output = append(output, it)
+	}
+	var v map[string]any
+	if err := json.Unmarshal([]byte(end), &v); err != nil {
+		panic(err)
+	}
+	v["response"].(map[string]any)["output"] = output
+	b, err := json.Marshal(v)
 	if err != nil {
 		panic(err)
 	}
@@ -115,66 +187,91 @@ func TestResponsesDeltas(t *testing.T) {
 func TestResponsesDoneOnly(t *testing.T) {
 	args := `{"city":"Paris"}`
 	for _, tc := range []struct {
-		name string
-		data []string
-		want wiretest.CallOutcome
+		name      string
+		data      []string
+		want      wiretest.CallOutcome
+		malformed bool
 	}{
 		{"added and done", []string{
 			responsesAdded(0, "fc_0", "call_0", "f", ""),
 			responsesArgsDoneEvent(0, "fc_0", args),
 			responsesItemDoneEvent(0, "fc_0", "call_0", "f", args),
-		}, responsesWant(0, "call_0", "f", args)},
+		}, responsesWant(0, "call_0", "f", args), false},
+		// An arguments event for an output_index no output_item.added
+		// made a call: the SDKs that accumulate fail on it.
 		{"function_call_arguments.done alone", []string{
 			responsesArgsDoneEvent(0, "fc_0", args),
-		}, wiretest.CallOutcome{Index: 0, Arguments: args}}, // no name: not executable
+		}, wiretest.CallOutcome{}, true},
 		{"output_item.done alone", []string{
 			responsesItemDoneEvent(0, "fc_0", "call_0", "f", args),
-		}, responsesWant(0, "call_0", "f", args)},
+		}, responsesWant(0, "call_0", "f", args), false},
 		{"both done events, no added", []string{
 			responsesArgsDoneEvent(0, "fc_0", args),
 			responsesItemDoneEvent(0, "fc_0", "call_0", "f", args),
-		}, responsesWant(0, "call_0", "f", args)},
+		}, wiretest.CallOutcome{}, true},
 		{"arguments in added", []string{
 			responsesAdded(0, "fc_0", "call_0", "f", args),
 			responsesArgsDoneEvent(0, "fc_0", args),
 			responsesItemDoneEvent(0, "fc_0", "call_0", "f", args),
-		}, responsesWant(0, "call_0", "f", args)},
+		}, responsesWant(0, "call_0", "f", args), false},
+		// Arguments in the added item are the first bytes, which deltas
+		// extend, as the SDKs append them: {} then deltas is no JSON.
 		{"{} in added, then deltas", []string{
 			responsesAdded(0, "fc_0", "call_0", "f", "{}"),
 			responsesDelta(0, "fc_0", `{"city":`),
 			responsesDelta(0, "fc_0", `"Paris"}`),
 			responsesArgsDoneEvent(0, "fc_0", args),
-		}, responsesWant(0, "call_0", "f", args)},
-		{"{} in added, then done", []string{
+		}, wiretest.CallOutcome{Index: 0, ID: "call_0", Name: "f", Syntax: true}, false},
+		{"{} in added, then done with other arguments", []string{
 			responsesAdded(0, "fc_0", "call_0", "f", "{}"),
 			responsesArgsDoneEvent(0, "fc_0", args),
-		}, responsesWant(0, "call_0", "f", args)},
-		{"{ } with white space in added, then done: the placeholder, as toolcall takes it", []string{
-			responsesAdded(0, "fc_0", "call_0", "f", "{\n}"),
-			responsesArgsDoneEvent(0, "fc_0", args),
-		}, responsesWant(0, "call_0", "f", args)},
+		}, wiretest.CallOutcome{Index: 0, ID: "call_0", Name: "f"}, false},
 		{"{} in added and done", []string{
 			responsesAdded(0, "fc_0", "call_0", "f", "{}"),
 			responsesItemDoneEvent(0, "fc_0", "call_0", "f", "{}"),
-		}, responsesWant(0, "call_0", "f", "{}")},
-		{"{} in added, output_item.done without arguments", []string{
+		}, responsesWant(0, "call_0", "f", "{}"), false},
+		{"{} in added, output_item.done with empty arguments", []string{
 			responsesAdded(0, "fc_0", "call_0", "f", "{}"),
 			responsesItemDoneEvent(0, "fc_0", "call_0", "f", ""),
-		}, responsesWant(0, "call_0", "f", "{}")},
-		{"done differs from the deltas: the deltas count", []string{
+		}, wiretest.CallOutcome{Index: 0, ID: "call_0", Name: "f"}, false},
+		// The defect of the first attack round: deltas approved, a done
+		// event that every SDK reports as the call.
+		{"done differs from the deltas: refused", []string{
 			responsesAdded(0, "fc_0", "call_0", "f", ""),
 			responsesDelta(0, "fc_0", args),
 			responsesArgsDoneEvent(0, "fc_0", `{"city":"Rome"}`),
 			responsesItemDoneEvent(0, "fc_0", "call_0", "f", `{"city":"Rome"}`),
-		}, responsesWant(0, "call_0", "f", args)},
+		}, wiretest.CallOutcome{Index: 0, ID: "call_0", Name: "f"}, false},
+		{"output_item.done differs from the deltas and the done event: refused", []string{
+			responsesAdded(0, "fc_0", "call_0", "f", ""),
+			responsesDelta(0, "fc_0", args),
+			responsesArgsDoneEvent(0, "fc_0", args),
+			responsesItemDoneEvent(0, "fc_0", "call_0", "f", `{"city":"Rome"}`),
+		}, wiretest.CallOutcome{Index: 0, ID: "call_0", Name: "f"}, false},
+		{"output_item.done under another name: refused", []string{
+			responsesAdded(0, "fc_0", "call_0", "f", ""),
+			responsesDelta(0, "fc_0", args),
+			responsesItemDoneEvent(0, "fc_0", "call_0", "g", args),
+		}, wiretest.CallOutcome{Index: 0, ID: "call_0", Name: "f"}, false},
+		{"output_item.done of another item at the call's index", []string{
+			responsesAdded(0, "fc_0", "call_0", "f", ""),
+			responsesDelta(0, "fc_0", args),
+			responsesItemDoneEvent(0, "fc_9", "call_0", "f", args),
+		}, wiretest.CallOutcome{}, true},
 		{"empty done: no arguments", []string{
 			responsesAdded(0, "fc_0", "call_0", "f", ""),
 			responsesArgsDoneEvent(0, "fc_0", ""),
 			responsesItemDoneEvent(0, "fc_0", "call_0", "f", ""),
-		}, wiretest.CallOutcome{Index: 0, ID: "call_0", Name: "f", Truncated: true}},
+		}, wiretest.CallOutcome{Index: 0, ID: "call_0", Name: "f", Truncated: true}, false},
 	} {
 		for _, withEvent := range []bool{true, false} {
 			got, err := responsesRead(responsesSSE(withEvent, append(tc.data, responsesCompleted)...))
+			if tc.malformed {
+				if !errors.Is(err, ErrMalformed) || len(got) > 0 && got[0].Executable {
+					t.Errorf("%s: ReadResponses = %v, %+v, want ErrMalformed and no call executable", tc.name, err, got)
+				}
+				continue
+			}
 			if err != nil {
 				t.Fatalf("%s: ReadResponses = %v", tc.name, err)
 			}
@@ -259,6 +356,11 @@ func TestResponsesNotCalls(t *testing.T) {
 	if err != nil || len(got) != 0 {
 		t.Errorf("ReadResponses = %v, calls %+v, want none", err, got)
 	}
+	for _, data := range []string{"not even json", "[1, 2]", `{"no_type":true}`, `{"type":"response.future_event","Type":"x"}`} {
+		if _, err := responsesRead(responsesSSE(true, responsesCreated) + "data: " + data + "\n\n"); !errors.Is(err, ErrMalformed) {
+			t.Errorf("data %s: ReadResponses = %v, want ErrMalformed", data, err)
+		}
+	}
 }
 
 func TestResponsesText(t *testing.T) {
@@ -329,12 +431,17 @@ func TestResponsesErrorEvent(t *testing.T) {
 func TestResponsesIncomplete(t *testing.T) {
 	data := append(responsesCall1(`{"a":`, `1}`),
 		responsesAdded(2, "fc_2", "call_2", "write", ""),
-		responsesDelta(2, "fc_2", `{"text":"It was a dark and`),
-		`{"type":"response.incomplete","response":{"id":"resp_1","status":"incomplete","incomplete_details":{"reason":"max_output_tokens"}}}`,
-		responsesDelta(2, "fc_2", ` stormy night"}`))
+		responsesDelta(2, "fc_2", `{"text":"It was a dark and`))
+	// The output of response.incomplete restates both calls: the first
+	// whole, the second cut.
+	data = append(data, withOutput(`{"type":"response.incomplete","response":{"id":"resp_1","status":"incomplete","incomplete_details":{"reason":"max_output_tokens"}}}`, data))
 	got, err := responsesRead(responsesSSE(true, data...))
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The SDKs read on after it: a delta there is refused.
+	if _, err := responsesRead(responsesSSE(true, append(data, responsesDelta(2, "fc_2", ` stormy night"}`))...)); !errors.Is(err, ErrMalformed) {
+		t.Errorf("a delta after response.incomplete: %v, want ErrMalformed", err)
 	}
 	want := []wiretest.CallOutcome{
 		responsesWant(1, "call_1", "get_weather", `{"a":1}`),
@@ -365,10 +472,15 @@ func TestResponsesEnds(t *testing.T) {
 		}
 	}
 
-	// After response.completed, nothing more is read.
-	stream := start + responsesSSE(true, responsesCompleted) + "event: response.function_call_arguments.delta\ndata: {\n\n"
-	if _, err := responsesRead(stream); err != nil {
+	// After response.completed, the SDKs read on: the body is read to its
+	// end, and an event there is malformed; a comment or [DONE] is not.
+	whole := responsesSSE(true, append(responsesCall1(`{"a":1}`), responsesCompleted)...)
+	if _, err := responsesRead(whole + ": bye\n\ndata: [DONE]\n\n"); err != nil {
 		t.Errorf("ReadResponses = %v", err)
+	}
+	late := responsesSSE(true, responsesAdded(2, "fc_2", "call_2", "rm", `{"path":"/"}`), responsesItemDoneEvent(2, "fc_2", "call_2", "rm", `{"path":"/"}`))
+	if got, err := responsesRead(whole + late); !errors.Is(err, ErrMalformed) || len(got) != 1 || got[0].Executable {
+		t.Errorf("a call after response.completed: %v, %+v, want ErrMalformed and no call executable", err, got)
 	}
 }
 
@@ -419,13 +531,11 @@ func TestResponsesMalformed(t *testing.T) {
 }
 
 func TestResponsesIgnored(t *testing.T) {
+	// Events of types to come are read (the SDKs decode every one: their
+	// data must be a JSON object with a type), and ignored.
 	stream := responsesSSE(true, responsesCreated) +
-		"event: response.in_progress\ndata: not even json\n\n" +
-		"event: response.future_event\ndata: [1, 2]\n\n" +
 		": a comment\n\n" +
-		"data: {\"type\":\"response.future_event\",\"output_index\":\"x\",\"item\":7,\"delta\":[]}\n\n" +
-		"data: {\"no_type\":true}\n\n" +
-		"data: [DONE]\n\n" +
+		"data: {\"type\":\"response.future_event\",\"output_index\":3,\"item\":7,\"delta\":[],\"response\":\"x\"}\n\n" +
 		responsesSSE(false,
 			`{"type":"response.queued","response":{}}`,
 			`{"type":"response.content_part.added","item_id":"msg_1","output_index":0,"content_index":0,"part":{"type":"output_text","text":""}}`,
@@ -435,6 +545,11 @@ func TestResponsesIgnored(t *testing.T) {
 	got, err := responsesRead(stream)
 	if err != nil || len(got) != 0 {
 		t.Errorf("ReadResponses = %v, calls %+v, want none", err, got)
+	}
+	for _, data := range []string{"not even json", "[1, 2]", `{"no_type":true}`, `{"type":"response.future_event","Type":"x"}`} {
+		if _, err := responsesRead(responsesSSE(true, responsesCreated) + "data: " + data + "\n\n"); !errors.Is(err, ErrMalformed) {
+			t.Errorf("data %s: ReadResponses = %v, want ErrMalformed", data, err)
+		}
 	}
 }
 

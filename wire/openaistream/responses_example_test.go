@@ -1,8 +1,10 @@
 package openaistream_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/argstream/argstream/toolcall"
@@ -15,12 +17,13 @@ import (
 // second the model's answer once it has the tool's result: ReadResponses
 // returns at the end of the first.
 func ExampleReadResponses() {
-	body, err := os.Open("../../testdata/llm_streams/pydantic-ai__cassettes__test_openai_responses__test_openai_responses_stream.sse")
+	// The first of the two responses the recording holds: the events of a
+	// second response after response.completed would be malformed.
+	body, err := firstResponse("../../testdata/llm_streams/pydantic-ai__cassettes__test_openai_responses__test_openai_responses_stream.sse")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	defer body.Close()
 
 	resp := toolcall.New()
 	err = openaistream.ReadResponses(context.Background(), body, resp,
@@ -35,4 +38,17 @@ func ExampleReadResponses() {
 	}
 	// Output:
 	// 0 call_kL0PCQV7M2WMoVX8V8OtYSAL get_capital {"country":"France"} true
+}
+
+// firstResponse returns the recording's bytes up to its second
+// interaction, as pydantic-ai's cassettes mark them.
+func firstResponse(name string) (io.Reader, error) {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	if i := bytes.Index(b, []byte("\n: interaction 1")); i >= 0 {
+		b = b[:i+1]
+	}
+	return bytes.NewReader(b), nil
 }

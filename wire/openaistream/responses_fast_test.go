@@ -11,6 +11,7 @@ import (
 
 // responsesParsed is what parse reads from the data of an arguments delta.
 type responsesParsed struct {
+	Typ                 string
 	Index               int64
 	HasIndex, HasItemID bool
 	ItemID              string
@@ -18,17 +19,15 @@ type responsesParsed struct {
 	HasStr              bool
 }
 
-func (r *responsesReader) parsed() responsesParsed {
-	return responsesParsed{r.index, r.hasIndex, r.hasItemID, string(r.itemID), string(r.str), r.hasStr}
+func (r *ResponsesReader) parsed() responsesParsed {
+	return responsesParsed{string(r.typ), r.index, r.hasIndex, r.hasItemID, string(r.itemID), string(r.str), r.hasStr}
 }
 
 // responsesFastVsSlow checks that parse reads the data of an arguments
 // delta with the fast path as the token decoder does, or that the fast
 // path declines it. It reports whether the fast path took it.
 func responsesFastVsSlow(data []byte) (took bool, problem string) {
-	fast := responsesReader{kind: responsesArgsDelta}
-	slow := responsesReader{kind: responsesArgsDelta}
-	viaParse := responsesReader{kind: responsesArgsDelta}
+	var fast, slow, viaParse ResponsesReader
 	errParse := viaParse.parse(data)
 	errSlow := slow.parseSlow(data)
 	if (errParse == nil) != (errSlow == nil) {
@@ -56,7 +55,8 @@ func TestResponsesFastDelta(t *testing.T) {
 	}{
 		{`{"type":"response.function_call_arguments.delta","sequence_number":7,"item_id":"fc_1","output_index":0,"delta":"{\"a\": 1"}`, true},
 		{`{"type":"response.function_call_arguments.delta","delta":"","obfuscation":"x\u00e9","output_index":3,"item_id":null,"sequence_number":8}` + " \n", true},
-		{`{"item_id":"fc_1","delta":"\\"}`, true},
+		{`{"type":"response.output_text.delta","item_id":"fc_1","delta":"\\"}`, true},
+		{`{"item_id":"fc_1","delta":"x"}`, false}, // no type
 		{`{"type":"x","sequence_number":7,"item_id":"fc_1","output_index":0,"delta":"x","delta":"y"}`, false},
 		{`{"output_index":0,"output_index":1,"delta":"x"}`, false},
 		{`{"\u0064elta":"x","output_index":0}`, false},

@@ -54,6 +54,7 @@ func responsesPlanStream(t testing.TB, plan wiretest.WirePlan, first int64, rng 
 	itemID := func(i int) string { return fmt.Sprint("fc_", i) }
 
 	var calls []responsesPlanEvent
+	output := map[int64]obj{} // the items of the final response, by output_index
 	for _, st := range plan.Steps {
 		c := plan.Calls[st.Call]
 		item := obj{"type": "function_call", "id": itemID(st.Call), "call_id": c.ID, "name": c.Name, "arguments": "", "status": "in_progress"}
@@ -69,6 +70,7 @@ func responsesPlanStream(t testing.TB, plan wiretest.WirePlan, first int64, rng 
 		default:
 			args := strings.Join(c.Deltas, "")
 			item["arguments"], item["status"] = args, "completed"
+			output[c.Index] = item
 			calls = append(calls,
 				responsesPlanEvent{Event: ev("response.function_call_arguments.done", obj{"item_id": itemID(st.Call), "output_index": c.Index, "arguments": args}), call: st.Call, stops: true},
 				responsesPlanEvent{Event: ev("response.output_item.done", obj{"output_index": c.Index, "item": item}), call: st.Call, stops: true})
@@ -91,6 +93,7 @@ func responsesPlanStream(t testing.TB, plan wiretest.WirePlan, first int64, rng 
 			seq = append(seq, responsesPlanEvent{Event: ev("response.output_text.delta", obj{"item_id": msg["id"], "output_index": idx, "content_index": 0, "delta": d}), call: -1, isText: true, textIndex: idx, text: d})
 		}
 		seq = append(seq, responsesPlanEvent{Event: ev("response.output_item.done", obj{"output_index": idx, "item": msg}), call: -1})
+		output[idx] = msg
 		texts = append(texts, seq)
 	}
 
@@ -107,7 +110,17 @@ func responsesPlanStream(t testing.TB, plan wiretest.WirePlan, first int64, rng 
 		seqs[i] = seqs[i][1:]
 	}
 	created := responsesPlanEvent{Event: ev("response.created", obj{"response": obj{"id": "resp_1", "status": "in_progress"}}), call: -1}
-	completed := responsesPlanEvent{Event: ev("response.completed", obj{"response": obj{"id": "resp_1", "status": "completed"}}), call: -1}
+	// The final response lists every item, a message at the indexes no
+	// item was sent.
+	var items []obj
+	for idx := range first + 2 + int64(len(plan.Calls)) {
+		it := output[idx]
+		if it == nil {
+			it = obj{"type": "message", "id": fmt.Sprint("msg_none_", idx), "role": "assistant", "content": []any{}}
+		}
+		items = append(items, it)
+	}
+	completed := responsesPlanEvent{Event: ev("response.completed", obj{"response": obj{"id": "resp_1", "status": "completed", "output": items}}), call: -1}
 	return append(append([]responsesPlanEvent{created}, out...), completed)
 }
 

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"slices"
 	"strings"
@@ -100,7 +101,9 @@ func responsesStreams(t testing.TB) []responsesStreamCase {
 			if rec.chunks && !eventField {
 				name += " (no event field)"
 			}
-			out = append(out, responsesStreamCase{name, frame(data), -1})
+			if len(parts) == 1 {
+				out = append(out, responsesStreamCase{name, frame(data), -1})
+			}
 			for i, p := range parts {
 				out = append(out, responsesStreamCase{name + " response " + string(rune('0'+i)), frame(p), i})
 			}
@@ -264,8 +267,16 @@ func responsesRun(resp *toolcall.Response, rd io.Reader) responsesGot {
 func TestResponsesRecordings(t *testing.T) {
 	resp := toolcall.New()
 	for _, rec := range responsesRecordings {
-		if got, want := len(responsesParts(t, readRecording(t, rec.file), rec.chunks)), len(rec.calls); got != want {
+		data := readRecording(t, rec.file)
+		if got, want := len(responsesParts(t, data, rec.chunks)), len(rec.calls); got != want {
 			t.Errorf("%s: %d responses, want %d", rec.file, got, want)
+		}
+		if len(rec.calls) > 1 && !rec.chunks {
+			// Read as one stream, the events after the first
+			// response.completed are ones the SDKs read on: refused.
+			if g := responsesRun(resp, bytes.NewReader(data)); !errors.Is(g.err, ErrMalformed) {
+				t.Errorf("%s read whole: %v, want ErrMalformed", rec.file, g.err)
+			}
 		}
 	}
 	for _, sc := range responsesStreams(t) {

@@ -23,9 +23,14 @@
 //
 // # What it reads
 //
-// The format of the spec, exactly: lines end at CRLF, LF or CR (a CR at the
-// end of one read and an LF at the start of the next are one line end); a
-// leading UTF-8 byte order mark is skipped; a line starting with ":" is a
+// The format of the spec, with two exceptions: lines end at CRLF or LF (a
+// CR at the end of one read and an LF at the start of the next are one line
+// end), and a CR that no LF follows, or a UTF-8 byte order mark at the
+// start of the stream, is an error, ErrAmbiguous. The spec ends a line at
+// a lone CR and skips a leading BOM, but the readers of the official SDKs,
+// which split lines at LF with bufio.Scanner, do neither: they would read
+// other events from the same bytes, and what argstream reads must be what
+// they read. Otherwise: a line starting with ":" is a
 // comment and skipped; a line "name: value" sets a field, one space after
 // the colon being removed, and a line without a colon is a field with an
 // empty value; the fields are "event" (the type), "data" (several data lines

@@ -15,6 +15,13 @@ var (
 	ErrTruncated = errors.New("sse: stream ends in the middle of an event")
 	// ErrEventTooLarge: an event is larger than the limit (MaxEventSize).
 	ErrEventTooLarge = errors.New("sse: event too large")
+	// ErrAmbiguous: the stream holds what the spec and the readers of the
+	// official SDKs read differently, so that they would see other events:
+	// a byte order mark at its start (the spec skips it, the SDKs' readers
+	// keep it in the first field's name, and skip that field), or a line
+	// ended by a CR that no LF follows (the spec ends the line there, the
+	// SDKs' readers, which split lines at LF, do not).
+	ErrAmbiguous = errors.New("sse: stream read differently by different readers")
 )
 
 // Error is what ended a stream, and where. An Error is immutable once
@@ -27,11 +34,13 @@ type Error struct {
 	Offset int64
 	// Line is the line of that byte, from 1. CRLF, LF and CR each end a line.
 	Line int64
-	// Err is ErrTruncated, ErrEventTooLarge or the error of the underlying
-	// reader.
+	// Err is ErrTruncated, ErrEventTooLarge, ErrAmbiguous or the error of
+	// the underlying reader.
 	Err error
 	// Limit is the limit exceeded, for ErrEventTooLarge.
 	Limit int64
+	// Detail says what is wrong, for people, when Err alone does not.
+	Detail string
 }
 
 func (e *Error) Error() string {
@@ -43,6 +52,8 @@ func (e *Error) Error() string {
 		b = append(b, " bytes"...)
 	case ErrTruncated:
 		b = append(b, ErrTruncated.Error()...)
+	case ErrAmbiguous:
+		b = append(b, ErrAmbiguous.Error()...)
 	default:
 		b = append(b, "sse: reading the stream"...)
 	}
@@ -51,7 +62,11 @@ func (e *Error) Error() string {
 	b = append(b, " (line "...)
 	b = strconv.AppendInt(b, e.Line, 10)
 	b = append(b, ')')
-	if e.Err != ErrEventTooLarge && e.Err != ErrTruncated {
+	if e.Detail != "" {
+		b = append(b, ": "...)
+		b = append(b, e.Detail...)
+	}
+	if e.Err != ErrEventTooLarge && e.Err != ErrTruncated && e.Err != ErrAmbiguous {
 		b = append(b, ": "...)
 		b = append(b, e.Err.Error()...)
 	}

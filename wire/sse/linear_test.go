@@ -22,7 +22,7 @@ func TestLinear(t *testing.T) {
 	}{
 		{"one data line", func(n int) string { return "data: " + strings.Repeat("x", n) + "\n\n" }},
 		{"many data lines", func(n int) string { return strings.Repeat("data: xx\n", n/9) + "\n" }},
-		{"many CR data lines", func(n int) string { return strings.Repeat("data: xx\r", n/9) + "\r" }},
+		{"many CRLF data lines", func(n int) string { return strings.Repeat("data: x\r\n", n/9) + "\r\n" }},
 		{"a long comment", func(n int) string { return ":" + strings.Repeat("c", n) + "\ndata: x\n\n" }},
 		{"a long field name", func(n int) string { return strings.Repeat("n", n) + ": v\ndata: x\n\n" }},
 		{"a long id", func(n int) string { return "id: " + strings.Repeat("1", n) + "\ndata: x\n\n" }},

@@ -277,7 +277,11 @@ func (r *Reader) scan() bool {
 		c := b[i]
 		if r.skipLF {
 			r.skipLF = false
-			if c == '\n' {
+			if c != '\n' {
+				r.err = &Error{Offset: r.off - 1, Line: r.line - 1, Err: ErrAmbiguous, Detail: "a line ends with a CR that no LF follows"}
+				return false
+			}
+			{
 				i++
 				r.off++
 				if r.blankCR {
@@ -297,7 +301,8 @@ func (r *Reader) scan() bool {
 				r.bomN++
 				r.pending = true
 				if r.bomN == len(bom) {
-					r.state, r.pending, r.evStart = stLineStart, false, r.off
+					r.err = &Error{Offset: 0, Line: 1, Err: ErrAmbiguous, Detail: "the stream begins with a byte order mark"}
+					return false
 				}
 				continue
 			}

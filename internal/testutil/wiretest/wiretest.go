@@ -94,6 +94,20 @@ func MakeWirePlan(docs []testutil.Doc, first int64, rng *rand.Rand) (WirePlan, e
 	return p, nil
 }
 
+// NumberedByStart returns p with its calls' indexes renumbered from first
+// in the order their starts come, as Anthropic numbers content blocks.
+func (p WirePlan) NumberedByStart(first int64) WirePlan {
+	q := WirePlan{Calls: slices.Clone(p.Calls), Steps: p.Steps}
+	next := first
+	for _, s := range p.Steps {
+		if s.Delta < 0 {
+			q.Calls[s.Call].Index = next
+			next++
+		}
+	}
+	return q
+}
+
 // Want is the summary a whole, valid response of p gives: every call
 // executable with its arguments, in index order.
 func (p WirePlan) Want() []CallOutcome {
@@ -112,17 +126,14 @@ type SSEEvent struct {
 }
 
 // FrameSSE writes events as a server-sent-events stream, with framing
-// chosen at random but meaning the same: LF, CRLF or CR line ends, "data:"
+// chosen at random but meaning the same: LF or CRLF line ends, "data:"
 // with or without its space, comments and id lines here and there, the
 // event line present or not (when typeOptional), data split over several
 // data lines where the JSON allows a line end (the lines are joined with
 // LF, which is JSON white space between tokens), and extra blank lines.
 func FrameSSE(events []SSEEvent, typeOptional bool, rng *rand.Rand) []byte {
 	var b bytes.Buffer
-	eol := []string{"\n", "\r\n", "\r"}[rng.IntN(3)]
-	if rng.IntN(4) == 0 {
-		b.WriteString("\ufeff") // a BOM, which the reader must skip
-	}
+	eol := []string{"\n", "\r\n"}[rng.IntN(2)]
 	for _, ev := range events {
 		if rng.IntN(6) == 0 {
 			b.WriteString(": keep-alive" + eol)
@@ -169,7 +180,10 @@ func splitData(data string, rng *rand.Rand) []string {
 			escaped = true
 		case c == '"':
 			inString = !inString
-		case !inString && (c == ',' || c == ':' || c == '{' || c == '[') && rng.IntN(4) == 0:
+		case !inString && (c == ',' || c == ':' || c == '{' || c == '[') && rng.IntN(4) == 0 &&
+			!(c == '{' && i+1 < len(data) && data[i+1] == '}'):
+			// ({} stays whole: Anthropic's placeholder input is those
+			// two bytes, to every reader.)
 			lines = append(lines, data[start:i+1])
 			start = i + 1
 		}

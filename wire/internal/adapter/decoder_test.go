@@ -13,7 +13,7 @@ func fields(data string) (string, error) {
 	var out strings.Builder
 	var buf []byte
 	d.Reset([]byte(data))
-	err := d.Root(func(key []byte) (err error) {
+	err := d.Root(Names{"s", "n", "i", "o", "a", "v"}, func(key []byte) (err error) {
 		switch string(key) {
 		case "s":
 			buf, err = d.String(buf)
@@ -33,7 +33,7 @@ func fields(data string) (string, error) {
 				out.WriteString("i=" + strings.Repeat("|", int(n%10)) + ";")
 			}
 		case "o":
-			err = d.Object(func(key []byte) (err error) {
+			err = d.Object(nil, func(key []byte) (err error) {
 				buf, err = d.String(buf)
 				out.WriteString("o." + string(key) + "=" + string(buf) + ";")
 				return err
@@ -62,11 +62,22 @@ func TestDecoder(t *testing.T) {
 	}{
 		{`{}`, ``, ``},
 		{` {"s":"a\nb","x":[1,{"y":2}],"i":12} `, "s=a\nb;i=||;", ``},
-		{`{"n":null,"n":"\u00e9"}`, `n=null;n=é;`, ``},
+		{`{"n":null,"n2":"\u00e9"}`, `n=null;`, ``},
+		// Repeated names, anywhere: readers take the first or the last.
+		{`{"n":null,"n":"x"}`, `n=null;`, `duplicate`},
+		{`{"x":{"y":1,"y":2}}`, ``, `duplicate`},
+		// Names readers match differently.
+		{`{"S":"a"}`, ``, `member name "S" is "s" in another case`},
+		{`{"o":{"k":"v","K":"w"}}`, `o.k=v;`, `member names "k" and "K" are equal under case folding`},
+		{`{"o":{"k":"v","\u212a":"w"}}`, ``, `written with an escape`},
+		{`{"o":{"k":"v","` + "\u212a" + `":"w"}}`, `o.k=v;`, `equal under case folding`},
+		{`{"\u0073":"a"}`, ``, `member name "\u0073" is written with an escape`},
+		{`{"x":"a","X":"b"}`, ``, `equal under case folding`},
 		{`{"o":null,"a":null}`, ``, ``},
 		{`{"o":{"k":"v"},"a":["x","y"],"v":{"z":[]}}`, `o.k=v;a=x;a=y;v={"z":[]};`, ``},
-		{`{"i":9223372036854775807}`, `i=|||||||;`, ``},
-		{`{"i":9223372036854775808}`, ``, `/i is 9223372036854775808, not an integer from 0`},
+		{`{"i":9007199254740991}`, `i=|;`, ``},
+		{`{"i":9007199254740992}`, ``, `/i is 9007199254740992, not an integer from 0 to 2^53-1`},
+		{`{"i":9223372036854775808}`, ``, `not an integer from 0`},
 		{`{"i":-1}`, ``, `not an integer from 0`},
 		{`{"i":1.0}`, ``, `not an integer from 0`},
 		{`{"i":"1"}`, ``, `not an integer from 0`},
@@ -99,14 +110,14 @@ func TestDecoderAllocs(t *testing.T) {
 	data := []byte(`{"type":"content_block_delta","index":3,"delta":{"type":"input_json_delta","partial_json":"{\"pa"},"x":[1,2,{"y":null}]}`)
 	read := func() {
 		d.Reset(data)
-		err := d.Root(func(key []byte) (err error) {
+		err := d.Root(Names{"type", "index", "delta"}, func(key []byte) (err error) {
 			switch string(key) {
 			case "type":
 				typ, err = d.String(typ)
 			case "index":
 				idx, err = d.Index()
 			case "delta":
-				err = d.Object(func(key []byte) (err error) {
+				err = d.Object(Names{"partial_json"}, func(key []byte) (err error) {
 					if string(key) == "partial_json" {
 						str, err = d.String(str)
 						return err

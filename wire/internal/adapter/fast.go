@@ -101,16 +101,17 @@ func SkipSpace(data []byte, i int) int {
 	return i
 }
 
-// Index reads the integer written at data[i:] in 1 to 18 plain digits, with
-// no leading zero (so that it cannot overflow), and returns it with the
-// index of the byte after it; ok is false for anything else.
+// Index reads the integer written at data[i:] in 1 to 15 plain digits, with
+// no leading zero (so that it is at most MaxIndex), and returns it with the
+// index of the byte after it; ok is false for anything else (the Decoder
+// decides).
 func Index(data []byte, i int) (n int64, j int, ok bool) {
 	j = i
-	for j < len(data) && j-i < 19 && '0' <= data[j] && data[j] <= '9' {
+	for j < len(data) && j-i < 16 && '0' <= data[j] && data[j] <= '9' {
 		n = n*10 + int64(data[j]-'0')
 		j++
 	}
-	if d := j - i; d == 0 || d > 18 || d > 1 && data[i] == '0' {
+	if d := j - i; d == 0 || d > 15 || d > 1 && data[i] == '0' {
 		return 0, i, false
 	}
 	return n, j, true

@@ -25,7 +25,7 @@ func TestFastHelpers(t *testing.T) {
 		j    int
 		ok   bool
 	}{
-		{`0`, 0, 1, true}, {`12,`, 12, 2, true}, {`999999999999999999}`, 999999999999999999, 18, true},
+		{`0`, 0, 1, true}, {`12,`, 12, 2, true}, {`999999999999999}`, 999999999999999, 15, true}, {`9999999999999999}`, 0, 0, false},
 		{`1000000000000000000`, 0, 0, false}, {`01`, 0, 0, false}, {`-1`, 0, 0, false}, {``, 0, 0, false}, {`x`, 0, 0, false},
 	} {
 		if n, j, ok := Index([]byte(tc.data), 0); n != tc.n || j != tc.j || ok != tc.ok {
