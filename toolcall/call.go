@@ -8,6 +8,7 @@ import (
 	"github.com/argstream/argstream/fragment"
 	"github.com/argstream/argstream/policy"
 	"github.com/argstream/argstream/sink"
+	"github.com/argstream/argstream/token"
 )
 
 // emptyObject is the arguments of a call made with no input.
@@ -39,6 +40,7 @@ type call struct {
 	approved    bool
 	afterStop   bool // argument bytes came after Stop
 	lateName    bool // see ErrLateName
+	bareClosed  bool // a restatement closed arguments that are a bare scalar
 	err         error
 	mismatch    *MismatchError // the first mismatch of a restatement
 }
@@ -249,6 +251,9 @@ func (c *call) restate(args []byte) {
 		c.chunk(args, "")
 		return
 	}
+	if c.bareScalar() {
+		c.bareClosed = true // its End may yet say the response was cut
+	}
 	c.closeStream() // a restatement says the arguments have ended
 	if c.err != nil {
 		return // failed already: nothing to compare
@@ -325,6 +330,10 @@ func (c *call) result() Result {
 	}
 	if err == nil && c.r.failed != nil {
 		err = c.r.failed // the arguments of a stream read two ways are no one's
+	}
+	if err == nil && c.bareClosed && c.r.incomplete {
+		err = &token.SyntaxError{Offset: c.stream.Offset(), Err: token.ErrTruncated,
+			Detail: "a bare scalar in a response the provider cut short"}
 	}
 	if err == nil {
 		res.Arguments, err = c.agg.Value()

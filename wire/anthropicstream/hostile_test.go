@@ -31,17 +31,21 @@ data: {"type":"content_block_start","index":0,"content_block":{"type":"tool_use"
 	msgStop   = "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
 )
 
-// TestHostile: events that two readers (the official SDKs among them)
-// could read differently fail the response, never a guess; the rest read
-// as the SDKs read them.
-func TestHostile(t *testing.T) {
+// hostileCase is a stream that two readers (the official SDKs among them)
+// could read differently, which must be refused, or one that reads as the
+// SDKs read it.
+type hostileCase struct {
+	name   string
+	stream string
+	err    error                  // nil, ErrMalformed or sse.ErrAmbiguous
+	want   []wiretest.CallOutcome // when err is nil
+}
+
+// hostileCases are the classes of hostile envelopes, for TestHostile and
+// as seeds of FuzzRead.
+func hostileCases() []hostileCase {
 	okCall := wiretest.CallOutcome{ID: "toolu_1", Name: "write_file", Arguments: `{"path":"src/x"}`, Executable: true}
-	for _, tc := range []struct {
-		name   string
-		stream string
-		err    error                  // nil, ErrMalformed or sse.ErrAmbiguous
-		want   []wiretest.CallOutcome // when err is nil
-	}{
+	return []hostileCase{
 		{"the documented stream", msgStart + toolStart + delta("0", `"{\"path\":\"src/"`) + delta("0", `"x\"}"`) + blockStop + msgStop,
 			nil, []wiretest.CallOutcome{okCall}},
 		{"a repeated partial_json (the Go SDK reads the first, Python and JS the last)",
@@ -97,7 +101,14 @@ func TestHostile(t *testing.T) {
 			msgStart + toolStart + delta("0", `"12"`) + blockStop +
 				ev(`{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":1}}`) + msgStop,
 			nil, []wiretest.CallOutcome{{ID: "toolu_1", Name: "write_file", Arguments: "12", Executable: true}}},
-	} {
+	}
+}
+
+// TestHostile: events that two readers (the official SDKs among them)
+// could read differently fail the response, never a guess; the rest read
+// as the SDKs read them.
+func TestHostile(t *testing.T) {
+	for _, tc := range hostileCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			resp := toolcall.New()
 			err := Read(context.Background(), strings.NewReader(tc.stream), resp)

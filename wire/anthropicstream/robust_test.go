@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire/sse"
 )
 
 // mutate applies 1 to 4 random edits to a copy of b: a byte changed, bytes
@@ -51,8 +53,11 @@ func readChecked(t testing.TB, stream []byte) (results []toolcall.Result, err er
 	resp := toolcall.New()
 	err = Read(context.Background(), bytes.NewReader(stream), resp)
 	results = resp.End()
+	refused := errors.Is(err, ErrMalformed) || errors.Is(err, sse.ErrAmbiguous)
 	for _, r := range results {
 		switch {
+		case refused && (r.Executable || r.Arguments != nil):
+			t.Fatalf("call %+v executable or with arguments after %v\nstream %q", r.Call, err, stream)
 		case r.Err == nil && !json.Valid(r.Arguments):
 			t.Fatalf("call %+v: no error but arguments %q are not valid JSON\nstream %q", r.Call, r.Arguments, stream)
 		case r.Err != nil && (r.Executable || r.Arguments != nil):
@@ -101,6 +106,9 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(noArgs))
 	f.Add([]byte(errorMidStream))
 	f.Add(synthetic(3))
+	for _, tc := range hostileCases() {
+		f.Add([]byte(tc.stream))
+	}
 	f.Fuzz(func(t *testing.T, stream []byte) {
 		readChecked(t, stream)
 	})

@@ -88,6 +88,9 @@ func FuzzReadChat(f *testing.F) {
 	f.Add([]byte(chatTwoChoices+chatSSE(chatDoneData)), uint8(1))
 	f.Add([]byte(chatWhole(chatStart("0", "call_0", "f"), chatStart("1", "call_1", "g"), chatArgs("0", `"{\"a\":}"`), chatArgs("1", `"{\"b\":1}"`))), uint8(0))
 	f.Add([]byte(chatSSE(chatRole, chatStart("0", "call_1", "f"), chatArgs("0", `"{\"a\":"`), `{"error":{"message":"m","type":"server_error","code":429}}`)), uint8(0))
+	for _, tc := range chatHostile() {
+		f.Add([]byte(tc.stream), uint8(0))
+	}
 	f.Fuzz(func(t *testing.T, stream []byte, choice uint8) {
 		chatReadChecked(t, stream, Choice(int64(choice%3)))
 	})

@@ -107,6 +107,9 @@ func FuzzReadResponses(f *testing.F) {
 		`{"type":"response.output_item.added","output_index":1,"item":{"type":"mcp_call","id":"mcp_1","name":"ask","arguments":""}}`,
 		`{"type":"response.mcp_call_arguments.delta","item_id":"mcp_1","delta":"{\"q\":1}"}`,
 		`{"type":"response.incomplete","response":{"status":"incomplete"}}`)))
+	for _, tc := range responsesHostile() {
+		f.Add([]byte(tc.stream))
+	}
 	f.Fuzz(func(t *testing.T, stream []byte) {
 		responsesReadChecked(t, stream)
 	})
