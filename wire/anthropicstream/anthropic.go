@@ -74,7 +74,7 @@ func OnThinking(fn func(index int64, thinking []byte)) Option {
 func Read(ctx context.Context, body io.Reader, resp *toolcall.Response, opts ...Option) error {
 	r := NewReader(resp, opts...)
 	rd := sse.NewReader(body)
-	s := adapter.Stream{Name: "anthropic", Last: "message_stop", CompleteAtEOF: r.Done}
+	s := adapter.Stream{Name: "anthropic", Last: "message_stop", CompleteAtEOF: r.Done, Malformed: ErrMalformed}
 	return r.fail(adapter.Loop(ctx, rd, s, func(ev sse.Event) (bool, error) {
 		return false, r.Event(ev)
 	}))
@@ -183,7 +183,7 @@ func (r *Reader) Event(ev sse.Event) error {
 
 // fail fails the Response for a malformed stream, and returns err.
 func (r *Reader) fail(err error) error {
-	if errors.Is(err, ErrMalformed) || errors.Is(err, sse.ErrAmbiguous) {
+	if errors.Is(err, ErrMalformed) {
 		r.resp.Fail(err)
 	}
 	return err

@@ -86,7 +86,7 @@ import (
 // and name, converted once even if a server repeats them in every delta.
 func ReadChat(ctx context.Context, body io.Reader, resp *toolcall.Response, opts ...Option) error {
 	r := NewChatReader(resp, opts...)
-	stream := adapter.Stream{Name: "openai", Last: "[DONE]", CompleteAtEOF: func() bool { return r.finished }}
+	stream := adapter.Stream{Name: "openai", Last: "[DONE]", CompleteAtEOF: func() bool { return r.finished }, Malformed: ErrMalformed}
 	return r.fail(adapter.Loop(ctx, sse.NewReader(body), stream, func(ev sse.Event) (bool, error) {
 		err := r.Event(ev)
 		return r.done, err
@@ -206,7 +206,7 @@ func (r *ChatReader) Event(ev sse.Event) error {
 
 // fail fails the Response for a malformed stream, and returns err.
 func (r *ChatReader) fail(err error) error {
-	if errors.Is(err, ErrMalformed) || errors.Is(err, sse.ErrAmbiguous) {
+	if errors.Is(err, ErrMalformed) {
 		r.resp.Fail(err)
 	}
 	return err

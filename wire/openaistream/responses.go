@@ -114,7 +114,7 @@ import (
 // largest event.
 func ReadResponses(ctx context.Context, body io.Reader, resp *toolcall.Response, opts ...Option) error {
 	r := NewResponsesReader(resp, opts...)
-	stream := adapter.Stream{Name: "openai", Last: "response.completed", CompleteAtEOF: r.complete}
+	stream := adapter.Stream{Name: "openai", Last: "response.completed", CompleteAtEOF: r.complete, Malformed: ErrMalformed}
 	return r.fail(adapter.Loop(ctx, sse.NewReader(body), stream, func(ev sse.Event) (bool, error) {
 		err := r.Event(ev)
 		if err == nil && r.done && !r.ended {
@@ -281,7 +281,7 @@ func (r *ResponsesReader) Event(ev sse.Event) error {
 
 // fail fails the Response for a malformed stream, and returns err.
 func (r *ResponsesReader) fail(err error) error {
-	if errors.Is(err, ErrMalformed) || errors.Is(err, sse.ErrAmbiguous) {
+	if errors.Is(err, ErrMalformed) {
 		r.resp.Fail(err)
 	}
 	return err

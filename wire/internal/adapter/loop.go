@@ -19,6 +19,9 @@ type Stream struct {
 	// CompleteAtEOF, if set, reports whether a stream whose body ends
 	// cleanly (between events) without Last is complete all the same.
 	CompleteAtEOF func() bool
+	// Malformed is the adapter's ErrMalformed, which Loop's error for a
+	// stream the SSE reader finds ambiguous (sse.ErrAmbiguous) wraps too.
+	Malformed error
 }
 
 // Loop reads the events of rd and hands each to event, until event reports
@@ -31,6 +34,8 @@ type Stream struct {
 //     an error wrapping io.ErrUnexpectedEOF;
 //   - for a stream cut inside an event, an error wrapping both
 //     io.ErrUnexpectedEOF and rd's *sse.Error for sse.ErrTruncated;
+//   - for a stream rd finds ambiguous, an error wrapping s.Malformed and
+//     rd's *sse.Error for sse.ErrAmbiguous;
 //   - any other error of rd, wrapped.
 func Loop(ctx context.Context, rd *sse.Reader, s Stream, event func(sse.Event) (done bool, err error)) error {
 	for {
@@ -55,6 +60,8 @@ func Loop(ctx context.Context, rd *sse.Reader, s Stream, event func(sse.Event) (
 			return nil
 		}
 		return fmt.Errorf("%s: stream ended before %s: %w", s.Name, s.Last, io.ErrUnexpectedEOF)
+	case errors.Is(err, sse.ErrAmbiguous) && s.Malformed != nil:
+		return fmt.Errorf("%w: %w", s.Malformed, err)
 	case errors.Is(err, sse.ErrTruncated):
 		return fmt.Errorf("%s: stream ended before %s: %w: %w", s.Name, s.Last, io.ErrUnexpectedEOF, err)
 	default:
