@@ -3,6 +3,7 @@ package anthropicstream
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -131,5 +132,22 @@ func TestHostile(t *testing.T) {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestTooManyCalls: a response of more calls than the Response takes ends
+// with toolcall.ErrTooManyCalls, not with memory without bound.
+func TestTooManyCalls(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(msgStart)
+	for i := range toolcall.DefaultMaxCalls + 1 {
+		fmt.Fprintf(&b, "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":%d,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"f\",\"input\":{}}}\n\n", i)
+	}
+	resp := toolcall.New()
+	if err := Read(context.Background(), strings.NewReader(b.String()), resp); !errors.Is(err, toolcall.ErrTooManyCalls) {
+		t.Errorf("Read = %v, want ErrTooManyCalls", err)
+	}
+	if n := len(resp.End()); n != toolcall.DefaultMaxCalls {
+		t.Errorf("%d results, want %d", n, toolcall.DefaultMaxCalls)
 	}
 }

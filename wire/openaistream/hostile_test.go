@@ -2,6 +2,7 @@ package openaistream
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -174,5 +175,18 @@ func TestResponsesHostile(t *testing.T) {
 			got, err := responsesRead(tc.stream)
 			checkHostile(t, tc, got, err)
 		})
+	}
+}
+
+// TestChatTooManyCalls: a response of more calls than the Response takes
+// ends with toolcall.ErrTooManyCalls, not with memory without bound.
+func TestChatTooManyCalls(t *testing.T) {
+	var chunks []string
+	for i := range toolcall.DefaultMaxCalls + 1 {
+		chunks = append(chunks, chatDelta(fmt.Sprintf(`{"tool_calls":[{"index":%d,"id":"c","function":{"name":"f","arguments":"{}"}}]}`, i)))
+	}
+	got := chatRead(t, strings.NewReader(chatWhole(chunks...)), toolcall.New())
+	if !errors.Is(got.err, toolcall.ErrTooManyCalls) || len(got.calls) != toolcall.DefaultMaxCalls {
+		t.Errorf("ReadChat = %v, %d calls, want ErrTooManyCalls and %d", got.err, len(got.calls), toolcall.DefaultMaxCalls)
 	}
 }
