@@ -23,31 +23,33 @@ import (
 // ReadChat reads the server-sent events of a Chat Completions streaming
 // response ("stream": true) from body and drives resp with the tool calls
 // of one choice: choice 0, or the one set with Choice. It returns when the
-// stream is complete, reading no further, and does not call resp.End: the
-// caller does, to get the Results. The package documentation lists the
-// errors it returns; the specifics are below.
+// stream is complete: at data [DONE], reading no further (the SDKs read
+// nothing after it), or at the end of the body after a finish_reason. It
+// does not call resp.End: the caller does, to get the Results. The package
+// documentation lists the errors it returns; the specifics are below.
 //
 // # Events read
 //
-// Chat Completions servers do not normally send an "event" field. By it:
-//
-//   - none, or "message" (the type the SSE spec gives an event without
-//     one): data [DONE] completes the stream, and ReadChat returns nil at
-//     once; any other data is a chunk.
-//   - "error": a *ProviderError, from the data's "error" member, or from
-//     the data's own members if it has none, or with the whole data as its
-//     Message if the data is not a JSON object.
-//   - any other type: ignored, so that event types to come do not break
-//     ReadChat.
+// Chat Completions servers send no "event" field, and the SDKs read every
+// event as a chunk whatever its name: an event named other than "error" is
+// malformed. Data that begins as [DONE] ends the stream (exactly [DONE];
+// anything after those bytes is malformed), whatever the event's name. An
+// event named "error" is a *ProviderError, from the data's "error" member,
+// or from the data's own members if it has none, or with the whole data as
+// its Message if the data is not a JSON object. Any other data is a chunk.
 //
 // A chunk is one chat.completion.chunk JSON object, of which ReadChat reads
-// "error" and "choices" and skips the other members (id, model, usage...).
-// A chunk whose "error" is not null is a *ProviderError: an object's type,
-// code, message and param (a code or param that is a number keeps its JSON
-// text, "429"; a null is ""), or a string as the Message. Of "choices"
+// "id", "error" and "choices" and checks the other members (object, model,
+// usage...). Every chunk's "id" must be the stream's (the first one given):
+// openai-go's accumulator drops a chunk of another id. A chunk with an
+// "error" member is a *ProviderError: an object's type, code, message and
+// param (a code or param that is a number keeps its JSON text, "429"; a
+// null is ""), or a string as the Message; "error": null is malformed
+// (openai-go takes it for an error, the Python SDK does not). Of "choices"
 // (empty or null in usage chunks), ReadChat reads the chosen choice, whose
 // "index" is the Choice option's (a choice without an index is choice 0, as
-// some servers send it when n is 1), and ignores the others. In the chosen
+// some servers send it when n is 1; an index past 127 is malformed, as
+// openai-go drops its chunk), and ignores the others. In the chosen
 // choice's "delta", in this order:
 //
 //   - reasoning_content or reasoning (the reasoning text of DeepSeek, vLLM,
@@ -57,33 +59,38 @@ import (
 //   - content, then refusal (the text a model writes instead of content when
 //     it refuses): OnText, if set, when not empty.
 //   - tool_calls, element by element. An element must have an "index", the
-//     call's index in the response (which need not start at 0): one without
-//     is malformed. An element whose "type" is there and is not "function"
-//     (a custom tool, whose input is free text, not JSON) is ignored. For the
-//     others: Response.Start(index, id, name, nil) if the element has an
-//     "id" or a function "name" (the first non-empty id and name win: a
-//     later "" or a different one changes nothing); then, if the function's
-//     "arguments" string is not empty, Response.Chunk(index, arguments),
-//     decoded from JSON.
+//     call's index in the response (which need not start at 0, but may be
+//     at most 127 past the calls so far: openai-go drops a chunk that jumps
+//     further, with the other calls' deltas in it), and a "type", if any,
+//     of "function" (a custom tool's is malformed: its free text is not
+//     read yet). Response.Start(index, id, name) when the element has an
+//     "id" or a function "name"; then, if the function's "arguments" string
+//     is not empty, Response.Chunk(index, arguments), decoded from JSON. A
+//     name that comes again for the same call is appended to the first, as
+//     openai-go and the Python SDK append it: the call is then another
+//     tool's, and fails (a *toolcall.MismatchError); an id that comes again
+//     must be the same, or the call fails.
 //   - other members (role, audio, the function_call of the deprecated
-//     functions API...): ignored.
+//     functions API...): checked, not read.
 //
-// The chosen choice's "finish_reason", when not null or empty, is
-// remembered: a body that ends cleanly (between events) after it completes
-// the stream, [DONE] or not, since some servers do not send [DONE]. Any
-// other end of the body is an error wrapping io.ErrUnexpectedEOF. ReadChat
-// never calls Response.Stop: Chat Completions does not say when one call's
-// arguments end, and End closes every call.
+// The chosen choice's "finish_reason", when not null or empty, is the end
+// of the calls: tool_calls, stop or function_call stop every call
+// (Response.StopAll), and bytes for a call after it make that call fail;
+// length and content_filter mark the response cut short
+// (Response.Incomplete), so that a call's arguments that are a bare number
+// end truncated. A body that ends cleanly (between events) after a
+// finish_reason is complete, [DONE] or not, since some servers do not send
+// [DONE]. Any other end of the body is an error wrapping io.ErrUnexpectedEOF.
 //
 // The data of a chunk is decoded and checked whole before anything is done
 // with it: a malformed chunk (not JSON, a member of the wrong kind, an index
 // that is negative or not an integer, a tool_calls element without its
 // index, the chosen choice twice) drives resp with nothing of it, and
 // ReadChat returns an error wrapping ErrMalformed with the event's number
-// (counting every event from 1).
+// (counting every event from 1), having failed resp.
 //
 // ReadChat allocates per stream, and per tool call: the strings of its id
-// and name, converted once even if a server repeats them in every delta.
+// and name, converted once even if a server repeats the id in every delta.
 func ReadChat(ctx context.Context, body io.Reader, resp *toolcall.Response, opts ...Option) error {
 	r := NewChatReader(resp, opts...)
 	stream := adapter.Stream{Name: "openai", Last: "[DONE]", CompleteAtEOF: func() bool { return r.finished }, Malformed: ErrMalformed}

@@ -20,25 +20,36 @@
 // call: End closes the ones still open, and a call whose arguments had not
 // ended ends truncated and not executable (whole JSON arguments are
 // complete: nothing could follow their last brace). A call's own errors
-// (invalid or truncated arguments) are not these functions' errors: they
-// are in its Result.
+// (invalid or truncated arguments, a restatement that differs from what
+// streamed) are not these functions' errors: they are in its Result.
 //
-// # Errors
+// The same steps, one event at a time, are ChatReader.Event and
+// ResponsesReader.Event, for a caller that reads the events itself (a
+// gateway that forwards them as it reads them).
 //
-// Both functions return nil when the stream is complete, and otherwise:
+// # What runs is what was judged
 //
-//   - a *ProviderError for an error the provider sent in the stream;
-//   - an error wrapping io.ErrUnexpectedEOF if the stream ends before it is
-//     complete, also wrapping the sse Reader's *sse.Error for
-//     sse.ErrTruncated if it ends in the middle of an event;
-//   - an error wrapping ErrMalformed for an event whose data is not the
-//     documented JSON (its number in the stream is in the message);
-//   - ctx.Err() if ctx ends: checked between events. A Read blocked in the
-//     body's Read is not woken by ctx: close the body, as net/http does when
-//     the request was made with the same ctx;
-//   - another error of the sse Reader (an event larger than its limit, an
-//     error of body's Read), wrapped;
-//   - toolcall.ErrIndex or toolcall.ErrEnded from the Response.
+// The bytes a stream's calls are read from are read by other readers too:
+// the official SDKs of a client behind a gateway, a log, a replay. Where two
+// conforming readers could read an event differently, both functions refuse
+// the stream (ErrMalformed) and fail the Response (toolcall.Response.Fail:
+// no call of it runs), rather than pick one reading. Refused, in both APIs:
+//
+//   - an event whose data is not one JSON object, valid UTF-8, with no
+//     member name repeated in any of its objects (openai-go's gjson reads
+//     the first of two, Go's encoding/json and the Python and JavaScript
+//     SDKs the last), no name written with an escape, and none equal under
+//     case folding to another or to a member these functions read without
+//     being it (encoding/json v1 matches "Arguments" to arguments);
+//   - an index past 2^53-1 (JavaScript's numbers round it);
+//   - data that begins as [DONE] and is not exactly [DONE] (the SDKs stop
+//     at such data);
+//   - a stream the SSE reader finds ambiguous: a leading byte order mark, a
+//     line ended by a lone CR (see package sse).
+//
+// The specifics are in ReadChat's and ReadResponses' documentation. A call
+// the Responses API runs itself (an mcp_call) has Call.Server set and is
+// never executable.
 //
 // # Memory
 //
@@ -54,6 +65,7 @@
 // ReadChat and ReadResponses drive resp, and call the callbacks, from the
 // calling goroutine; a Response is for one goroutine, so do not use resp
 // elsewhere until they return. Sinks and callbacks of the Response may call
-// its Decline, and cancel ctx (and close the body) when Decline says no call
-// is pending.
+// its Decline and Approve, and cancel ctx (and close the body) when Decline
+// says no call is pending. A ChatReader or ResponsesReader is for one
+// goroutine.
 package openaistream

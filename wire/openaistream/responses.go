@@ -22,83 +22,87 @@ import (
 )
 
 // ReadResponses reads the server-sent events of an OpenAI Responses API
-// streaming response (POST /v1/responses with "stream": true) from body and
-// drives resp with its function calls, until response.completed or
-// response.incomplete. It does not call resp.End: the caller does, to get
-// the Results. Each call's index in resp is its item's output_index, its id
-// the item's call_id (what the caller sends back in its
-// function_call_output item), its name the item's name.
+// streaming response (POST /v1/responses with "stream": true) from body to
+// its end, or to data [DONE], and drives resp with its function calls. It
+// does not call resp.End: the caller does, to get the Results. Each call's
+// index in resp is its item's output_index, its id the item's call_id (what
+// the caller sends back in its function_call_output item), its name the
+// item's name.
 //
 // # Events read
 //
-// The kind of an event is its "event" field or, if it has none, the "type"
-// of its data (both forms occur); the data is JSON. ReadResponses reads:
+// The kind of an event is its data's "type", which the SDKs go by; an
+// "event" field, if there is one, must name the same type, or the event is
+// malformed. Every event's data must be a JSON object with a type, the
+// event types to come included (the SDKs decode each one). ReadResponses
+// reads:
 //
 //   - response.output_item.added whose item type is function_call:
-//     Response.Start(output_index, call_id, name, arguments). The item's
-//     arguments, empty in OpenAI's streams, are Start's input, so that a
-//     proxy that sends them there is read too (an arguments "{}" being
-//     Start's placeholder). An item of type mcp_call (a tool of a remote
-//     MCP server, which OpenAI calls itself: the caller does not run it) is
-//     a call too, with the item's id as its id, since it has no call_id;
-//     its arguments stream as a function call's do. Every other item
-//     (message, reasoning, web_search_call, file_search_call,
-//     tool_search_call, code_interpreter_call, custom_tool_call, whose
-//     input is free text and not JSON, and the item types to come) is not a
-//     call, and is ignored with its events.
+//     Response.Start(output_index, call_id, name). An item of type mcp_call
+//     (a tool of a remote MCP server, which OpenAI calls itself) is a call
+//     too, with the item's id as its id, since it has no call_id, and
+//     Call.Server set: never executable. The item's arguments, empty in
+//     OpenAI's streams, are the first bytes of the arguments, which the
+//     deltas extend, as the SDKs append them. An output_index or item id
+//     added twice is malformed. Every other item (message, reasoning,
+//     web_search_call, file_search_call, tool_search_call,
+//     code_interpreter_call, custom_tool_call, whose input is free text and
+//     not JSON, and the item types to come) is not a call, and is ignored
+//     with its events.
 //   - response.function_call_arguments.delta and
 //     response.mcp_call_arguments.delta: Response.Chunk(output_index,
-//     delta). An event without output_index is for the call whose item id
-//     is its item_id, as an output_item event of the call made it known.
+//     delta). The output_index must be a call's, and the event's item_id,
+//     if any, that call's item; an event without output_index is for the
+//     call whose item id is its item_id.
 //   - response.function_call_arguments.done and
-//     response.mcp_call_arguments.done: Response.Stop of the call, found as
-//     for a delta. If the call has received no argument bytes at all, the
-//     event's arguments are given to Response.Chunk first (a proxy may send
-//     only the done event). If it has, the arguments are not compared with
-//     the deltas: the deltas are what streamed to the call's sinks and
-//     policy, a copy to compare with would cost memory per call, and they
-//     are equal in every recording.
-//   - response.output_item.done with a function_call or mcp_call item:
-//     Response.Stop, as function_call_arguments.done (a second Stop does
-//     nothing). If the call was not started (no output_item.added came), it
-//     is started from the item first; if it has received no argument bytes
-//     and was not stopped, the item's arguments are its input, as for
-//     output_item.added.
+//     response.mcp_call_arguments.done, response.output_item.done of a call
+//     item, and the output of response.completed and response.incomplete:
+//     restatements of the call (Response.Restate), which must equal what
+//     streamed (the same name and ids, the same JSON arguments), or the call
+//     fails (a *toolcall.MismatchError): a reader of the final response, of
+//     the done events, and of the deltas must all run the same call. A call
+//     stated only whole (output_item.done or the final output, with no
+//     added event) is read from that statement. The final output must list
+//     every call that streamed, at its output_index, or the stream is
+//     malformed.
 //   - response.output_text.delta, and response.refusal.delta (the text a
 //     model writes instead of an answer when it refuses, which the user
 //     should see as well): the OnText callback, if set, with the
 //     output_index and the delta; response.reasoning_summary_text.delta and
 //     response.reasoning_text.delta: the OnThinking callback.
 //   - response.completed, and response.incomplete (the response was cut
-//     short, by max_output_tokens or a content filter): ReadResponses
-//     returns nil at once, without reading further. At Response.End, a call
-//     of an incomplete response whose arguments were cut off ends
-//     truncated, and is not executable.
-//   - response.failed: ReadResponses returns a *ProviderError whose Type is
-//     "response.failed", and whose Code and Message are the response's
-//     error.code and error.message.
-//   - error: ReadResponses returns a *ProviderError with the event's code,
-//     message and param, at the top level of the data as OpenAI documents
-//     them, or in an "error" object with its type, as OpenAI also sends
-//     them; a field at the top level takes precedence. An error event whose
-//     data is not JSON gives a *ProviderError with the data as its Message.
+//     short, by max_output_tokens or a content filter, which marks resp
+//     Incomplete: a call whose arguments were cut off, or are a bare
+//     number, ends truncated): the end of the response. The SDKs read on
+//     after it, and so does ReadResponses: any event after it but data
+//     [DONE] is malformed.
+//   - response.failed: a *ProviderError whose Type is "response.failed",
+//     and whose Code and Message are the response's error.code and
+//     error.message.
+//   - error: a *ProviderError with the event's code, message and param, at
+//     the top level of the data as OpenAI documents them, or in an "error"
+//     object with its type, as OpenAI also sends them; a field at the top
+//     level takes precedence. An error event whose data is not JSON gives a
+//     *ProviderError with the data as its Message.
+//   - data [DONE], which some proxies send: the end of the stream (the SDKs
+//     read nothing after it); before response.completed, an error wrapping
+//     io.ErrUnexpectedEOF.
 //   - every other event (response.created, response.in_progress,
 //     response.queued, response.content_part.added, the .done events of
-//     text, the events of the built-in tools, "data: [DONE]", which some
-//     proxies send, and the event types to come): ignored, so that they do
-//     not break ReadResponses.
+//     text, the events of the built-in tools, and the event types to come):
+//     checked, and ignored.
 //
-// An event read whose data is not the JSON the API documents is malformed:
-// ReadResponses returns an error wrapping ErrMalformed, with the event's
-// number in the stream (from 1, every event counted). Malformed are: data
-// that is not a JSON object; a field of the wrong kind (an output_index
-// that is not an integer from 0, a delta that is not a string, a call
-// item's id, call_id, name or arguments neither a string nor null); an
-// output_item event whose item has no type or, for a call, that has no
-// output_index; a delta event without its delta; a text or reasoning delta
-// without output_index; an arguments event without output_index whose
-// item_id is not a known call's. A call's own errors (arguments invalid,
-// truncated, or with bytes after the call's done events) are not
+// An event read whose data is not the JSON the API documents, or that two
+// readers could read differently (see the package documentation), is
+// malformed: ReadResponses fails resp and returns an error wrapping
+// ErrMalformed, with the event's number in the stream (from 1, every event
+// counted). Malformed are also: a field of the wrong kind (an output_index
+// that is not an integer from 0, a delta that is not a string, a call item's
+// id, call_id, name or arguments neither a string nor null); an output_item
+// event whose item has no type or, for a call, no output_index or no id; a
+// delta event without its delta; a text or reasoning delta without
+// output_index. A call's own errors (arguments invalid, truncated, restated
+// otherwise, or with bytes after the call's done events) are not
 // ReadResponses' errors: they are in its Result.
 //
 // The package documentation lists the other errors. A stream that ends
@@ -111,7 +115,8 @@ import (
 // ReadResponses allocates per stream (its reader and buffers) and per call
 // (the strings of its id and name, and what maps the call's item id to its
 // output_index), never per delta once its buffers have grown to the
-// largest event.
+// largest event. Comparing a restatement costs one parse of it into a
+// buffer the Response keeps.
 func ReadResponses(ctx context.Context, body io.Reader, resp *toolcall.Response, opts ...Option) error {
 	r := NewResponsesReader(resp, opts...)
 	stream := adapter.Stream{Name: "openai", Last: "response.completed", CompleteAtEOF: r.complete, Malformed: ErrMalformed}
