@@ -1,7 +1,9 @@
 package sse
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -166,4 +168,59 @@ func TestPropertyRoundTrip(t *testing.T) {
 		},
 		gen.SliceOf(genBlock()), gen.SliceOf(gen.UInt8()), gen.SliceOf(gen.IntRange(0, 40)), gen.Float64Range(0, 1)))
 	properties.TestingRun(t)
+}
+
+// TestPropertyRaw: with WithRaw, the Raws of the blocks Next returns and
+// Rest at the end are the stream, byte for byte, whatever the reads; the
+// events among the blocks are the events read without WithRaw; and a
+// stream cut anywhere gives back what it read, too.
+func TestPropertyRaw(t *testing.T) {
+	params := testutil.PropertyParameters(500)
+	params.MaxSize = 16
+	properties := gopter.NewProperties(params)
+	properties.Property("raw blocks are the stream", prop.ForAll(
+		func(blocks []block, choices []uint8, sizes []int, cut float64) string {
+			in := serialize(blocks, choices)
+			for _, data := range [][]byte{in, in[:int(cut*float64(len(in)))]} {
+				plain, perr := readAll(NewReader(&chunkReader{data: data, sizes: nonZero(sizes)}))
+				r := NewReader(&chunkReader{data: data, sizes: nonZero(sizes)}, WithRaw())
+				var joined []byte
+				var events []ev
+				for r.Next() {
+					e := r.Event()
+					joined = append(joined, e.Raw...)
+					if e.IsEvent() {
+						events = append(events, ev{string(e.Type), string(e.Data), string(e.ID)})
+					} else if len(e.Data) != 0 || len(e.Type) != 0 {
+						return "a block that is no event has a type or data"
+					}
+				}
+				joined = append(joined, r.Rest()...)
+				if !bytes.Equal(joined, data) {
+					return fmt.Sprintf("raw %q, stream %q", joined, data)
+				}
+				if !cmp.Equal(plain, events) || (perr == nil) != (r.Err() == nil) {
+					return fmt.Sprintf("events %v %v, without WithRaw %v %v", events, r.Err(), plain, perr)
+				}
+			}
+			return ""
+		},
+		gen.SliceOf(genBlock()), gen.SliceOf(gen.UInt8()), gen.SliceOf(gen.IntRange(0, 40)), gen.Float64Range(0, 1)))
+	properties.TestingRun(t)
+}
+
+// TestRawBlocks: a keep-alive comment is a block of its own, given at once.
+func TestRawBlocks(t *testing.T) {
+	in := ": keep-alive\n\n\n\ndata: a\n\nretry: 10\n\n: tail"
+	r := NewReader(strings.NewReader(in), WithRaw())
+	var got []string
+	for r.Next() {
+		e := r.Event()
+		got = append(got, fmt.Sprintf("%v %q", e.IsEvent(), e.Raw))
+	}
+	got = append(got, fmt.Sprintf("rest %q %v", r.Rest(), r.Err()))
+	want := []string{`false ": keep-alive\n\n"`, `true "\n\ndata: a\n\n"`, `false "retry: 10\n\n"`, `rest ": tail" <nil>`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
 }

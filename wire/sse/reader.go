@@ -49,7 +49,16 @@ type Event struct {
 	// read so far, in this event or in an earlier one, as the spec says; empty
 	// if none. An "id" field whose value holds U+0000 is ignored.
 	ID []byte
+	// Raw, with WithRaw, is the bytes of the block as they came: from the
+	// end of the block Next returned before (blank lines between blocks
+	// included) to the blank line that ends this one, that line included.
+	// The Raws of the blocks, and Reader.Rest at the end, are the stream.
+	Raw []byte
 }
+
+// IsEvent reports whether ev is an event: with WithRaw, Next also returns
+// blocks that are not (comments, a retry or id line alone), with no Data.
+func (ev Event) IsEvent() bool { return ev.Data != nil }
 
 // IsDone reports whether ev is the end of an OpenAI Chat Completions stream:
 // its data is exactly "[DONE]" (Done). The Reader itself gives no meaning to
@@ -59,7 +68,7 @@ func (ev Event) IsDone() bool { return string(ev.Data) == Done }
 // Clone returns a copy of ev that owns its memory, to keep after the next
 // call of Next.
 func (ev Event) Clone() Event {
-	return Event{Type: clone(ev.Type), Data: clone(ev.Data), ID: clone(ev.ID)}
+	return Event{Type: clone(ev.Type), Data: clone(ev.Data), ID: clone(ev.ID), Raw: clone(ev.Raw)}
 }
 
 func clone(b []byte) []byte {
@@ -74,6 +83,16 @@ type Option func(*config)
 
 type config struct {
 	maxEventSize int64
+	raw          bool
+}
+
+// WithRaw makes the Reader keep the bytes of what it reads, for a caller
+// that forwards the stream as it came (a gateway): each Event's Raw, and
+// Rest at the end. Next then also returns at the end of every block of
+// lines that is not an event (a keep-alive comment, a retry line), with a
+// nil Data, so that the caller may forward it at once.
+func WithRaw() Option {
+	return func(c *config) { c.raw = true }
 }
 
 // MaxEventSize limits the size of one event to n bytes, counted in the
@@ -121,7 +140,11 @@ type Reader struct {
 	skipLF  bool // a line ended at CR: an LF right after it belongs to it
 	blankCR bool // ... and the line was blank
 	pending bool // a field line came after the last blank line
+	lines   bool // a line that is not blank came after the last blank line
 	idNUL   bool // the "id" value being read holds U+0000
+
+	keepRaw bool   // WithRaw
+	raw     []byte // with keepRaw, the bytes read since the last block returned
 
 	data   []byte // the data buffer: each data value followed by "\n"
 	typ    []byte // the event type buffer
@@ -162,7 +185,7 @@ func NewReader(r io.Reader, opts ...Option) *Reader {
 	for _, o := range opts {
 		o(&c)
 	}
-	rd := &Reader{max: c.maxEventSize, buf: make([]byte, readSize)}
+	rd := &Reader{max: c.maxEventSize, keepRaw: c.raw, buf: make([]byte, readSize)}
 	rd.Reset(r)
 	return rd
 }
@@ -172,9 +195,11 @@ func NewReader(r io.Reader, opts ...Option) *Reader {
 // not allocate.
 func (r *Reader) Reset(rd io.Reader) {
 	*r = Reader{
-		rd:     rd,
-		max:    r.max,
-		buf:    r.buf,
+		rd:      rd,
+		max:     r.max,
+		keepRaw: r.keepRaw,
+		raw:     r.raw[:0],
+		buf:     r.buf,
 		data:   r.data[:0],
 		typ:    r.typ[:0],
 		id:     r.id[:0],
@@ -195,9 +220,24 @@ func (r *Reader) Next() bool {
 	r.ev = Event{}
 	r.data = r.data[:0]
 	r.typ = r.typ[:0]
+	r.raw = r.raw[:0]
 	for {
 		if r.pos < r.end {
-			if r.scan() {
+			start := r.pos
+			got := r.scan()
+			if r.keepRaw && r.err == nil {
+				r.raw = append(r.raw, r.buf[start:r.pos]...)
+				if int64(len(r.raw)) > 2*r.max {
+					// Blank lines between blocks count toward no event's
+					// size, but they are kept: bound them too.
+					r.err = &Error{Offset: r.off, Line: r.line, Err: ErrEventTooLarge, Limit: 2 * r.max}
+					return false
+				}
+				if got {
+					r.ev.Raw = r.raw
+				}
+			}
+			if got {
 				return true
 			}
 			if r.err != nil {
@@ -216,6 +256,12 @@ func (r *Reader) Next() bool {
 // Event returns the event that the last call of Next read: the zero Event if
 // it returned false. Its memory is borrowed (see Event).
 func (r *Reader) Event() Event { return r.ev }
+
+// Rest returns, with WithRaw, the bytes read after the last block that Next
+// returned: at the end of the stream, blank lines, or the lines of a block
+// that did not end (a comment, or an event cut off, which Err reports).
+// They are borrowed as an Event is.
+func (r *Reader) Rest() []byte { return r.raw }
 
 // Err returns the error that ended the stream, nil if it ended cleanly: at
 // the end of the input, after the blank line of its last event. It is an
@@ -326,7 +372,7 @@ func (r *Reader) scan() bool {
 				// byte by byte.
 				i += n
 				r.off += int64(n)
-				r.pending = true
+				r.pending, r.lines = true, true
 				r.field = field
 				if field == fEvent {
 					r.typ = r.typ[:0]
@@ -342,16 +388,22 @@ func (r *Reader) scan() bool {
 				r.line++
 				r.skipLF, r.blankCR = c == '\r', true
 				r.evStart, r.pending = r.off, false
+				lines := r.lines
+				r.lines = false
 				if len(r.data) > 0 {
 					r.ev = Event{Type: r.typ, Data: r.data[:len(r.data)-1], ID: r.id}
 					return true
 				}
 				r.typ = r.typ[:0]
+				if lines && r.keepRaw {
+					r.ev = Event{ID: r.id} // a block that is no event
+					return true
+				}
 				continue
 			case ':':
-				r.state, r.field = stValue, fOther // a comment
+				r.state, r.field, r.lines = stValue, fOther, true // a comment
 			default:
-				r.state, r.pending = stName, true
+				r.state, r.pending, r.lines = stName, true, true
 				r.name[0], r.nameLen = c, 1
 			}
 
