@@ -200,11 +200,11 @@ func (r *Reader) Reset(rd io.Reader) {
 		keepRaw: r.keepRaw,
 		raw:     r.raw[:0],
 		buf:     r.buf,
-		data:   r.data[:0],
-		typ:    r.typ[:0],
-		id:     r.id[:0],
-		idNext: r.idNext[:0],
-		line:   1,
+		data:    r.data[:0],
+		typ:     r.typ[:0],
+		id:      r.id[:0],
+		idNext:  r.idNext[:0],
+		line:    1,
 	}
 }
 
