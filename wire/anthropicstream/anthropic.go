@@ -98,6 +98,7 @@ type Reader struct {
 
 	begun, done bool        // message_start, message_stop came
 	blocks      []blockKind // each content block's kind, by index
+	touched     []int64     // the calls the last event concerned
 
 	// The fields of the event being read; byte slices are reused.
 	typ       []byte
@@ -161,6 +162,7 @@ func NewReader(resp *toolcall.Response, opts ...Option) *Reader {
 func (r *Reader) Reset(resp *toolcall.Response) {
 	r.resp, r.n, r.err = resp, 0, nil
 	r.begun, r.done = false, false
+	r.touched = r.touched[:0]
 	r.blocks = r.blocks[:0]
 }
 
@@ -177,9 +179,14 @@ func (r *Reader) Event(ev sse.Event) error {
 		return r.err
 	}
 	r.n++
+	r.touched = r.touched[:0]
 	r.err = r.fail(r.event(ev))
 	return r.err
 }
+
+// EventCalls returns the indexes of the calls the last event concerned:
+// started, fed, stopped. It is borrowed until the next Event.
+func (r *Reader) EventCalls() []int64 { return r.touched }
 
 // fail fails the Response for a malformed stream, and returns err.
 func (r *Reader) fail(err error) error {
@@ -221,8 +228,12 @@ func (r *Reader) event(ev sse.Event) error {
 	case "content_block_delta":
 		return r.blockDelta()
 	case "content_block_stop":
-		if _, err := r.block(); err != nil {
+		kind, err := r.block()
+		if err != nil {
 			return err
+		}
+		if kind == blockCall {
+			r.touched = append(r.touched, r.index)
 		}
 		return r.resp.Stop(r.index)
 	case "message_delta":
@@ -258,6 +269,7 @@ func (r *Reader) messageStart() error {
 			in = []byte(b.in)
 		}
 		c := fragment.Call{Index: int64(i), ID: b.id, Name: b.name, Server: b.isServer}
+		r.touched = append(r.touched, c.Index)
 		if err := r.resp.Start(c, in); err != nil {
 			return err
 		}
@@ -292,6 +304,7 @@ func (r *Reader) blockStart() error {
 		}
 		in = r.input
 	}
+	r.touched = append(r.touched, r.index)
 	return r.resp.Start(r.call(r.index), in)
 }
 
@@ -329,6 +342,7 @@ func (r *Reader) blockDelta() error {
 	}
 	switch want {
 	case blockCall:
+		r.touched = append(r.touched, r.index)
 		return r.resp.Chunk(r.index, r.str)
 	case blockText:
 		if r.cfg.onText != nil {

@@ -151,3 +151,24 @@ func TestTooManyCalls(t *testing.T) {
 		t.Errorf("%d results, want %d", n, toolcall.DefaultMaxCalls)
 	}
 }
+
+// TestEventCalls: each event says which calls it concerned.
+func TestEventCalls(t *testing.T) {
+	stream := msgStart + ev(`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`) +
+		ev(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}}`) +
+		ev(`{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"t","name":"f","input":{}}}`) +
+		delta("1", `"{}"`) + ev(`{"type":"content_block_stop","index":0}`) + ev(`{"type":"content_block_stop","index":1}`) + msgStop
+	r := NewReader(toolcall.New())
+	rd := sse.NewReader(strings.NewReader(stream))
+	var got []string
+	for rd.Next() {
+		if err := r.Event(rd.Event()); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, fmt.Sprint(r.EventCalls()))
+	}
+	want := []string{"[]", "[]", "[]", "[1]", "[1]", "[]", "[1]", "[]"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

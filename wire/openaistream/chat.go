@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/argstream/argstream/fragment"
 	"github.com/argstream/argstream/toolcall"
@@ -121,8 +122,9 @@ type ChatReader struct {
 	// given, and whether an id was: the SDKs append a second name to the
 	// first (the call is then another), and a server that repeats the id
 	// in every delta has it converted to a string once.
-	names map[int64]chatIdentity
-	count int64 // the chosen choice's calls: its largest index + 1
+	names   map[int64]chatIdentity
+	count   int64   // the chosen choice's calls: its largest index + 1
+	touched []int64 // the calls the last event concerned
 
 	chunkID    []byte // the "id" of the stream's chunks
 	hasChunkID bool   // a chunk with an id has come: chunkID
@@ -191,6 +193,7 @@ func (r *ChatReader) Reset(resp *toolcall.Response) {
 	r.resp, r.n, r.err, r.done, r.finished = resp, 0, nil, false, false
 	clear(r.names)
 	r.count, r.hasChunkID = 0, false
+	r.touched = r.touched[:0]
 }
 
 // Done reports whether data [DONE] has come.
@@ -207,9 +210,15 @@ func (r *ChatReader) Event(ev sse.Event) error {
 		return r.err
 	}
 	r.n++
+	r.touched = r.touched[:0]
 	r.err = r.fail(r.event(ev))
 	return r.err
 }
+
+// EventCalls returns the indexes of the calls the last event concerned:
+// started or fed (a finish_reason, which stops every call, concerns all of
+// them, and is not listed). It is borrowed until the next Event.
+func (r *ChatReader) EventCalls() []int64 { return r.touched }
 
 // fail fails the Response for a malformed stream, and returns err.
 func (r *ChatReader) fail(err error) error {
@@ -311,6 +320,9 @@ func (r *ChatReader) apply(c *chatChoice) error {
 	}
 	for i := range c.nCalls {
 		t := &c.calls[i]
+		if !slices.Contains(r.touched, t.index) {
+			r.touched = append(r.touched, t.index)
+		}
 		if err := r.identify(t); err != nil {
 			return err
 		}

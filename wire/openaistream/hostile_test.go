@@ -190,3 +190,29 @@ func TestChatTooManyCalls(t *testing.T) {
 		t.Errorf("ReadChat = %v, %d calls, want ErrTooManyCalls and %d", got.err, len(got.calls), toolcall.DefaultMaxCalls)
 	}
 }
+
+// TestEventCalls: each event says which calls it concerned.
+func TestEventCalls(t *testing.T) {
+	collect := func(stream string, event func(sse.Event) error, calls func() []int64) []string {
+		rd := sse.NewReader(strings.NewReader(stream))
+		var got []string
+		for rd.Next() {
+			if err := event(rd.Event()); err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, fmt.Sprint(calls()))
+		}
+		return got
+	}
+	chat := NewChatReader(toolcall.New())
+	got := collect(chatSSE(chatRole, chatStart("0", "call_0", "f"), chatDelta(`{"content":"x"}`),
+		chatDelta(`{"tool_calls":[{"index":1,"id":"call_1","function":{"name":"g","arguments":"{}"}},{"index":0,"function":{"arguments":"{}"}}]}`), chatFinish), chat.Event, chat.EventCalls)
+	if diff := gocmp.Diff([]string{"[]", "[0]", "[]", "[1 0]", "[]"}, got); diff != "" {
+		t.Errorf("chat (-want +got):\n%s", diff)
+	}
+	resp := NewResponsesReader(toolcall.New())
+	got = collect(responsesSSE(true, append([]string{responsesMessageAdded(0)}, append(responsesCall1(`{"a":1}`), responsesCompleted)...)...), resp.Event, resp.EventCalls)
+	if diff := gocmp.Diff([]string{"[]", "[1]", "[1]", "[1]", "[1]", "[1]"}, got); diff != "" {
+		t.Errorf("responses (-want +got):\n%s", diff)
+	}
+}

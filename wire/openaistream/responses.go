@@ -193,8 +193,9 @@ type ResponsesReader struct {
 	ended bool  // response.completed or response.incomplete came
 	done  bool  // data [DONE] came
 
-	calls map[int64]responsesCall // the calls, by output_index
-	items map[string]int64        // a call's item id -> its output_index
+	calls   map[int64]responsesCall // the calls, by output_index
+	items   map[string]int64        // a call's item id -> its output_index
+	touched []int64                 // the calls the last event concerned
 
 	// The event being read; byte slices are reused.
 	kind      responsesKind
@@ -260,6 +261,7 @@ func (r *ResponsesReader) Reset(resp *toolcall.Response) {
 	r.resp, r.n, r.err, r.ended, r.done = resp, 0, nil, false, false
 	clear(r.calls)
 	clear(r.items)
+	r.touched = r.touched[:0]
 }
 
 // Ended reports whether response.completed or response.incomplete has come.
@@ -280,9 +282,15 @@ func (r *ResponsesReader) Event(ev sse.Event) error {
 		return r.err
 	}
 	r.n++
+	r.touched = r.touched[:0]
 	r.err = r.fail(r.event(ev))
 	return r.err
 }
+
+// EventCalls returns the indexes (output_index) of the calls the last event
+// concerned: started, fed, restated (response.completed restates them
+// all). It is borrowed until the next Event.
+func (r *ResponsesReader) EventCalls() []int64 { return r.touched }
 
 // fail fails the Response for a malformed stream, and returns err.
 func (r *ResponsesReader) fail(err error) error {
@@ -341,6 +349,7 @@ func (r *ResponsesReader) event(ev sse.Event) error {
 		if !r.hasStr {
 			return r.malformed(errors.New("no delta"))
 		}
+		r.touched = append(r.touched, index)
 		return r.resp.Chunk(index, r.str)
 	case responsesArgsDone:
 		index, err := r.callIndex()
@@ -351,6 +360,7 @@ func (r *ResponsesReader) event(ev sse.Event) error {
 			return r.malformed(errors.New("no arguments"))
 		}
 		c := r.calls[index]
+		r.touched = append(r.touched, index)
 		return r.resp.Restate(fragment.Call{Index: index, Name: string(r.name), Server: c.server}, r.str)
 	case responsesText, responsesThinking:
 		if !r.hasIndex {
@@ -407,6 +417,7 @@ func (r *ResponsesReader) itemAdded() error {
 	}
 	c := responsesCall{itemID: string(it.id), server: string(it.typ) == "mcp_call"}
 	r.calls[r.index], r.items[c.itemID] = c, r.index
+	r.touched = append(r.touched, r.index)
 	if err := r.resp.Start(it.call(r.index), nil); err != nil {
 		return err
 	}
@@ -462,6 +473,7 @@ func (r *ResponsesReader) restateItem(index int64, it *responsesItem, c response
 	if it.hasArgs {
 		args = it.args
 	}
+	r.touched = append(r.touched, index)
 	return r.resp.Restate(it.call(index), args)
 }
 
