@@ -317,7 +317,7 @@ func (c *call) pending() bool {
 }
 
 func (c *call) result() Result {
-	res := Result{Call: c.ident, Declined: c.declined, Approved: c.approved}
+	res := Result{Call: c.ident, Declined: c.declined, Approved: c.approved, Size: c.stream.Offset()}
 	err := c.err
 	switch {
 	case err != nil:

@@ -125,6 +125,8 @@ type Result struct {
 	Declined bool
 	// Approved says Approve was called for the call.
 	Approved bool
+	// Size is the length of the argument text the call received.
+	Size int64
 	// Executable says the caller may run the call: it has a name, the
 	// provider does not run it (Call.Server), its arguments are complete and
 	// valid, it was not declined, the response did not fail, and, if a
@@ -428,6 +430,32 @@ func (r *Response) Approve(index int64) bool {
 		r.recompute()
 	}
 	return true
+}
+
+// Err returns the error the call at index has met so far, while the
+// response streams: its arguments' error (as soon as the bytes show it),
+// ErrDeclined, ErrAfterStop, ErrLateName, a *MismatchError, or the error
+// given to Fail; nil while there is none, and for an index never started.
+// A call that is not in error yet may still fail: only End's Results are
+// final. A gateway asks it of the calls an event concerned, to stop a call
+// it has begun to forward.
+func (r *Response) Err(index int64) error {
+	c := r.lookup(index)
+	switch {
+	case c == nil:
+		return nil
+	case c.err != nil:
+		return c.err
+	case c.declined:
+		return ErrDeclined
+	case c.afterStop:
+		return ErrAfterStop
+	case c.lateName:
+		return ErrLateName
+	case c.mismatch != nil:
+		return c.mismatch
+	}
+	return r.failed
 }
 
 // Pending returns the number of calls still pending: open, with their

@@ -705,3 +705,39 @@ func TestMaxCalls(t *testing.T) {
 		t.Errorf("DefaultMaxCalls %d is too small for real responses", toolcall.DefaultMaxCalls)
 	}
 }
+
+func TestErr(t *testing.T) {
+	r := toolcall.New()
+	if err := r.Err(0); err != nil {
+		t.Errorf("Err of no call: %v", err)
+	}
+	r.Start(fragment.Call{Index: 0, ID: "a", Name: "f"}, nil)
+	r.Chunk(0, []byte(`{"a":`))
+	if err := r.Err(0); err != nil {
+		t.Errorf("Err of a call streaming: %v", err)
+	}
+	r.Chunk(0, []byte(`}`))
+	if err := r.Err(0); !errors.Is(err, token.ErrSyntax) {
+		t.Errorf("Err after bad bytes: %v, want a syntax error", err)
+	}
+	r.Start(fragment.Call{Index: 1, ID: "b", Name: "g"}, []byte(`{}`))
+	r.Chunk(1, []byte(`{"x":1}`))
+	r.Restate(fragment.Call{Index: 1}, []byte(`{"x":2}`))
+	var m *toolcall.MismatchError
+	if err := r.Err(1); !errors.As(err, &m) {
+		t.Errorf("Err after a restatement that differs: %v", err)
+	}
+	r.Start(fragment.Call{Index: 2, ID: "c", Name: "h"}, nil)
+	r.Decline(2)
+	if err := r.Err(2); !errors.Is(err, toolcall.ErrDeclined) {
+		t.Errorf("Err after Decline: %v", err)
+	}
+	r.Fail(errFailed)
+	r.Start(fragment.Call{Index: 3, ID: "d", Name: "i"}, nil)
+	if err := r.Err(3); !errors.Is(err, errFailed) {
+		t.Errorf("Err after Fail: %v", err)
+	}
+	if res := r.End(); res[1].Size != 7 {
+		t.Errorf("Size %d, want 7", res[1].Size)
+	}
+}

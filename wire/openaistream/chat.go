@@ -125,6 +125,7 @@ type ChatReader struct {
 	names   map[int64]chatIdentity
 	count   int64   // the chosen choice's calls: its largest index + 1
 	touched []int64 // the calls the last event concerned
+	known   []int64 // every call's index, in the order they came
 
 	chunkID    []byte // the "id" of the stream's chunks
 	hasChunkID bool   // a chunk with an id has come: chunkID
@@ -193,7 +194,7 @@ func (r *ChatReader) Reset(resp *toolcall.Response) {
 	r.resp, r.n, r.err, r.done, r.finished = resp, 0, nil, false, false
 	clear(r.names)
 	r.count, r.hasChunkID = 0, false
-	r.touched = r.touched[:0]
+	r.touched, r.known = r.touched[:0], r.known[:0]
 }
 
 // Done reports whether data [DONE] has come.
@@ -216,8 +217,8 @@ func (r *ChatReader) Event(ev sse.Event) error {
 }
 
 // EventCalls returns the indexes of the calls the last event concerned:
-// started or fed (a finish_reason, which stops every call, concerns all of
-// them, and is not listed). It is borrowed until the next Event.
+// started or fed, or all of them for a finish_reason, which ends them all.
+// It is borrowed until the next Event.
 func (r *ChatReader) EventCalls() []int64 { return r.touched }
 
 // fail fails the Response for a malformed stream, and returns err.
@@ -323,6 +324,9 @@ func (r *ChatReader) apply(c *chatChoice) error {
 		if !slices.Contains(r.touched, t.index) {
 			r.touched = append(r.touched, t.index)
 		}
+		if n := len(r.known); (n == 0 || r.known[n-1] != t.index) && !slices.Contains(r.known, t.index) {
+			r.known = append(r.known, t.index) // at most the Response's calls
+		}
 		if err := r.identify(t); err != nil {
 			return err
 		}
@@ -332,14 +336,17 @@ func (r *ChatReader) apply(c *chatChoice) error {
 			}
 		}
 	}
+	if len(c.finish) > 0 {
+		// The end of every call: an event that concerns them all.
+		r.finished = true
+		r.touched = append(r.touched[:0], r.known...)
+	}
 	switch string(c.finish) {
 	case "":
 	case "length", "content_filter":
 		// Cut short: a call's arguments may be missing their end.
-		r.finished = true
 		r.resp.Incomplete()
 	default: // tool_calls, stop, function_call: every call is complete
-		r.finished = true
 		return r.resp.StopAll()
 	}
 	return nil

@@ -207,7 +207,7 @@ func TestEventCalls(t *testing.T) {
 	chat := NewChatReader(toolcall.New())
 	got := collect(chatSSE(chatRole, chatStart("0", "call_0", "f"), chatDelta(`{"content":"x"}`),
 		chatDelta(`{"tool_calls":[{"index":1,"id":"call_1","function":{"name":"g","arguments":"{}"}},{"index":0,"function":{"arguments":"{}"}}]}`), chatFinish), chat.Event, chat.EventCalls)
-	if diff := gocmp.Diff([]string{"[]", "[0]", "[]", "[1 0]", "[]"}, got); diff != "" {
+	if diff := gocmp.Diff([]string{"[]", "[0]", "[]", "[1 0]", "[0 1]"}, got); diff != "" {
 		t.Errorf("chat (-want +got):\n%s", diff)
 	}
 	resp := NewResponsesReader(toolcall.New())
