@@ -143,6 +143,7 @@ type ChatReader struct {
 	cur        chatChoice // the choice being read
 	chosen     chatChoice // the chosen choice, if hasChosen
 	hasChosen  bool
+	otherCalls bool // a choice not chosen has tool_calls
 	scratch    []byte
 	// fastScratch receives the strings fastChunk checks.
 	fastScratch []byte
@@ -200,6 +201,10 @@ func (r *ChatReader) Reset(resp *toolcall.Response) {
 // Done reports whether data [DONE] has come.
 func (r *ChatReader) Done() bool { return r.done }
 
+// Finished reports whether the chosen choice has had its finish_reason:
+// a stream that ends cleanly after it is complete, [DONE] or not.
+func (r *ChatReader) Finished() bool { return r.finished }
+
 // Event reads one event of the stream and drives the Response with it. It
 // returns a *ProviderError for an error, an error wrapping ErrMalformed
 // (having failed the Response) for a malformed event, and the Response's
@@ -215,6 +220,10 @@ func (r *ChatReader) Event(ev sse.Event) error {
 	r.err = r.fail(r.event(ev))
 	return r.err
 }
+
+// OtherCalls reports whether the last event carried tool calls in a
+// choice that r does not read (see Choice): calls no policy judged.
+func (r *ChatReader) OtherCalls() bool { return r.otherCalls }
 
 // EventCalls returns the indexes of the calls the last event concerned:
 // started or fed, or all of them for a finish_reason, which ends them all.
@@ -417,7 +426,7 @@ func (r *ChatReader) malformed(err error) error {
 func (r *ChatReader) parse(data []byte, errorEvent bool) error {
 	r.errorEvent, r.hasError = errorEvent, false
 	r.errType, r.errCode, r.errMessage, r.errParam = r.errType[:0], r.errCode[:0], r.errMessage[:0], r.errParam[:0]
-	r.hasChosen = false
+	r.hasChosen, r.otherCalls = false, false
 	r.id, r.hasID = r.id[:0], false
 
 	if !errorEvent && r.fastChunk(data) {
@@ -725,6 +734,7 @@ func (r *ChatReader) choice(i int) error {
 		return fmt.Errorf("/choices/%d is choice %d, past %d", i, c.index, maxIndexGrowth-1)
 	}
 	if c.index != r.cfg.choice {
+		r.otherCalls = r.otherCalls || c.nCalls > 0
 		return nil
 	}
 	if r.hasChosen {

@@ -264,6 +264,10 @@ func (r *ResponsesReader) Reset(resp *toolcall.Response) {
 	r.touched = r.touched[:0]
 }
 
+// EventType returns the type of the last event read, borrowed until the
+// next Event.
+func (r *ResponsesReader) EventType() []byte { return r.typ }
+
 // Ended reports whether response.completed or response.incomplete has come.
 func (r *ResponsesReader) Ended() bool { return r.ended }
 

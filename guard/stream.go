@@ -1,0 +1,593 @@
+package guard
+
+// This file is structured in the following way:
+//
+//   - Filter and stream: the body the client reads, which pulls the
+//     upstream's blocks of server-sent events one at a time when the
+//     client wants bytes;
+//   - step: one block read, given to the wire's adapter (which drives the
+//     toolcall.Response and so the policies), then forwarded as it came,
+//     or held behind a call whose decision is pending, in order;
+//   - the fates of the calls: decided by the policy (OnDecision), by the
+//     calls' errors, or at the end;
+//   - the end: the records, and the closing or error events when the
+//     gateway ends the client's stream itself.
+//
+// What is particular to a wire (how a blocked call is replaced, how a
+// stream is closed) is in anthropic.go, chat.go and responses.go.
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"time"
+
+	"github.com/argstream/argstream/fragment"
+	"github.com/argstream/argstream/policy"
+	"github.com/argstream/argstream/sink"
+	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire"
+	"github.com/argstream/argstream/wire/anthropicstream"
+	"github.com/argstream/argstream/wire/openaistream"
+	"github.com/argstream/argstream/wire/sse"
+)
+
+// stepper is a wire adapter's per-event step.
+type stepper interface {
+	Event(sse.Event) error
+	EventCalls() []int64
+}
+
+// rewriter is what a wire does to the events of its stream.
+type rewriter interface {
+	// emit writes the block b for the client, rewritten for the calls'
+	// fates if it must be.
+	emit(s *stream, b *block) error
+	// complete reports whether the upstream stream reached its end.
+	complete() bool
+	// canCancel reports whether the client's stream may be ended now with
+	// closing events, nothing of it being left open that the gateway
+	// cannot close.
+	canCancel(s *stream) bool
+	// closing writes the events that end the client's stream well-formed
+	// when the gateway has cancelled the upstream.
+	closing(s *stream)
+	// failure writes the wire's error event, with msg.
+	failure(s *stream, msg string)
+}
+
+// fate is what becomes of a call.
+type fate uint8
+
+const (
+	fatePending fate = iota
+	fateForward
+	fateBlock
+)
+
+// callState is what the stream knows of one call.
+type callState struct {
+	call      fragment.Call
+	fate      fate
+	decision  policy.Decision
+	decidedAt int64
+	reason    string
+	emitted   bool // some of its events reached the client
+	cancelled bool // its block cancelled the upstream
+}
+
+// A block is one block of the upstream's events: an event, or a block
+// that is no event (a comment), with its bytes as they came.
+type block struct {
+	raw     []byte
+	data    []byte // the event's data, in raw; nil for a block that is no event
+	typ     []byte // the event's type, in raw
+	calls   []int64
+	decided bool // every call it concerns has a fate
+}
+
+// Filter returns the body the client reads in place of body, a streaming
+// response (server-sent events) of the wire k: its events are forwarded
+// as they come, byte for byte, but for the events of a call whose decision
+// is pending, held in order until it comes, and the events of a blocked
+// call, replaced by a notice. cancel, if not nil, cancels the upstream
+// request: the Guard calls it when it blocks the only call still
+// streaming, and when the client closes the body early. The body returned
+// reads body as the client reads it, so that a slow client slows the
+// upstream down instead of filling memory; it closes body when it ends,
+// and its Close closes body.
+//
+// Whatever the Guard cannot read, or refuses (an event two readers could
+// read differently, arguments that fail after their call was forwarded, a
+// stream cut short), ends the client's stream with the wire's error event,
+// and the upstream is cancelled.
+func (g *Guard) Filter(k wire.Kind, body io.ReadCloser, cancel func()) io.ReadCloser {
+	s := &stream{g: g, kind: k, body: body, cancel: cancel, calls: make(map[int64]*callState)}
+	s.rd = sse.NewReader(body, sse.WithRaw(), sse.MaxEventSize(g.cfg.MaxEventSize))
+	opts := []toolcall.Option{
+		toolcall.WithSinks(s.newSink),
+		toolcall.OnDecision(s.decided),
+	}
+	if g.cfg.Policy != nil {
+		opts = append(opts, toolcall.WithPolicy(g.cfg.Policy))
+	}
+	s.resp = toolcall.New(opts...)
+	switch k {
+	case wire.Anthropic:
+		r := anthropicstream.NewReader(s.resp)
+		s.step, s.w = r, &anthropicRewriter{r: r}
+	case wire.OpenAIChat:
+		r := openaistream.NewChatReader(s.resp)
+		s.step, s.w = r, &chatRewriter{r: r, index: map[int64]int64{}}
+	case wire.OpenAIResponses:
+		r := openaistream.NewResponsesReader(s.resp)
+		s.step, s.w = r, &responsesRewriter{r: r}
+	default:
+		s.fatal = fmt.Errorf("guard: no wire %v to read", k)
+	}
+	return s
+}
+
+// stream is the body the client reads.
+type stream struct {
+	g      *Guard
+	kind   wire.Kind
+	body   io.ReadCloser
+	cancel func()
+	rd     *sse.Reader
+	resp   *toolcall.Response
+	step   stepper
+	w      rewriter
+
+	out   []byte // bytes for the client, out[off:] not read yet
+	off   int
+	lead  []byte // the line ends that begin the block being emitted
+	queue []*block // held, in order
+	held  int      // the bytes of queue
+	free  []*block
+
+	calls    map[int64]*callState
+	blocked  int  // calls blocked so far
+	ended    bool // the upstream is read no further
+	stopNow  bool // a block cancelled the upstream: end the client's stream
+	fatal    error
+	recorded bool
+	closed   bool
+}
+
+// Read reads the client's bytes, reading the upstream as it needs to.
+func (s *stream) Read(p []byte) (int, error) {
+	for s.off == len(s.out) {
+		if s.ended {
+			return 0, io.EOF
+		}
+		s.out, s.off = s.out[:0], 0
+		s.next()
+	}
+	n := copy(p, s.out[s.off:])
+	s.off += n
+	return n, nil
+}
+
+// Close ends the stream: the upstream is cancelled if it was still read.
+func (s *stream) Close() error {
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	if !s.ended {
+		s.ended = true
+		s.cancelUpstream()
+	}
+	s.record(false)
+	return s.body.Close()
+}
+
+func (s *stream) cancelUpstream() {
+	if s.cancel != nil {
+		s.cancel()
+	}
+}
+
+// next reads one block of the upstream and does what it says, or ends.
+func (s *stream) next() {
+	if s.fatal != nil {
+		s.fail(s.fatal.Error())
+		return
+	}
+	if !s.rd.Next() {
+		s.upstreamEnd()
+		return
+	}
+	ev := s.rd.Event()
+	b := s.newBlock(ev)
+	if ev.IsEvent() {
+		if err := s.step.Event(ev); err != nil {
+			s.eventError(b, err)
+			return
+		}
+		b.calls = append(b.calls[:0], s.step.EventCalls()...)
+		if t, ok := s.step.(interface{ EventType() []byte }); ok && len(b.typ) == 0 {
+			b.typ = append(b.typ, t.EventType()...) // an event with no "event" field
+		}
+		s.checkCalls(b.calls)
+		if cr, ok := s.w.(*chatRewriter); ok && cr.r.OtherCalls() {
+			s.fail("a chunk has tool calls in a choice other than the first, which the gateway does not judge")
+			return
+		}
+	}
+	s.place(b)
+	s.flush()
+	if s.held > s.g.cfg.MaxHeld {
+		s.blockHeld()
+	}
+	if s.stopNow && !s.ended {
+		s.stopUpstream()
+	}
+}
+
+// newBlock copies ev into a block, which may be held past the next read.
+func (s *stream) newBlock(ev sse.Event) *block {
+	var b *block
+	if n := len(s.free); n > 0 {
+		b, s.free = s.free[n-1], s.free[:n-1]
+	} else {
+		b = new(block)
+	}
+	b.raw = append(b.raw[:0], ev.Raw...)
+	b.data, b.typ, b.calls, b.decided = nil, nil, b.calls[:0], false
+	if ev.IsEvent() {
+		// Data and Type are slices of Raw only where no field was
+		// joined: keep copies of them, next to the raw bytes.
+		start := len(b.raw)
+		b.raw = append(b.raw, ev.Data...)
+		b.raw = append(b.raw, ev.Type...)
+		b.data = b.raw[start : start+len(ev.Data) : start+len(ev.Data)]
+		b.typ = b.raw[start+len(ev.Data):]
+		b.raw = b.raw[:start]
+	}
+	return b
+}
+
+// place forwards b, or holds it: behind a held block, or because a call
+// it concerns is pending.
+func (s *stream) place(b *block) {
+	if len(s.queue) == 0 && s.settled(b) {
+		s.emit(b)
+		return
+	}
+	s.queue = append(s.queue, b)
+	s.held += len(b.raw)
+}
+
+// settled reports whether every call b concerns has its fate.
+func (s *stream) settled(b *block) bool {
+	if b.decided {
+		return true
+	}
+	for _, i := range b.calls {
+		if c := s.calls[i]; c == nil || c.fate == fatePending {
+			return false
+		}
+	}
+	b.decided = true
+	return true
+}
+
+// flush forwards the held blocks at the front of the queue whose calls
+// have their fates.
+func (s *stream) flush() {
+	n := 0
+	for n < len(s.queue) && s.settled(s.queue[n]) {
+		s.emit(s.queue[n])
+		s.held -= len(s.queue[n].raw)
+		n++
+	}
+	if n > 0 {
+		clear(s.queue[:n])
+		s.queue = slices.Delete(s.queue, 0, n)
+	}
+}
+
+func (s *stream) emit(b *block) {
+	if s.fatal == nil {
+		for _, i := range b.calls {
+			if c := s.calls[i]; c != nil && c.fate == fateForward {
+				c.emitted = true
+			}
+		}
+		s.lead = leadingBlank(b.raw)
+		if err := s.w.emit(s, b); err != nil {
+			s.fatal = err
+		}
+		s.out = append(s.out, s.lead...)
+		s.lead = nil
+	}
+	s.free = append(s.free, b)
+}
+
+// leadingBlank returns the line ends that begin raw: the blank lines
+// between the block and the one before it, and the LF of a CRLF that ended
+// the block before when the two came in separate reads.
+func leadingBlank(raw []byte) []byte {
+	i := 0
+	for i < len(raw) && (raw[i] == '\n' || raw[i] == '\r') {
+		i++
+	}
+	return raw[:i]
+}
+
+// write adds the bytes of a block, raw, for the client.
+func (s *stream) write(raw []byte) {
+	s.lead = nil // they begin raw
+	s.out = append(s.out, raw...)
+}
+
+// writeEvent adds an event for the client, of type typ ("" for none) and
+// data data, a JSON object on one line. The line ends that began the block
+// it stands for go first, so that a CRLF cut by a read stays whole.
+func (s *stream) writeEvent(typ string, data []byte) {
+	s.out = append(s.out, s.lead...)
+	s.lead = nil
+	if typ != "" {
+		s.out = append(s.out, "event: "...)
+		s.out = append(s.out, typ...)
+		s.out = append(s.out, '\n')
+	}
+	s.out = append(s.out, "data: "...)
+	s.out = append(s.out, data...)
+	s.out = append(s.out, "\n\n"...)
+}
+
+// The calls' fates.
+
+// newSink is the toolcall sink constructor: it learns of each call at its
+// start.
+func (s *stream) newSink(c fragment.Call) sink.Sink {
+	cs := &callState{call: c, decidedAt: -1}
+	s.calls[c.Index] = cs
+	if c.Name != "" && s.unjudged(c.Name) {
+		cs.fate = fateForward
+	}
+	return &callSink{s: s, c: cs}
+}
+
+// unjudged reports whether the calls of the tool name are forwarded with
+// no policy to judge them.
+func (s *stream) unjudged(name string) bool {
+	return s.g.cfg.Policy == nil || s.g.cfg.Policy(name) == nil
+}
+
+// callSink learns a call's name when it comes after its start.
+type callSink struct {
+	s *stream
+	c *callState
+}
+
+func (k *callSink) Push(p *fragment.Progress) error {
+	k.c.call = *p.Call
+	if k.c.fate == fatePending && p.Call.Name != "" && k.c.decision.Mode == 0 && k.s.unjudged(p.Call.Name) {
+		k.c.fate = fateForward
+	}
+	return nil
+}
+
+func (k *callSink) End(error) {}
+
+// decided is OnDecision: the fate of a call, the moment its policy decides.
+func (s *stream) decided(r *toolcall.Response, c fragment.Call, d policy.Decision, at int64) {
+	cs := s.calls[c.Index]
+	if cs == nil || cs.fate != fatePending {
+		return
+	}
+	cs.call, cs.decision, cs.decidedAt = c, d, at
+	switch d.Mode {
+	case policy.Skip:
+		s.blockCall(cs, "")
+	case policy.Ask:
+		if s.g.cfg.BlockAsk {
+			s.blockCall(cs, "")
+			return
+		}
+		cs.fate = fateForward
+	default:
+		cs.fate = fateForward
+	}
+}
+
+// blockCall blocks a call: the rest of its arguments are discarded, and if
+// it was the only call still streaming, the upstream is cancelled once the
+// event being read is done with.
+func (s *stream) blockCall(cs *callState, reason string) {
+	if cs.fate == fateBlock {
+		return
+	}
+	cs.fate, cs.reason = fateBlock, reason
+	s.blocked++
+	if s.resp.Decline(cs.call.Index) && s.w.canCancel(s) {
+		cs.cancelled = true
+		s.stopNow = true
+	}
+}
+
+// checkCalls looks at the calls an event concerned: one whose arguments
+// failed is blocked if it was pending, and ends the client's stream if it
+// was forwarded, since the client's SDK would run what the gateway did not
+// judge (anthropic-sdk-go runs invalid arguments as {}).
+func (s *stream) checkCalls(calls []int64) {
+	for _, i := range calls {
+		cs := s.calls[i]
+		if cs == nil {
+			continue
+		}
+		err := s.resp.Err(i)
+		if err == nil || errors.Is(err, toolcall.ErrDeclined) {
+			continue
+		}
+		switch cs.fate {
+		case fatePending:
+			s.blockCall(cs, "its arguments failed: "+err.Error())
+		case fateForward:
+			if cs.emitted {
+				s.fatal = fmt.Errorf("the arguments of call %d, forwarded, failed: %w", i, err)
+			} else {
+				cs.fate = fatePending // nothing of it went out: block it instead
+				s.blockCall(cs, "its arguments failed: "+err.Error())
+			}
+		}
+	}
+}
+
+// blockHeld blocks the pending calls of the held blocks: their decisions
+// came too late to hold the response for them.
+func (s *stream) blockHeld() {
+	for _, b := range s.queue {
+		for _, i := range b.calls {
+			if cs := s.calls[i]; cs != nil && cs.fate == fatePending {
+				s.blockCall(cs, fmt.Sprintf("its decision had not come when %d bytes of the response were held back", s.g.cfg.MaxHeld))
+			}
+		}
+	}
+	s.flush()
+}
+
+// The end.
+
+// stopUpstream ends the client's stream after a block that left no call
+// streaming: the upstream is cancelled, the held events go out, and the
+// wire's closing events end the stream.
+func (s *stream) stopUpstream() {
+	s.ended = true
+	s.cancelUpstream()
+	s.resolvePending("the response was cut short when another call was blocked")
+	s.flush()
+	if s.fatal != nil {
+		s.w.failure(s, s.fatal.Error())
+	} else {
+		s.w.closing(s)
+	}
+	s.record(true)
+}
+
+// upstreamEnd handles the end of the upstream: cleanly, or not.
+func (s *stream) upstreamEnd() {
+	err := s.rd.Err()
+	if err == nil && !s.w.complete() {
+		err = errors.New("the upstream stream ended before its end")
+	}
+	if err != nil {
+		s.fail("the upstream response failed: " + err.Error())
+		return
+	}
+	s.ended = true
+	s.resolvePending("its decision never came")
+	s.flush()
+	if s.fatal != nil {
+		s.w.failure(s, s.fatal.Error())
+	} else if len(s.queue) == 0 {
+		s.write(s.rd.Rest()) // blank lines, a last comment
+	}
+	s.record(false)
+}
+
+// resolvePending blocks every call still pending.
+func (s *stream) resolvePending(reason string) {
+	for _, cs := range s.calls {
+		if cs.fate == fatePending {
+			s.blockCall(cs, reason)
+		}
+	}
+}
+
+// eventError handles an error of the adapter: a provider's error event
+// goes to the client as it came, after what was held (its calls'
+// fates settled: what was pending is blocked); anything else ends the
+// client's stream with the wire's error event.
+func (s *stream) eventError(b *block, err error) {
+	var ae *anthropicstream.ProviderError
+	var oe *openaistream.ProviderError
+	if errors.As(err, &ae) || errors.As(err, &oe) {
+		s.ended = true
+		s.cancelUpstream()
+		s.resolvePending("the provider ended the response with an error")
+		s.flush()
+		if s.fatal == nil {
+			s.write(b.raw)
+		}
+		s.record(false)
+		return
+	}
+	s.fail("the gateway could not read the upstream response: " + err.Error())
+}
+
+// fail ends the client's stream with the wire's error event: what was
+// held is dropped, and the upstream cancelled.
+func (s *stream) fail(msg string) {
+	s.ended = true
+	s.cancelUpstream()
+	for _, cs := range s.calls {
+		if cs.fate == fatePending {
+			cs.fate, cs.reason = fateBlock, "the response failed"
+			s.blocked++
+		}
+	}
+	s.queue, s.held = s.queue[:0], 0
+	if s.w != nil {
+		s.w.failure(s, "argstream gateway: "+msg)
+	}
+	s.record(false)
+}
+
+// record reports each call's Record, once.
+func (s *stream) record(cancelled bool) {
+	if s.recorded {
+		return
+	}
+	s.recorded = true
+	results := s.resp.End()
+	if s.g.cfg.OnCall == nil {
+		return
+	}
+	now := time.Now()
+	for _, r := range results {
+		cs := s.calls[r.Call.Index]
+		if cs == nil {
+			continue
+		}
+		rec := Record{Time: now, Wire: s.kind, Call: r.Call, Decision: cs.decision, DecidedAt: cs.decidedAt,
+			Action: Forwarded, Reason: cs.reason, ArgumentBytes: r.Size, UpstreamCancelled: cs.cancelled}
+		if cs.fate != fateForward {
+			rec.Action = Blocked
+		}
+		s.g.cfg.OnCall(rec)
+	}
+	_ = cancelled
+}
+
+// isBlocked reports whether the call i is blocked.
+func (s *stream) isBlocked(i int64) bool {
+	c := s.calls[i]
+	return c != nil && c.fate == fateBlock
+}
+
+// anyBlocked reports whether one of the calls is blocked.
+func (s *stream) anyBlocked(calls []int64) bool {
+	return slices.ContainsFunc(calls, s.isBlocked)
+}
+
+// anyForwarded reports whether a call the client runs was forwarded.
+func (s *stream) anyForwarded() bool {
+	for _, c := range s.calls {
+		if c.fate == fateForward && !c.call.Server {
+			return true
+		}
+	}
+	return false
+}
+
+// notice is the text that stands for the blocked call i.
+func (s *stream) notice(i int64) string {
+	c := s.calls[i]
+	return s.g.cfg.Notice(c.call, c.decision, c.reason)
+}

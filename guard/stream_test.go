@@ -1,0 +1,62 @@
+package guard
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/argstream/argstream/internal/testutil/wiretest"
+	"github.com/argstream/argstream/policy"
+	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire"
+	"github.com/argstream/argstream/wire/anthropicstream"
+)
+
+func mustPolicy(t testing.TB, rules string) *policy.Policy {
+	t.Helper()
+	p, _, err := policy.Parse([]byte(rules))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// filterAll runs body through a Guard and returns what the client reads,
+// and whether the upstream was cancelled.
+func filterAll(t testing.TB, g *Guard, k wire.Kind, body []byte) ([]byte, bool) {
+	t.Helper()
+	cancelled := false
+	rc := g.Filter(k, io.NopCloser(bytes.NewReader(body)), func() { cancelled = true })
+	out, err := io.ReadAll(rc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc.Close()
+	return out, cancelled
+}
+
+func TestAnthropicBlock(t *testing.T) {
+	in, err := os.ReadFile("../testdata/llm_streams/anthropic-sdk-python__tests-lib-streaming-fixtures__tool_use_response.sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	skip := mustPolicy(t, `{"run": "skip"}`)
+	var recs []Record
+	g := New(Config{Policy: func(string) *policy.Policy { return skip }, OnCall: func(r Record) { recs = append(recs, r) }})
+	out, cancelled := filterAll(t, g, wire.Anthropic, in)
+	t.Logf("%s", out)
+	resp := toolcall.New()
+	if err := anthropicstream.Read(context.Background(), bytes.NewReader(out), resp); err != nil {
+		t.Fatalf("the client's stream: %v", err)
+	}
+	if got := wiretest.Outcomes(resp.End()); len(got) != 0 {
+		t.Errorf("the client read calls %+v", got)
+	}
+	t.Log(cancelled, recs)
+	if !strings.Contains(string(out), "was blocked") {
+		t.Error("no notice")
+	}
+}
