@@ -22,7 +22,9 @@ func TestRewrite(t *testing.T) {
 		{` "s" `, `"t"`, "", `"t"`},
 	} {
 		got, err := rewrite([]byte(tc.in), func(p jsontext.Pointer) bool { return p == tc.at },
-			func(p jsontext.Pointer, v jsontext.Value) (jsontext.Value, bool) { return jsontext.Value(tc.to), tc.to != "" })
+			func(p jsontext.Pointer, v jsontext.Value) (jsontext.Value, bool) {
+				return jsontext.Value(tc.to), tc.to != ""
+			})
 		if err != nil || string(got) != tc.want {
 			t.Errorf("rewrite(%s, %s) = %s, %v; want %s", tc.in, tc.at, got, err, tc.want)
 		}

@@ -142,7 +142,7 @@ type stream struct {
 
 	out   []byte // bytes for the client, out[off:] not read yet
 	off   int
-	lead  []byte // the line ends that begin the block being emitted
+	lead  []byte   // the line ends that begin the block being emitted
 	queue []*block // held, in order
 	held  int      // the bytes of queue
 	free  []*block
