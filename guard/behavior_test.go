@@ -1,0 +1,201 @@
+package guard
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/argstream/argstream/internal/testutil/wiretest"
+	"github.com/argstream/argstream/policy"
+	"github.com/argstream/argstream/wire"
+	"github.com/argstream/argstream/wire/anthropicstream"
+	"github.com/argstream/argstream/wire/openaistream"
+)
+
+// eventReader returns one event's bytes per Read, and counts the reads.
+type eventReader struct {
+	events [][]byte
+	reads  int
+}
+
+func (r *eventReader) Read(p []byte) (int, error) {
+	if r.reads >= len(r.events) {
+		return 0, io.EOF
+	}
+	if len(p) < len(r.events[r.reads]) {
+		panic("a read buffer smaller than an event")
+	}
+	n := copy(p, r.events[r.reads])
+	r.reads++
+	return n, nil
+}
+
+func (r *eventReader) Close() error { return nil }
+
+func frame(events []wiretest.SSEEvent) [][]byte {
+	var out [][]byte
+	for _, ev := range events {
+		var b bytes.Buffer
+		if ev.Type != "" {
+			b.WriteString("event: " + ev.Type + "\n")
+		}
+		b.WriteString("data: " + ev.Data + "\n\n")
+		out = append(out, b.Bytes())
+	}
+	return out
+}
+
+// TestTiming: what is not held reaches the client with the read of the
+// upstream that brought it, and a call decided mid-block reaches it with
+// the read that decided it (the one that completed "path"), not at its
+// end: nothing is buffered past what its decision needs.
+func TestTiming(t *testing.T) {
+	pol := mustPolicy(t, `{"run": [{"arg": "/path", "prefix": "src/", "mode": "unattended"}, {"mode": "skip"}], "paths": ["/path"]}`)
+	deltas := []string{`{"pa`, `th": "src/ma`, `in.go", "con`, `tent": "package main`, `\n"}`}
+	const decidedBy = 2                                        // the delta that ends the path's value
+	needle := strings.ReplaceAll(deltas[decidedBy], `"`, `\"`) // as the events hold it
+	for _, k := range kinds {
+		t.Run(k.String(), func(t *testing.T) {
+			plan := wiretest.WirePlan{Calls: []wiretest.WireCall{{Index: 1, ID: "call_1", Name: "write", Deltas: deltas}}}
+			for d := -1; d <= len(deltas); d++ {
+				plan.Steps = append(plan.Steps, wiretest.WireStep{Call: 0, Delta: d})
+			}
+			var events []wiretest.SSEEvent
+			switch k {
+			case wire.Anthropic:
+				_, events = wiretest.EncodeAnthropic(plan, rand.New(rand.NewPCG(1, 1)))
+			case wire.OpenAIChat:
+				events = wiretest.EncodeChat(plan, rand.New(rand.NewPCG(1, 1)))
+			default:
+				events = wiretest.EncodeResponses(plan, rand.New(rand.NewPCG(1, 1)))
+			}
+			// Remove the events the encoders add at random, for a known
+			// order: find the call's start and deltas.
+			up := &eventReader{events: frame(events)}
+			g := New(Config{Policy: func(string) *policy.Policy { return pol }})
+			rc := g.Filter(k, up, nil)
+			buf := make([]byte, 1<<16)
+			var got []byte
+			arrived := map[int]int{} // upstream event -> the upstream reads when it reached the client
+			for {
+				n, err := rc.Read(buf)
+				got = append(got, buf[:n]...)
+				for i, ev := range up.events {
+					if _, ok := arrived[i]; !ok && bytes.Contains(got, ev) {
+						arrived[i] = up.reads
+					}
+				}
+				if err == io.EOF {
+					break
+				}
+			}
+			if !bytes.Equal(got, bytes.Join(up.events, nil)) {
+				t.Fatalf("the client read\n%s", got)
+			}
+			start, decided := -1, -1
+			for i, ev := range events {
+				if start < 0 && (strings.Contains(ev.Data, `"call_1"`) || strings.Contains(ev.Data, `"fc_1"`)) {
+					start = i
+				}
+				if strings.Contains(ev.Data, needle) && decided < 0 {
+					decided = i
+				}
+			}
+			for i := range events {
+				want := i + 1 // its own read
+				if i >= start && i < decided {
+					want = decided + 1 // held until the deciding delta's read
+				}
+				if arrived[i] != want {
+					t.Errorf("event %d (%s) reached the client after %d upstream reads, want %d", i, events[i].Data, arrived[i], want)
+				}
+			}
+		})
+	}
+}
+
+// TestSlowClient: the upstream is read as the client reads, no further.
+func TestSlowClient(t *testing.T) {
+	var events []wiretest.SSEEvent
+	for i := range 1000 {
+		events = append(events, wiretest.SSEEvent{Data: fmt.Sprintf(`{"id":"c","choices":[{"index":0,"delta":{"content":"word %d "}}]}`, i)})
+	}
+	up := &eventReader{events: frame(events)}
+	rc := New(Config{}).Filter(wire.OpenAIChat, up, nil)
+	buf := make([]byte, 10)
+	for range 3 {
+		rc.Read(buf)
+	}
+	if up.reads > 1 {
+		t.Errorf("the upstream was read %d times for 30 bytes of the client's", up.reads)
+	}
+}
+
+// TestClientGoesAway: closing the client's body cancels the upstream.
+func TestClientGoesAway(t *testing.T) {
+	cancelled := false
+	rc := New(Config{}).Filter(wire.OpenAIChat, io.NopCloser(strings.NewReader("data: {}\n\n")), func() { cancelled = true })
+	rc.Close()
+	if !cancelled {
+		t.Error("the upstream was not cancelled")
+	}
+}
+
+// TestFailClosed: what the gateway cannot read ends the client's stream
+// with the wire's error event, which the client's reader takes for an
+// error, and the upstream is cancelled; what was held is never released.
+func TestFailClosed(t *testing.T) {
+	skipLate := mustPolicy(t, `{"run": [{"arg": "/path", "prefix": "src/", "mode": "unattended"}, {"mode": "skip"}], "paths": ["/path"]}`)
+	msgStart := "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[]}}\n\n"
+	toolStart := "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"write\",\"input\":{}}}\n\n"
+	delta := func(s string) string {
+		return "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":" + s + "}}\n\n"
+	}
+	for _, tc := range []struct {
+		name     string
+		k        wire.Kind
+		stream   string
+		notHeld  string // what must not reach the client
+		provider bool   // the provider's own error event, forwarded
+	}{
+		{"a repeated member", wire.Anthropic, msgStart + toolStart + delta(`"{\"path\":\"src/"`) +
+			"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"x\",\"partial_json\":\"y\"}}\n\n", "tool_use", false},
+		{"the stream cut mid-event", wire.Anthropic, msgStart + toolStart + delta(`"{\"path\":\"src/a\"}"`) + "event: content_block_stop\ndata: {", "", false},
+		{"the stream ended before message_stop", wire.Anthropic, msgStart + toolStart + delta(`"{\"pa"`), "tool_use", false},
+		{"arguments that fail after the call was forwarded", wire.Anthropic, msgStart + toolStart + delta(`"{\"path\":\"src/a\","`) + delta(`"}"`), "", false},
+		{"an event over the limit", wire.OpenAIChat, "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"" + strings.Repeat("x", 2000) + "\"}}]}\n\n", "xxxx", false},
+		{"a provider's error event", wire.Anthropic, msgStart + toolStart + delta(`"{\"pa"`) + "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n", "tool_use", true},
+		{"a BOM", wire.OpenAIResponses, "\ufeffevent: response.created\ndata: {\"type\":\"response.created\",\"response\":{}}\n\n", "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cancelled := false
+			g := New(Config{Policy: func(string) *policy.Policy { return skipLate }, MaxEventSize: 1000})
+			rc := g.Filter(tc.k, io.NopCloser(strings.NewReader(tc.stream)), func() { cancelled = true })
+			out, err := io.ReadAll(rc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !cancelled {
+				t.Error("the upstream was not cancelled")
+			}
+			if tc.notHeld != "" && strings.Contains(string(out), tc.notHeld) {
+				t.Errorf("the client read %q:\n%s", tc.notHeld, out)
+			}
+			_, _, err = readClient(tc.k, out)
+			var ae *anthropicstream.ProviderError
+			var oe *openaistream.ProviderError
+			switch {
+			case !errors.As(err, &ae) && !errors.As(err, &oe):
+				t.Errorf("the client's reader: %v, want the provider's error event\n%s", err, out)
+			case tc.provider && ae != nil && ae.Type != "overloaded_error":
+				t.Errorf("the provider's error became %+v", ae)
+			case !tc.provider && (ae != nil && !strings.Contains(ae.Message, "argstream gateway") || oe != nil && !strings.Contains(oe.Message, "argstream gateway")):
+				t.Errorf("error %v, want the gateway's", err)
+			}
+		})
+	}
+}
