@@ -185,8 +185,9 @@
 // arg, a bound after a looser one, a const or enum whose values an earlier
 // rule on the same arg all matches); and in the file, unknown or duplicate
 // keys. A list without a final catch-all works, with the implicit ask, but
-// gets a Warning, as do unused "paths" entries and pointer tokens that look
-// like array indexes.
+// gets a Warning, as do pointer tokens that look like array indexes. (A
+// "paths" entry that no rule names is not unused: a suspect value there
+// keeps the call from running unattended.)
 //
 // # Deciding
 //

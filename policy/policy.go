@@ -198,11 +198,6 @@ func build(rules []Rule, o options, broken []bool, errs []error) (*Policy, []War
 		warns = append(warns, Warning{Rule: -1, Field: "run",
 			Msg: `no final catch-all: a call that matches no rule gets the implicit "ask"; end the list with {"mode": ...} to say what you mean`})
 	}
-	for i, p := range o.paths {
-		if isPath[p] && !slices.ContainsFunc(rules, func(r Rule) bool { return r.Arg == p }) {
-			warns = append(warns, Warning{Rule: -1, Field: fmt.Sprintf("paths[%d]", i), Msg: fmt.Sprintf("%q is the \"arg\" of no rule", p)})
-		}
-	}
 	if len(errs) > 0 {
 		slices.SortStableFunc(errs, func(a, b error) int { return ruleOf(a) - ruleOf(b) })
 		return nil, warns, errors.Join(errs...)
