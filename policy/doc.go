@@ -173,6 +173,19 @@
 // lexical: nothing is resolved against a working directory, symbolic links
 // or the file system.
 //
+// Beyond the rules on its parameter, a suspect value keeps the whole call
+// from running unattended: a call any of whose declared path values is
+// suspect never runs unattended, whichever rule decides Unattended, on
+// whichever parameter, such as a catch-all {"mode": "unattended"}, which
+// decides at offset 0, or a rule on another arg. The Evaluator follows the values of the parameters in
+// "paths" to the end of the arguments, after deciding too, and
+// Verdict.SuspectPath points at the first suspect one ("/path",
+// "/patterns/1/paths/0"). The decision stays Unattended (OnDecision may
+// have reported it long before), but Verdict.Unattended is false: the call
+// needs the user's yes, as for ask. So a parameter in "paths" counts even
+// if no rule names it, and a caller checks Verdict.Unattended, never
+// Mode == Unattended. (Evaluate and EvaluateArgs return the decision only.)
+//
 // # Checks
 //
 // New and Parse refuse, with an error that names the rule, the field and
@@ -208,8 +221,8 @@
 // parameter has not started or is still arriving. The decision, the rule
 // and the offset at which it became known (OnDecision, DecidedAt) never
 // change once set. The evaluator keeps only the values some rule's pointer
-// can resolve to, so a megabyte of "content" that no rule names is not
-// stored.
+// can resolve to, and the string being completed on a parameter in
+// "paths", so a megabyte of "content" that no rule names is not stored.
 //
 // Edit is decided early like the others, but acting on it needs the
 // complete arguments (Decision.NeedsCompleteArguments). Skip lets the
@@ -220,8 +233,10 @@
 // after deciding (truncated, malformed, a duplicate or confusable key
 // later on, stopped), Verdict.Executable is false: the call must not run,
 // whatever was decided. A decision is never permission to execute before
-// Verdict().Executable() is true at the end of the arguments: use an early
-// decision to prompt, to prepare, or to cancel, not to start the call.
+// Verdict().Executable() is true at the end of the arguments, nor to run
+// without asking before Verdict().Unattended() is (see "Path styles" for
+// the Unattended decisions it overrules): use an early decision to prompt,
+// to prepare, or to cancel, not to start the call.
 //
 // # Concurrency
 //

@@ -53,8 +53,8 @@ func (v Verdict) Executable() bool { return v.Valid() && v.Decided() && v.Mode !
 
 // Unattended reports whether the call may run without asking anyone: its
 // arguments ended complete and valid, the decision is Unattended, and no
-// declared path is suspect (SuspectPath is ""). Check it, not Mode ==
-// Unattended, which is only what the rules decided, possibly early: a call
+// declared path is suspect (SuspectPath is ""). Check it rather than the
+// Mode, which is only what the rules decided, possibly early: a call
 // decided Unattended with a suspect declared path needs approval as an Ask
 // does, and may run once the user says yes (it stays Executable).
 func (v Verdict) Unattended() bool {
