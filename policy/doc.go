@@ -173,18 +173,17 @@
 // lexical: nothing is resolved against a working directory, symbolic links
 // or the file system.
 //
-// Beyond the rules on its parameter, a suspect value keeps the whole call
-// from running unattended: a call any of whose declared path values is
-// suspect never runs unattended, whichever rule decides Unattended, on
-// whichever parameter, such as a catch-all {"mode": "unattended"}, which
-// decides at offset 0, or a rule on another arg. The Evaluator follows the values of the parameters in
-// "paths" to the end of the arguments, after deciding too, and
-// Verdict.SuspectPath points at the first suspect one ("/path",
+// Beyond the rules on its parameter, a call any of whose declared path
+// values is suspect never runs unattended, whichever rule decides
+// Unattended: a catch-all {"mode": "unattended"}, which decides at offset
+// 0, or a rule on another arg. The Evaluator follows the values of the
+// parameters in "paths" to the end of the arguments, after deciding too,
+// and Verdict.SuspectPath points at the first suspect one ("/path",
 // "/patterns/1/paths/0"). The decision stays Unattended (OnDecision may
 // have reported it long before), but Verdict.Unattended is false: the call
 // needs the user's yes, as for ask. So a parameter in "paths" counts even
-// if no rule names it, and a caller checks Verdict.Unattended, never
-// Mode == Unattended. (Evaluate and EvaluateArgs return the decision only.)
+// if no rule names it, and a caller checks Verdict.Unattended, never the
+// mode alone. (Evaluate and EvaluateArgs return the decision only.)
 //
 // # Checks
 //
