@@ -173,6 +173,18 @@
 // lexical: nothing is resolved against a working directory, symbolic links
 // or the file system.
 //
+// Beyond the rules on its parameter, a call any of whose declared path
+// values is suspect never runs unattended, whichever rule decides
+// Unattended: a catch-all {"mode": "unattended"}, which decides at offset
+// 0, or a rule on another arg. The Evaluator follows the values of the
+// parameters in "paths" to the end of the arguments, after deciding too,
+// and Verdict.SuspectPath points at the first suspect one ("/path",
+// "/patterns/1/paths/0"). The decision stays Unattended (OnDecision may
+// have reported it long before), but Verdict.Unattended is false: the call
+// needs the user's yes, as for ask. So a parameter in "paths" counts even
+// if no rule names it, and a caller checks Verdict.Unattended, never the
+// mode alone. (Evaluate and EvaluateArgs return the decision only.)
+//
 // # Checks
 //
 // New and Parse refuse, with an error that names the rule, the field and
@@ -185,8 +197,9 @@
 // arg, a bound after a looser one, a const or enum whose values an earlier
 // rule on the same arg all matches); and in the file, unknown or duplicate
 // keys. A list without a final catch-all works, with the implicit ask, but
-// gets a Warning, as do unused "paths" entries and pointer tokens that look
-// like array indexes.
+// gets a Warning, as do pointer tokens that look like array indexes. (A
+// "paths" entry that no rule names is not unused: a suspect value there
+// keeps the call from running unattended.)
 //
 // # Deciding
 //
@@ -207,8 +220,8 @@
 // parameter has not started or is still arriving. The decision, the rule
 // and the offset at which it became known (OnDecision, DecidedAt) never
 // change once set. The evaluator keeps only the values some rule's pointer
-// can resolve to, so a megabyte of "content" that no rule names is not
-// stored.
+// can resolve to, and the string being completed on a parameter in
+// "paths", so a megabyte of "content" that no rule names is not stored.
 //
 // Edit is decided early like the others, but acting on it needs the
 // complete arguments (Decision.NeedsCompleteArguments). Skip lets the
@@ -219,8 +232,10 @@
 // after deciding (truncated, malformed, a duplicate or confusable key
 // later on, stopped), Verdict.Executable is false: the call must not run,
 // whatever was decided. A decision is never permission to execute before
-// Verdict().Executable() is true at the end of the arguments: use an early
-// decision to prompt, to prepare, or to cancel, not to start the call.
+// Verdict().Executable() is true at the end of the arguments, nor to run
+// without asking before Verdict().Unattended() is (see "Path styles" for
+// the Unattended decisions it overrules): use an early decision to prompt,
+// to prepare, or to cancel, not to start the call.
 //
 // # Concurrency
 //

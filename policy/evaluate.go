@@ -27,7 +27,10 @@ import (
 //     waiting, whatever the later rules say;
 //   - when every rule is eliminated, the implicit Ask decides (ImplicitRule).
 //
-// A value in known that is not valid JSON matches nothing.
+// A value in known that is not valid JSON matches nothing. Evaluate returns
+// the decision only: an Unattended decision on arguments with a suspect
+// declared path does not let the call run unattended, which only an
+// Evaluator's Verdict().Unattended() says.
 func (p *Policy) Evaluate(known map[string]jsontext.Value, complete bool) Decision {
 	for i := range p.rules {
 		r := &p.rules[i]
@@ -58,7 +61,9 @@ func (p *Policy) Evaluate(known map[string]jsontext.Value, complete bool) Decisi
 // an object have no parameters. The arguments are checked as a Stream
 // checks them, with jsontoken.New's defaults: invalid JSON, a duplicate key
 // or keys a tool would confuse are an error (a *token.SyntaxError), never
-// a decision.
+// a decision. Like Evaluate, it does not look for suspect declared paths:
+// to know whether the call may run unattended, feed the arguments to an
+// Evaluator and ask its Verdict.
 func (p *Policy) EvaluateArgs(args jsontext.Value) (Decision, error) {
 	check := jsontoken.New(token.HandlerFunc(func(token.Event) error { return nil }))
 	if err := check.Feed(args); err != nil {

@@ -34,8 +34,16 @@ var ErrSkip = fmt.Errorf("policy: decided skip: %w", sink.ErrStop)
 // It keeps only the values some open rule's arg can resolve to: a large
 // "content" that no rule names passes through without being stored.
 //
+// Decided or not, it follows the values of the parameters declared in
+// Paths to the end of the arguments, keeping only the string being
+// completed, and Verdict names the first that is suspect in the policy's
+// path style (Verdict.SuspectPath): such a call never runs unattended,
+// whatever rule decided Unattended, and whenever.
+//
 // A decision is about arguments that end up valid: if the stream then
-// fails, Verdict says the call must not run, whatever was decided.
+// fails, Verdict says the call must not run, whatever was decided. And an
+// Unattended decision is not yet permission to run without asking: only
+// Verdict().Unattended() is, at the end of the arguments.
 type Evaluator struct {
 	p          *Policy
 	onDecision func(Decision, int64)
@@ -62,6 +70,13 @@ type Evaluator struct {
 	keys      []byte
 	full      fragment.Path // scratch: root + a relative path
 	frag      fragment.Fragment
+
+	// The values of the declared paths (see watch).
+	pmemo   []keyRef   // as memo, for the pointers of Policy.paths
+	pmemos  [][]keyRef // each declared pointer's part of pmemo
+	inPath  bool       // a string some declared pointer resolves to is open
+	path    []byte     // that string's pieces so far
+	suspect jsontext.Pointer
 }
 
 type ruleState uint8
@@ -80,6 +95,12 @@ type EvaluatorOption func(*Evaluator)
 // argument prefix) that determined it. A policy that starts with a catch-all
 // decides at offset 0, before any fragment: fn is then called by Evaluator
 // (and by Reset).
+//
+// The decision is reported as it is made, and never changes, but it is not
+// the verdict: an Unattended decision whose call turns out to have a suspect
+// declared path (Verdict.SuspectPath), later in the stream, needs the
+// user's approval after all. Use it to prepare; only Verdict().Unattended()
+// at the end says the call may run without asking.
 func OnDecision(fn func(d Decision, at int64)) EvaluatorOption {
 	return func(e *Evaluator) { e.onDecision = fn }
 }
@@ -106,6 +127,16 @@ func (p *Policy) Evaluator(opts ...EvaluatorOption) *Evaluator {
 		e.memos[i] = e.memo[n : n+len(p.rules[i].segs) : n+len(p.rules[i].segs)]
 		n += len(p.rules[i].segs)
 	}
+	n = 0
+	for _, segs := range p.paths {
+		n += len(segs)
+	}
+	e.pmemo, e.pmemos = make([]keyRef, n), make([][]keyRef, len(p.paths))
+	n = 0
+	for i, segs := range p.paths {
+		e.pmemos[i] = e.pmemo[n : n+len(segs) : n+len(segs)]
+		n += len(segs)
+	}
 	for _, o := range opts {
 		o(e)
 	}
@@ -121,6 +152,8 @@ func (e *Evaluator) Reset() {
 	clear(e.memo)
 	e.next, e.decision, e.at, e.last = 0, Decision{}, -1, 0
 	e.ended, e.err, e.capturing = false, nil, false
+	clear(e.pmemo)
+	e.inPath, e.path, e.suspect = false, e.path[:0], ""
 	e.agg.Reset()
 	e.advance(0)
 }
@@ -135,7 +168,11 @@ func (e *Evaluator) DecidedAt() int64 { return e.at }
 
 // Push consumes the next fragment. It implements sink.Sink.
 func (e *Evaluator) Push(p *fragment.Progress) error {
-	if e.decision.Decided() || e.ended {
+	if e.ended {
+		return e.stop()
+	}
+	e.watch(p)
+	if e.decision.Decided() {
 		return e.stop()
 	}
 	e.last = p.Offset
@@ -189,6 +226,51 @@ func (e *Evaluator) stop() error {
 		return ErrSkip
 	}
 	return nil
+}
+
+// watch follows the strings that the pointers declared in Paths resolve
+// to, before and after the decision, and records the pointer of the first
+// that is suspect in the policy's style. It keeps the pieces of the string
+// being completed only, and only until one is found suspect: the work is
+// linear in the length of those strings, and the buffer, kept across Reset,
+// stops growing once it holds the longest. Strings are leaves, so the Done
+// that follows a string's pieces is the string's own. The empty string,
+// which has no pieces, is never suspect.
+func (e *Evaluator) watch(p *fragment.Progress) {
+	if len(e.p.paths) == 0 || e.suspect != "" {
+		return
+	}
+	switch p.Kind {
+	case fragment.String:
+		if !e.inPath {
+			if !e.onPaths(p.Path) {
+				return
+			}
+			e.inPath = true
+		}
+		e.path = append(e.path, p.Text...)
+	case fragment.Done:
+		if e.inPath {
+			if resolvePath(string(e.path), e.p.style).suspect {
+				e.suspect = p.Path.Pointer()
+			}
+			e.inPath, e.path = false, e.path[:0]
+		}
+		if len(p.Path) > 0 && !p.Path[len(p.Path)-1].IsIndex() {
+			clear(e.pmemo) // as in Push
+		}
+	}
+}
+
+// onPaths reports whether a value some pointer declared in Paths resolves
+// to can be at path.
+func (e *Evaluator) onPaths(path fragment.Path) bool {
+	for i, segs := range e.p.paths {
+		if onPointer(segs, path, e.pmemos[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // startCapture reports whether a value some open rule's arg resolves to is

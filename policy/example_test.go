@@ -47,14 +47,36 @@ func ExamplePolicy_Evaluator() {
 		return
 	}
 	v := ev.Verdict()
-	fmt.Printf("end: %v, executable: %v\n", v.Decision, v.Executable())
+	fmt.Printf("end: %v, executable: %v, without asking: %v\n", v.Decision, v.Executable(), v.Unattended())
 	// Output:
 	// chunk {"path": "src/ma
 	// chunk in.rs", "content": "fn ma
 	//   decided unattended (rule 0) at byte 22, with 41 bytes received
 	// chunk in() {\n    println!(\"hel
 	// chunk lo\");\n}\n"}
-	// end: unattended (rule 0), executable: true
+	// end: unattended (rule 0), executable: true, without asking: true
+}
+
+// A catch-all decides before the first byte, but a suspect value on a
+// declared path, here a home directory, keeps the call from running
+// unattended: the decision stays, the verdict asks for a yes.
+func ExampleVerdict_Unattended() {
+	p, _, _ := policy.Parse([]byte(`{"run": "unattended", "paths": ["/path"]}`))
+	for _, args := range []string{
+		`{"path": "src/notes.md"}`,
+		`{"path": "~/.ssh/authorized_keys"}`,
+	} {
+		ev := p.Evaluator()
+		s := argstream.New(ev)
+		_ = s.Feed([]byte(args))
+		_ = s.Close()
+		v := ev.Verdict()
+		fmt.Printf("%s: %v at %d, suspect %q, executable %v, without asking %v\n",
+			args, v.Decision, v.At, v.SuspectPath, v.Executable(), v.Unattended())
+	}
+	// Output:
+	// {"path": "src/notes.md"}: unattended (rule 0) at 0, suspect "", executable true, without asking true
+	// {"path": "~/.ssh/authorized_keys"}: unattended (rule 0) at 0, suspect "/path", executable true, without asking false
 }
 
 // A guard on every path of every pattern, existential: one ".env" anywhere

@@ -10,6 +10,7 @@ import (
 	"github.com/argstream/argstream/internal/testutil"
 	"github.com/argstream/argstream/policy"
 	"github.com/argstream/argstream/sink"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // linearCase is a shape of arguments of size about n, and the rules file to
@@ -20,6 +21,9 @@ type linearCase struct {
 	doc   func(n int) string
 	rules func(n int) string
 	want  policy.Decision // on every size: the evaluator must not stop early
+	// suspect is the verdict's SuspectPath: the declared paths are
+	// followed to their end, before and after the decision.
+	suspect jsontext.Pointer
 }
 
 // longKey is the key of n bytes the long-key shapes use.
@@ -51,40 +55,66 @@ func skipOn(pointer string) string {
 var linearCases = []linearCase{
 	{"long key, many elements/rule on it", 16000, // the elements' own cost hides a small n
 		func(n int) string { return `{"` + longKey(n) + `":[` + strings.Repeat("0,", n) + `0]}` },
-		func(n int) string { return skipOn("/" + longKey(n)) }, askAt(1)},
+		func(n int) string { return skipOn("/" + longKey(n)) }, askAt(1), ""},
 	{"long key, many elements/rule on another", 8000,
 		func(n int) string { return `{"` + longKey(n) + `":[` + strings.Repeat("0,", n) + `0]}` },
-		func(int) string { return skipOn("/other") }, askAt(1)},
+		func(int) string { return skipOn("/other") }, askAt(1), ""},
 	{"long key, long string/rule on it", 8000,
 		func(n int) string { return `{"` + longKey(n) + `":"` + strings.Repeat("v", n) + `"}` },
-		func(n int) string { return skipOn("/" + longKey(n)) }, askAt(1)},
+		func(n int) string { return skipOn("/" + longKey(n)) }, askAt(1), ""},
 	{"long key, long string/rule on another", 8000,
 		func(n int) string { return `{"` + longKey(n) + `":"` + strings.Repeat("v", n) + `"}` },
-		func(int) string { return skipOn("/other") }, askAt(1)},
+		func(int) string { return skipOn("/other") }, askAt(1), ""},
 	{"many long keys/rule on the last", 8000, manyKeysDoc,
-		func(n int) string { return skipOn("/" + manyKeys(n/250-1)) }, askAt(1)},
+		func(n int) string { return skipOn("/" + manyKeys(n/250-1)) }, askAt(1), ""},
 	{"many long keys/rule on another", 8000, manyKeysDoc,
-		func(int) string { return skipOn("/other") }, askAt(1)},
+		func(int) string { return skipOn("/other") }, askAt(1), ""},
 	// The exponent is what grows: 1e999...9, a number far above 100.
 	{"long number/maximum", 6000,
 		func(n int) string { return `{"n":1e` + strings.Repeat("9", n) + `}` },
 		func(int) string {
 			return `{"run":[{"arg":"/n","maximum":100,"mode":"unattended"},{"mode":"ask"}]}`
-		}, askAt(1)},
+		}, askAt(1), ""},
 	// The same number inside an object that a pattern rule captures whole.
 	{"long number in an object/pattern", 6000,
 		func(n int) string { return `{"o":{"x":1e` + strings.Repeat("9", n) + `}}` },
 		func(int) string { return `{"run":[{"arg":"/o","pattern":"a","mode":"skip"},{"mode":"ask"}]}` },
-		askAt(1)},
+		askAt(1), ""},
 	// A path of n bytes, scanned to its last character for spellings a
 	// tool may misread, and folded in Windows style.
 	{"long path, lookalike at the end/posix", 8000, longPath,
-		func(int) string { return pathRules("unattended", "src/", "posix") }, askAt(1)},
+		func(int) string { return pathRules("unattended", "src/", "posix") }, askAt(1), "/path"},
 	{"long path, lookalike at the end/windows", 8000, longPath,
-		func(int) string { return pathRules("unattended", "src/", "windows") }, askAt(1)},
+		func(int) string { return pathRules("unattended", "src/", "windows") }, askAt(1), "/path"},
 	{"long path, lookalike at the end/restrictive", 8000, longPath,
 		func(int) string { return pathRules("edit", "zzz/", "windows") },
-		policy.Decision{Mode: policy.Edit, Rule: 0}},
+		policy.Decision{Mode: policy.Edit, Rule: 0}, "/path"},
+	// Declared paths followed after a catch-all has decided, at offset 0:
+	// a long one, many short ones (the last of which is suspect), and many
+	// under a long key, which is compared once (see keyIs).
+	{"long path after the decision/posix", 8000, longPath,
+		func(int) string { return catchAllPaths("/path", "posix") }, unattendedAt0, "/path"},
+	{"long path after the decision/windows", 8000, longPath,
+		func(int) string { return catchAllPaths("/path", "windows") }, unattendedAt0, "/path"},
+	{"many paths after the decision", 16000, manyPaths,
+		func(int) string { return catchAllPaths("/path", "windows") }, unattendedAt0, ""},
+	{"long key, many paths after the decision", 16000,
+		func(n int) string { return `{"` + longKey(n) + `":[` + strings.Repeat(`"a",`, n/4) + `"b"]}` },
+		func(n int) string { return catchAllPaths("/"+longKey(n), "posix") }, unattendedAt0, ""},
+}
+
+var unattendedAt0 = policy.Decision{Mode: policy.Unattended, Rule: 0}
+
+// catchAllPaths is a rules file that runs every call unattended, with one
+// declared path.
+func catchAllPaths(pointer, style string) string {
+	return `{"run":"unattended","paths":["` + pointer + `"],"path_style":"` + style + `"}`
+}
+
+// manyPaths is a path parameter of about n bytes: an array of short paths,
+// none suspect.
+func manyPaths(n int) string {
+	return `{"path":[` + strings.Repeat(`"src/A.rs",`, n/11) + `"src/b.rs"]}`
 }
 
 // longPath is a path parameter of about n bytes under src/, of non-ASCII
@@ -148,8 +178,8 @@ func TestLinear(t *testing.T) {
 						if err := testutil.Feed(s, chunks); err != nil {
 							t.Fatal(err)
 						}
-						if v := ev.Verdict(); !v.Valid() || v.Decision != c.want {
-							t.Fatalf("verdict %+v, want %v on valid arguments", v, c.want)
+						if v := ev.Verdict(); !v.Valid() || v.Decision != c.want || v.SuspectPath != c.suspect {
+							t.Fatalf("verdict %+v, want %v, SuspectPath %q on valid arguments", v, c.want, c.suspect)
 						}
 					}
 				})

@@ -586,68 +586,73 @@ func BenchmarkResolvePath(b *testing.B) {
 // to another path (issue 20, defect 7) are suspect in both styles; an 8.3
 // short name only in Windows style, where it may name any file.
 func TestSuspectSpellings(t *testing.T) {
-	for _, c := range []struct {
-		path           string
-		posix, windows bool // suspect in each style
-	}{
-		// Lookalikes that best-fit code pages or NFKC turn into separators.
-		{"src/..\uFF3C..\uFF3CWindows", true, true},    // fullwidth reverse solidus
-		{"src/..\uFF0F..\uFF0Fetc/passwd", true, true}, // fullwidth solidus
-		{"src/..\u2215..\u2215etc", true, true},        // division slash
-		{"src/..\u2044..\u2044etc", true, true},        // fraction slash
-		{"src/..\u00A5..\u00A5Windows", true, true},    // yen sign: "\" in code page 932
-		{"src/..\u20A9..\u20A9Windows", true, true},    // won sign: "\" in code page 949
-		{"src/..\uFE68..\uFE68Windows", true, true},    // small reverse solidus
-		{"src/..\u29F5..\u29F5Windows", true, true},    // reverse solidus operator
-		{"src/..\u2216..\u2216Windows", true, true},    // set minus
-		{"src/..\u29F8..\u29F8etc", true, true},        // big solidus
-		// ... and dots, and the other characters that change a resolution.
-		{"src/\uFF0E\uFF0E/\uFF0E\uFF0E/etc", true, true}, // fullwidth full stop
-		{"src/\uFE52\uFE52/x", true, true},                // small full stop
-		{"src/\u2024\u2024/x", true, true},                // one dot leader
-		{"src/\u2025/x", true, true},                      // two dot leader: ".."
-		{"src/\u2026/x", true, true},                      // ellipsis: "..."
-		{"src/\uFE19/x", true, true},                      // vertical ellipsis
-		{"C\uFF1A/Windows", true, true},                   // fullwidth colon
-		{"C\uFE55/Windows", true, true},                   // small colon
-		{"\uFF5E/.ssh/id_rsa", true, true},                // fullwidth tilde
-		{"src/\uFF04HOME", true, true},                    // fullwidth dollar
-		{"src/\uFF05USERPROFILE\uFF05", true, true},       // fullwidth percent
-		{"src/\u066A2e", true, true},                      // Arabic percent: "%" in code page 1252
-		{"src/\uFF0A.rs", true, true},                     // fullwidth asterisk
-		// Shell and cmd expansions, URL escapes.
-		{"~/.ssh/authorized_keys", true, true},
-		{"~root/.bashrc", true, true},
-		{"~", true, true},
-		{"src/~/x", true, true},
-		{`src\~\x`, true, true},
-		{"$HOME/.bashrc", true, true},
-		{"${HOME}/.profile", true, true},
-		{"src/$(id)", true, true},
-		{"src/a$b", true, true},
-		{"src/%2e%2e/%2e%2e/etc/passwd", true, true},
-		{"src/%2E%2e/x", true, true},
-		{`%USERPROFILE%\.ssh\id_rsa`, true, true},
-		{"src/100%", true, true},
-		// 8.3 short names: another file's name in Windows style only.
-		{"ENV~1", false, true},
-		{"GIT~1/hooks/pre-commit", false, true},
-		{"PROGRA~1", false, true},
-		{"src/ENV~1.LOC", false, true},
-		// Ordinary names.
-		{"src/a~b", false, false},
-		{"src/lib.rs~", false, false},
-		{"src/caf\u00E9/x", false, false},
-		{"src/\u3002/x", false, false}, // ideographic full stop: no code page maps it to "."
-		{"src/\uFF61/x", false, false}, // halfwidth ideographic full stop: NFKC makes it U+3002
-		{"src/\u00A9", false, false},
-	} {
+	for _, c := range suspectSpellings {
 		for st, want := range [2]bool{POSIX: c.posix, Windows: c.windows} {
 			if v := resolvePath(c.path, PathStyle(st)); v.suspect != want {
 				t.Errorf("%v: %q suspect = %v, want %v", PathStyle(st), c.path, v.suspect, want)
 			}
 		}
 	}
+}
+
+// suspectSpellings are the spellings of TestSuspectSpellings, one or more
+// of each kind, and whether each is suspect in each style. The tests of
+// Verdict.SuspectPath use them too (see export_test.go).
+var suspectSpellings = []struct {
+	path           string
+	posix, windows bool // suspect in each style
+}{
+	// Lookalikes that best-fit code pages or NFKC turn into separators.
+	{"src/..\uFF3C..\uFF3CWindows", true, true},    // fullwidth reverse solidus
+	{"src/..\uFF0F..\uFF0Fetc/passwd", true, true}, // fullwidth solidus
+	{"src/..\u2215..\u2215etc", true, true},        // division slash
+	{"src/..\u2044..\u2044etc", true, true},        // fraction slash
+	{"src/..\u00A5..\u00A5Windows", true, true},    // yen sign: "\" in code page 932
+	{"src/..\u20A9..\u20A9Windows", true, true},    // won sign: "\" in code page 949
+	{"src/..\uFE68..\uFE68Windows", true, true},    // small reverse solidus
+	{"src/..\u29F5..\u29F5Windows", true, true},    // reverse solidus operator
+	{"src/..\u2216..\u2216Windows", true, true},    // set minus
+	{"src/..\u29F8..\u29F8etc", true, true},        // big solidus
+	// ... and dots, and the other characters that change a resolution.
+	{"src/\uFF0E\uFF0E/\uFF0E\uFF0E/etc", true, true}, // fullwidth full stop
+	{"src/\uFE52\uFE52/x", true, true},                // small full stop
+	{"src/\u2024\u2024/x", true, true},                // one dot leader
+	{"src/\u2025/x", true, true},                      // two dot leader: ".."
+	{"src/\u2026/x", true, true},                      // ellipsis: "..."
+	{"src/\uFE19/x", true, true},                      // vertical ellipsis
+	{"C\uFF1A/Windows", true, true},                   // fullwidth colon
+	{"C\uFE55/Windows", true, true},                   // small colon
+	{"\uFF5E/.ssh/id_rsa", true, true},                // fullwidth tilde
+	{"src/\uFF04HOME", true, true},                    // fullwidth dollar
+	{"src/\uFF05USERPROFILE\uFF05", true, true},       // fullwidth percent
+	{"src/\u066A2e", true, true},                      // Arabic percent: "%" in code page 1252
+	{"src/\uFF0A.rs", true, true},                     // fullwidth asterisk
+	// Shell and cmd expansions, URL escapes.
+	{"~/.ssh/authorized_keys", true, true},
+	{"~root/.bashrc", true, true},
+	{"~", true, true},
+	{"src/~/x", true, true},
+	{`src\~\x`, true, true},
+	{"$HOME/.bashrc", true, true},
+	{"${HOME}/.profile", true, true},
+	{"src/$(id)", true, true},
+	{"src/a$b", true, true},
+	{"src/%2e%2e/%2e%2e/etc/passwd", true, true},
+	{"src/%2E%2e/x", true, true},
+	{`%USERPROFILE%\.ssh\id_rsa`, true, true},
+	{"src/100%", true, true},
+	// 8.3 short names: another file's name in Windows style only.
+	{"ENV~1", false, true},
+	{"GIT~1/hooks/pre-commit", false, true},
+	{"PROGRA~1", false, true},
+	{"src/ENV~1.LOC", false, true},
+	// Ordinary names.
+	{"src/a~b", false, false},
+	{"src/lib.rs~", false, false},
+	{"src/caf\u00E9/x", false, false},
+	{"src/\u3002/x", false, false}, // ideographic full stop: no code page maps it to "."
+	{"src/\uFF61/x", false, false}, // halfwidth ideographic full stop: NFKC makes it U+3002
+	{"src/\u00A9", false, false},
 }
 
 // misread are spellings that make a path suspect in both styles wherever

@@ -7,7 +7,8 @@ import "fmt"
 // nothing is looked up in a working directory, the file system or symbolic
 // links. Under both styles a path whose resolution is uncertain or depends
 // on the platform is suspect (listed below): it may name any file, so it
-// never satisfies a permissive rule and always satisfies a restrictive one.
+// never satisfies a permissive rule and always satisfies a restrictive one,
+// and a call with one never runs unattended (Verdict.SuspectPath).
 //
 // POSIX (the zero PathStyle, the default) resolves as path.Clean does: only
 // "/" separates, and "\" is an ordinary byte of a component. Empty and "."

@@ -79,6 +79,8 @@ func permissive(m Mode) bool { return m == Unattended }
 // Evaluator.
 type Policy struct {
 	rules []rule
+	paths [][]string // the tokens of each pointer declared in Paths, once each
+	style PathStyle  // how the tool resolves those paths (PathsAs)
 }
 
 // rule is a checked Rule.
@@ -156,16 +158,20 @@ func build(rules []Rule, o options, broken []bool, errs []error) (*Policy, []War
 	if o.style != POSIX && o.style != Windows {
 		errs = append(errs, &RuleError{Rule: -1, Field: "path_style", Err: fmt.Errorf("unknown path style %v (want posix or windows)", o.style)})
 	}
+	pol := &Policy{rules: make([]rule, len(rules)), style: o.style}
 	isPath := map[string]bool{}
 	for i, p := range o.paths {
-		if _, err := parsePointer(p); err != nil {
+		segs, err := parsePointer(p)
+		if err != nil {
 			errs = append(errs, &RuleError{Rule: -1, Field: fmt.Sprintf("paths[%d]", i), Err: err})
 			continue
+		}
+		if !isPath[p] {
+			pol.paths = append(pol.paths, segs)
 		}
 		isPath[p] = true
 	}
 
-	pol := &Policy{rules: make([]rule, len(rules))}
 	ok := make([]bool, len(rules))
 	for i, r := range rules {
 		if broken != nil && broken[i] {
@@ -191,11 +197,6 @@ func build(rules []Rule, o options, broken []bool, errs []error) (*Policy, []War
 	case rules[len(rules)-1].Arg != "" || rules[len(rules)-1].Match.key != "":
 		warns = append(warns, Warning{Rule: -1, Field: "run",
 			Msg: `no final catch-all: a call that matches no rule gets the implicit "ask"; end the list with {"mode": ...} to say what you mean`})
-	}
-	for i, p := range o.paths {
-		if isPath[p] && !slices.ContainsFunc(rules, func(r Rule) bool { return r.Arg == p }) {
-			warns = append(warns, Warning{Rule: -1, Field: fmt.Sprintf("paths[%d]", i), Msg: fmt.Sprintf("%q is the \"arg\" of no rule", p)})
-		}
 	}
 	if len(errs) > 0 {
 		slices.SortStableFunc(errs, func(a, b error) int { return ruleOf(a) - ruleOf(b) })

@@ -22,13 +22,15 @@ import (
 // the arguments received so far determine it: the first prefix at which the
 // pure evaluator, given the top-level parameters complete in that prefix,
 // decides. Fed byte by byte, the decision appears exactly at the byte it
-// reports. A truncated stream is never executable, and what it decided
-// before its end is the decision of the complete arguments.
+// reports. The verdict names the first suspect declared path, and is
+// Unattended() exactly when the decision is Unattended and there is none.
+// A truncated stream is never executable, and what it decided before its
+// end is the decision of the complete arguments.
 func TestPropertyStreamingMatchesPure(t *testing.T) {
 	properties := gopter.NewProperties(testutil.PropertyParameters(2000))
 	properties.Property("streaming decision = pure decision, no later", prop.ForAll(
 		func(pc policyCase, doc testutil.Doc, cuts []int) string {
-			if err := checkCase(pc.p, doc.Text, cuts); err != "" {
+			if err := checkCase(pc, doc.Text, cuts); err != "" {
 				return err + "\nargs: " + string(doc.Text)
 			}
 			return ""
@@ -38,7 +40,8 @@ func TestPropertyStreamingMatchesPure(t *testing.T) {
 	properties.TestingRun(t)
 }
 
-func checkCase(p *policy.Policy, text []byte, cuts []int) string {
+func checkCase(pc policyCase, text []byte, cuts []int) string {
+	p := pc.p
 	members, rootAt, err := determinations(text)
 	if err != nil {
 		return "generator made invalid arguments: " + err.Error()
@@ -51,6 +54,9 @@ func checkCase(p *policy.Policy, text []byte, cuts []int) string {
 	if got, err := p.EvaluateArgs(text); err != nil || got != want {
 		return fmt.Sprintf("EvaluateArgs = %v, %v; Evaluate = %v", got, err, want)
 	}
+
+	suspect := firstSuspect(text, pc.paths, pc.style)
+	unattended := want.Mode == policy.Unattended && suspect == ""
 
 	// The earliest prefix that determines the decision, by the pure
 	// evaluator; once decided, it must never say anything else.
@@ -94,6 +100,8 @@ func checkCase(p *policy.Policy, text []byte, cuts []int) string {
 			return fmt.Sprintf("%d chunks: decided %v at %d, determined at %d", len(chunks), v.Decision, v.At, oracle)
 		case v.Executable() != (want.Mode != policy.Skip):
 			return fmt.Sprintf("%d chunks: verdict %+v", len(chunks), v)
+		case v.SuspectPath != suspect || v.Unattended() != unattended:
+			return fmt.Sprintf("%d chunks: verdict %+v, Unattended() %v; want SuspectPath %q", len(chunks), v, v.Unattended(), suspect)
 		}
 	}
 
@@ -120,6 +128,8 @@ func checkCase(p *policy.Policy, text []byte, cuts []int) string {
 	}
 	if v := ev.Verdict(); v.Decision != want || v.At != first {
 		return fmt.Sprintf("byte by byte: %v reported at %d, known after %d bytes", v.Decision, v.At, first)
+	} else if v.SuspectPath != suspect || v.Unattended() != unattended {
+		return fmt.Sprintf("byte by byte: verdict %+v, Unattended() %v; want SuspectPath %q", v, v.Unattended(), suspect)
 	}
 
 	// A truncated stream: never executable; a decision made before the
@@ -132,7 +142,7 @@ func checkCase(p *policy.Policy, text []byte, cuts []int) string {
 	if cut < len(text) && !testutil.Valid(text[:cut]) {
 		v, err := stream(p, testutil.SplitAt(text[:cut], testutil.Cuts(text[:cut], cuts)))
 		switch {
-		case err == nil || v.Valid() || v.Executable():
+		case err == nil || v.Valid() || v.Executable() || v.Unattended():
 			return fmt.Sprintf("truncated at %d: %+v, %v", cut, v, err)
 		case v.Decided() && v.At < int64(cut) && v.Decision != want:
 			return fmt.Sprintf("truncated at %d: decided %v at %d, complete arguments %v", cut, v.Decision, v.At, want)
@@ -141,6 +151,45 @@ func checkCase(p *policy.Policy, text []byte, cuts []int) string {
 		}
 	}
 	return ""
+}
+
+// firstSuspect returns the pointer to the first string in text, which is
+// valid JSON, that one of the pointers paths resolves to (an array along
+// the way standing for its elements) and that is suspect in style, or "".
+// It reads text with jsontext alone.
+func firstSuspect(text []byte, paths []string, style policy.PathStyle) jsontext.Pointer {
+	d := jsontext.NewDecoder(bytes.NewReader(text))
+	for {
+		tok, err := d.ReadToken()
+		if err != nil {
+			return ""
+		}
+		depth := d.StackDepth()
+		if tok.Kind() != '"' || depth == 0 {
+			continue
+		}
+		if k, n := d.StackIndex(depth); k == '{' && n%2 == 1 {
+			continue // a member's name
+		}
+		if k, _ := d.StackIndex(1); k != '{' {
+			continue // the arguments have no parameters
+		}
+		str := tok.String() // before anything else reads d
+		ptr := d.StackPointer()
+		var keys []string
+		level := 0
+		for t := range ptr.Tokens() {
+			level++
+			if k, _ := d.StackIndex(level); k == '{' {
+				keys = append(keys, t)
+			}
+		}
+		for _, p := range paths {
+			if slices.Equal(keys, strings.Split(p[1:], "/")) && policy.IsSuspect(str, style) {
+				return ptr
+			}
+		}
+	}
 }
 
 // member is a top-level parameter of generated arguments and the length of

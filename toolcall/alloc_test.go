@@ -18,13 +18,15 @@ func (s *countSink) End(error)                     {}
 // allocate in steady state: not per delta, not per call, not per response.
 // With a policy that decides while the arguments stream, the evaluator
 // parses the value it decides on (package policy: a few allocations per
-// decision), so there allocations must not grow with the deltas.
+// decision), and resolves each declared path, also after deciding ("read"
+// decides at the start, and still follows "path"), so there allocations
+// must not grow with the deltas.
 func TestAllocs(t *testing.T) {
 	if testing.CoverMode() != "" {
 		t.Skip("coverage instrumentation allocates")
 	}
 	write := mustPolicy(t, `{"run": [{"arg": "/path", "prefix": "src/", "mode": "unattended"}, {"mode": "ask"}], "paths": ["/path"]}`)
-	read := mustPolicy(t, `{"run": "unattended"}`)
+	read := mustPolicy(t, `{"run": "unattended", "paths": ["/path"]}`)
 	sinks := [3]countSink{}
 	newSink := toolcall.WithSinks(func(c fragment.Call) sink.Sink { return &sinks[c.Index%3] })
 	policies := toolcall.WithPolicy(func(name string) *policy.Policy {

@@ -341,7 +341,9 @@ func (c *call) result() Result {
 	if c.ev != nil {
 		res.Verdict = c.ev.Verdict()
 	}
-	if err == nil && c.ev != nil && res.Verdict.Executable() && needsApproval(res.Verdict.Mode) && !c.approved {
+	if err == nil && c.ev != nil && res.Verdict.Executable() && !res.Verdict.Unattended() && !c.approved {
+		// Ask, Edit, and Unattended with a suspect declared path: see
+		// policy.Verdict.Unattended.
 		err = ErrNotApproved
 	}
 	res.Err = err
@@ -349,9 +351,6 @@ func (c *call) result() Result {
 		(c.ev == nil || res.Verdict.Executable())
 	return res
 }
-
-// needsApproval reports whether a call decided m runs only once approved.
-func needsApproval(m policy.Mode) bool { return m == policy.Ask || m == policy.Edit }
 
 // release forgets the call's response, keeping its memory.
 func (c *call) release() {

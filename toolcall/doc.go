@@ -86,9 +86,13 @@
 // A decision is never permission to run. Run a call only if its
 // Result.Executable is true: its arguments ended complete and valid, it is
 // the caller's to run, it was not declined, and its policy verdict is
-// Unattended, or Ask or Edit approved with Approve. An Ask or Edit call
-// nobody approved ends with ErrNotApproved, its arguments in its Result. A
-// call decided early whose arguments later fail is not executable.
+// Unattended (policy.Verdict.Unattended: no declared path is suspect), or
+// it was approved with Approve. An Ask or Edit call nobody approved ends
+// with ErrNotApproved, its arguments in its Result, and so does a call
+// decided Unattended with a suspect declared path, such as "~/.ssh/x": the
+// decision OnDecision reported stays Unattended, the Result asks for an
+// answer. A call decided early whose arguments later fail is not
+// executable.
 //
 // # Memory
 //

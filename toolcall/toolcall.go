@@ -45,9 +45,10 @@ var (
 	// the policy did not see the whole arguments, so the call may not run.
 	ErrLateName = errors.New("toolcall: tool name known only after the arguments began; its policy did not see them")
 	// ErrNotApproved is the error of a call whose policy decided Ask or
-	// Edit and that nobody approved (Approve) before its Result was made:
-	// its arguments are complete and valid, and in the Result, but it may
-	// not run.
+	// Edit, or Unattended with a suspect declared path
+	// (policy.Verdict.SuspectPath), and that nobody approved (Approve)
+	// before its Result was made: its arguments are complete and valid, and
+	// in the Result, but it may not run.
 	ErrNotApproved = errors.New("toolcall: the call needs approval and was not approved")
 	// ErrRestated is wrapped by a *MismatchError: a call stated a second
 	// time (a second start, a done event, a final response) differently
@@ -130,9 +131,10 @@ type Result struct {
 	// Executable says the caller may run the call: it has a name, the
 	// provider does not run it (Call.Server), its arguments are complete and
 	// valid, it was not declined, the response did not fail, and, if a
-	// policy applied, its Verdict is executable and either Unattended or, for
-	// Ask and Edit, approved. Without a policy it says only that the call is
-	// the caller's, complete, valid and not declined.
+	// policy applied, its Verdict is executable and either
+	// Verdict.Unattended() (decided Unattended, no suspect declared path)
+	// or approved. Without a policy it says only that the call is the
+	// caller's, complete, valid and not declined.
 	Executable bool
 }
 
@@ -181,7 +183,10 @@ func WithPolicy(policyFor func(name string) *policy.Policy) Option {
 // arguments (0 at the start). It is called from Start, Chunk, Stop,
 // Restate or End; fn may call r.Decline and r.Approve, and no other method
 // of the Response. A decision is never permission to run: only
-// Result.Executable is, and an Ask or Edit decision needs r.Approve.
+// Result.Executable is, and an Ask or Edit decision needs r.Approve. So
+// may an Unattended one: if a declared path turns out suspect, later in
+// the arguments (policy.Verdict.SuspectPath), the Result ends with
+// ErrNotApproved, and the user's answer can come after End.
 func OnDecision(fn func(r *Response, c fragment.Call, d policy.Decision, at int64)) Option {
 	return func(cfg *config) { cfg.onDecision = fn }
 }
@@ -415,11 +420,12 @@ func (r *Response) Decline(index int64) (onlyPending bool) {
 }
 
 // Approve records that the user approved the call at index: a call whose
-// policy decides Ask or Edit is executable only once approved. It may come
-// before the decision, from a sink or a callback, or after End, until
-// Reset (the Results returned by End are updated). Approval changes nothing
-// else: a call declined, skipped, failed or run by the provider stays not
-// executable. It reports whether the index is a call of the response.
+// policy decides Ask or Edit, or Unattended with a suspect declared path,
+// is executable only once approved. It may come before the decision, from
+// a sink or a callback, or after End, until Reset (the Results returned by
+// End are updated). Approval changes nothing else: a call declined,
+// skipped, failed or run by the provider stays not executable. It reports
+// whether the index is a call of the response.
 func (r *Response) Approve(index int64) bool {
 	c := r.lookup(index)
 	if c == nil {

@@ -603,6 +603,8 @@ func TestErrDeclined(t *testing.T) {
 func TestApproval(t *testing.T) {
 	pols := map[string]*policy.Policy{
 		"write": mustPolicy(t, `{"run": [{"arg": "/path", "prefix": "src/", "mode": "unattended"}, {"arg": "/path", "prefix": "/tmp/", "mode": "edit"}, {"mode": "ask"}], "paths": ["/path"]}`),
+		"read":  mustPolicy(t, `{"run": "unattended", "paths": ["/path"]}`),
+		"grep":  mustPolicy(t, `{"run": [{"arg": "/mode", "const": "fast", "mode": "unattended"}, {"mode": "ask"}], "paths": ["/path"]}`),
 	}
 	for _, tc := range []struct {
 		name string
@@ -636,6 +638,27 @@ func TestApproval(t *testing.T) {
 		{name: "approval does not make a call the provider runs executable",
 			events: []ev{server(0, "a", "write", `{"path":"/etc/x"}`), approve(0)},
 			want:   []got{{ID: "a", Name: "write", Args: `{"path":"/etc/x"}`}}},
+		// A suspect declared path makes an unattended call one to approve,
+		// as Ask: whether a catch-all decided, at the start, or a rule on
+		// another parameter, and whenever the path comes.
+		{name: "unattended, a suspect declared path: not approved",
+			events: []ev{start(0, "a", "read", `{"path":"~/.ssh/x"}`)},
+			want:   []got{{ID: "a", Name: "read", Args: `{"path":"~/.ssh/x"}`, Err: "not approved"}}},
+		{name: "unattended, a suspect declared path, approved",
+			events: []ev{start(0, "a", "read", `{"path":"~/.ssh/x"}`), approve(0)},
+			want:   []got{{ID: "a", Name: "read", Args: `{"path":"~/.ssh/x"}`, Executable: true}}},
+		{name: "unattended, a plain declared path: no approval needed",
+			events: []ev{start(0, "a", "read", `{"path":"src/a"}`)},
+			want:   []got{{ID: "a", Name: "read", Args: `{"path":"src/a"}`, Executable: true}}},
+		{name: "unattended at the start, a suspect path long after",
+			events: []ev{start(0, "a", "read", ""), chunk(0, `{"path":["src/a",`), chunk(0, `"src/b", "$HO`), chunk(0, `ME/.bashrc"]}`)},
+			want:   []got{{ID: "a", Name: "read", Args: `{"path":["src/a","src/b","$HOME/.bashrc"]}`, Err: "not approved"}}},
+		{name: "unattended by a rule on another parameter, a suspect declared path",
+			events: []ev{start(0, "a", "grep", ""), chunk(0, `{"mode":"fast",`), chunk(0, `"path":"src／..／..／etc"}`)},
+			want:   []got{{ID: "a", Name: "grep", Args: `{"mode":"fast","path":"src／..／..／etc"}`, Err: "not approved"}}},
+		{name: "unattended by a rule on another parameter, a plain declared path",
+			events: []ev{start(0, "a", "grep", `{"path":"src/a","mode":"fast"}`)},
+			want:   []got{{ID: "a", Name: "grep", Args: `{"path":"src/a","mode":"fast"}`, Executable: true}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := toolcall.New(
