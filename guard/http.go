@@ -1,0 +1,284 @@
+package guard
+
+// This file is structured in the following way:
+//
+//   - exchange: what the gateway knows of one request (its wire, whether
+//     the client's SDK reads the response as a stream), and judge, which
+//     replaces a response's body with the judged one: the one place the
+//     two faces below share;
+//   - Transport, the http.RoundTripper face;
+//   - NewProxy, the http.Handler face, an httputil.ReverseProxy.
+
+import (
+	"bytes"
+	"compress/flate"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/argstream/argstream/wire"
+	"github.com/argstream/argstream/wire/sse"
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// MaxRequestBody is the largest request body the gateway reads to learn
+// whether the client asked for a stream. A larger request is refused.
+const MaxRequestBody = 64 << 20
+
+// MaxResponseBody is the largest body of a response that is not a stream
+// the gateway reads to judge it. A larger one is refused.
+const MaxResponseBody = 64 << 20
+
+// exchange is what the gateway knows of one request.
+type exchange struct {
+	kind   wire.Kind // by the path; Unknown if the path does not say
+	model  bool      // the request is a model call: a JSON object with a "model"
+	stream bool      // its "stream" is true: the client's SDK reads an event stream
+	cancel context.CancelFunc
+}
+
+// judged reports whether the response must be judged.
+func (x *exchange) judged() bool { return x.kind != wire.Unknown || x.model }
+
+// newExchange reads req's body, leaving it readable again, and learns what
+// the client asked for. The SDKs decide to read a stream from their request
+// ("stream": true), not from the response's headers: so does the gateway.
+func newExchange(req *http.Request) (*exchange, error) {
+	x := &exchange{kind: wire.OfPath(req.URL.Path)}
+	if req.Body == nil || req.Body == http.NoBody {
+		return x, nil
+	}
+	body, err := io.ReadAll(io.LimitReader(req.Body, MaxRequestBody+1))
+	req.Body.Close()
+	if err != nil {
+		return nil, fmt.Errorf("guard: reading the request: %w", err)
+	}
+	if len(body) > MaxRequestBody {
+		return nil, fmt.Errorf("guard: a request body over %d bytes", MaxRequestBody)
+	}
+	req.Body = io.NopCloser(bytes.NewReader(body))
+	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+	req.ContentLength = int64(len(body))
+	var v struct {
+		Model  jsontext.Value `json:"model"`
+		Stream jsontext.Value `json:"stream"`
+	}
+	if json.Unmarshal(body, &v, json.RejectUnknownMembers(false)) == nil {
+		x.model = v.Model != nil
+		x.stream = string(v.Stream) == "true"
+	}
+	return x, nil
+}
+
+// prepare readies the outgoing request of a judged exchange: a response the
+// gateway reads must come uncompressed, or compressed in a way it can read
+// (Go's transport asks for gzip and decodes it itself when the request
+// names no encoding).
+func (x *exchange) prepare(out *http.Request) {
+	if x.judged() {
+		out.Header.Del("Accept-Encoding")
+	}
+}
+
+// judge replaces the body of resp, the response to the exchange, with the
+// one the client reads: judged while it streams, or whole. Responses that
+// are not judged pass unchanged: other endpoints, error statuses.
+func (g *Guard) judge(x *exchange, resp *http.Response) error {
+	if !x.judged() || resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return nil
+	}
+	if err := decodeBody(resp); err != nil {
+		return err
+	}
+	if x.stream {
+		return g.judgeStream(x, resp)
+	}
+	return g.judgeWhole(x, resp)
+}
+
+// decodeBody makes resp's body plain: a gzip or deflate body is decoded,
+// and any other encoding refused, since the gateway must read what the
+// client's SDK reads.
+func decodeBody(resp *http.Response) error {
+	switch enc := strings.ToLower(strings.TrimSpace(resp.Header.Get("Content-Encoding"))); enc {
+	case "", "identity":
+		return nil
+	case "gzip", "x-gzip":
+		zr, err := gzip.NewReader(resp.Body)
+		if err != nil {
+			return fmt.Errorf("guard: the response's gzip: %w", err)
+		}
+		resp.Body = readCloser{zr, resp.Body}
+	case "deflate":
+		resp.Body = readCloser{flate.NewReader(resp.Body), resp.Body}
+	default:
+		return fmt.Errorf("guard: a response in the content encoding %q, which the gateway cannot read", enc)
+	}
+	resp.Header.Del("Content-Encoding")
+	resp.Header.Del("Content-Length")
+	resp.ContentLength = -1
+	resp.Uncompressed = true
+	return nil
+}
+
+type readCloser struct {
+	io.Reader
+	io.Closer
+}
+
+// judgeStream filters a stream: the wire is the path's or, if the path
+// does not say, the first events' (a stream the gateway cannot tell is
+// refused).
+func (g *Guard) judgeStream(x *exchange, resp *http.Response) error {
+	kind := x.kind
+	body := resp.Body
+	if kind == wire.Unknown {
+		var head []byte
+		kind, head = sniff(body)
+		if kind == wire.Unknown {
+			return errors.New("guard: a streamed response of no wire the gateway reads")
+		}
+		body = readCloser{io.MultiReader(bytes.NewReader(head), body), body}
+	}
+	cancel := func() {}
+	if x.cancel != nil {
+		cancel = x.cancel
+	}
+	resp.Body = g.Filter(kind, body, cancel)
+	resp.Header.Del("Content-Length")
+	resp.ContentLength = -1
+	return nil
+}
+
+// sniff reads the first events of a stream until one tells its wire, and
+// returns the wire and the bytes read.
+func sniff(body io.Reader) (wire.Kind, []byte) {
+	var buf bytes.Buffer
+	rd := sse.NewReader(io.TeeReader(body, &buf))
+	for n := 0; n < 16 && rd.Next(); n++ {
+		if k := wire.OfEvent(rd.Event()); k != wire.Unknown {
+			return k, buf.Bytes()
+		}
+	}
+	return wire.Unknown, buf.Bytes()
+}
+
+// judgeWhole judges a response that is not a stream, whole.
+func (g *Guard) judgeWhole(x *exchange, resp *http.Response) error {
+	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxResponseBody+1))
+	resp.Body.Close()
+	if err != nil {
+		return fmt.Errorf("guard: reading the response: %w", err)
+	}
+	if len(body) > MaxResponseBody {
+		return fmt.Errorf("guard: a response over %d bytes", MaxResponseBody)
+	}
+	out, err := g.Whole(x.kind, body)
+	if err != nil {
+		return err
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(out))
+	resp.ContentLength = int64(len(out))
+	resp.Header.Set("Content-Length", strconv.Itoa(len(out)))
+	return nil
+}
+
+// Transport is an http.RoundTripper that judges the tool calls of the
+// responses it carries, as Filter and Whole do: a Go program that uses an
+// official SDK gives it to its client (option.WithHTTPClient(&http.Client{
+// Transport: &guard.Transport{Guard: g}})) and needs no other glue. The
+// wire is told by the request's path, or by the response.
+//
+// A Transport is safe for concurrent use.
+type Transport struct {
+	Guard *Guard
+	// Base carries the requests; nil means http.DefaultTransport.
+	Base http.RoundTripper
+}
+
+// RoundTrip implements http.RoundTripper.
+func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	base := t.Base
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	out := req.Clone(req.Context())
+	x, err := newExchange(out)
+	if err != nil {
+		return nil, err
+	}
+	if !x.judged() {
+		return base.RoundTrip(out)
+	}
+	x.prepare(out)
+	ctx, cancel := context.WithCancel(req.Context())
+	x.cancel = cancel
+	resp, err := base.RoundTrip(out.WithContext(ctx))
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	if err := t.Guard.judge(x, resp); err != nil {
+		cancel()
+		resp.Body.Close()
+		return nil, err
+	}
+	if resp.Body == nil || !x.stream {
+		cancel()
+	}
+	return resp, nil
+}
+
+// exchangeKey is the context key of a proxied request's exchange.
+type exchangeKey struct{}
+
+// NewProxy returns an http.Handler that forwards each request to upstream,
+// its path and query kept (POST /v1/messages goes to upstream's
+// /v1/messages, under upstream's own path if it has one), and judges the
+// responses as Transport does. It is an httputil.ReverseProxy: hop-by-hop
+// headers are removed, event streams are flushed as they are written, the
+// upstream request ends with the client's. Its fields may be changed before
+// it serves: ErrorHandler (a request or response the gateway refuses, an
+// upstream that cannot be reached: a 502 by default), Transport (the
+// upstream's; nil means http.DefaultTransport), ErrorLog.
+func NewProxy(upstream *url.URL, g *Guard) *httputil.ReverseProxy {
+	return &httputil.ReverseProxy{
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			pr.SetURL(upstream)
+			pr.Out.Host = ""
+			x, err := newExchange(pr.Out)
+			if err != nil {
+				// The request is refused: its body is gone, and the
+				// upstream must not get it.
+				x = &exchange{}
+				pr.Out.Body = errorBody{err}
+			}
+			x.prepare(pr.Out)
+			ctx, cancel := context.WithCancel(pr.Out.Context())
+			x.cancel = cancel
+			pr.Out = pr.Out.WithContext(context.WithValue(ctx, exchangeKey{}, x))
+		},
+		ModifyResponse: func(resp *http.Response) error {
+			x, _ := resp.Request.Context().Value(exchangeKey{}).(*exchange)
+			if x == nil {
+				return errors.New("guard: a response to no known request")
+			}
+			return g.judge(x, resp)
+		},
+		FlushInterval: -1,
+	}
+}
+
+// errorBody is a request body that fails with err.
+type errorBody struct{ err error }
+
+func (b errorBody) Read([]byte) (int, error) { return 0, b.err }
+func (b errorBody) Close() error             { return nil }

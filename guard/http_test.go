@@ -1,0 +1,269 @@
+package guard
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/argstream/argstream/policy"
+	"github.com/argstream/argstream/wire"
+)
+
+// upstream is a test provider: it answers every request with its events,
+// one write and flush each, with a pause between them, and records what it
+// saw.
+type upstream struct {
+	srv      *httptest.Server
+	events   [][]byte
+	pause    time.Duration
+	status   int
+	gzip     bool
+	mu       sync.Mutex
+	path     string
+	query    string
+	encoding string // the request's Accept-Encoding
+	done     chan time.Time
+}
+
+func newUpstream(t *testing.T, events [][]byte, pause time.Duration) *upstream {
+	u := &upstream{events: events, pause: pause, status: 200, done: make(chan time.Time, 1)}
+	u.srv = httptest.NewServer(http.HandlerFunc(u.serve))
+	t.Cleanup(u.srv.Close)
+	return u
+}
+
+func (u *upstream) serve(w http.ResponseWriter, r *http.Request) {
+	io.Copy(io.Discard, r.Body)
+	u.mu.Lock()
+	u.path, u.query, u.encoding = r.URL.Path, r.URL.RawQuery, r.Header.Get("Accept-Encoding")
+	u.mu.Unlock()
+	defer func() { u.done <- time.Now() }()
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("X-Upstream", "yes")
+	var out io.Writer = w
+	var zw *gzip.Writer
+	if u.gzip {
+		w.Header().Set("Content-Encoding", "gzip")
+		zw = gzip.NewWriter(w)
+		out = zw
+	}
+	w.WriteHeader(u.status)
+	for _, ev := range u.events {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-time.After(u.pause):
+		}
+		out.Write(ev)
+		if zw != nil {
+			zw.Flush()
+		}
+		w.(http.Flusher).Flush()
+	}
+	if zw != nil {
+		zw.Close()
+	}
+}
+
+// streamEvents cuts a recorded stream into its events' bytes.
+func streamEvents(stream []byte) [][]byte {
+	var out [][]byte
+	for len(stream) > 0 {
+		i := bytes.Index(stream, []byte("\n\n"))
+		if i < 0 {
+			return append(out, stream)
+		}
+		out = append(out, stream[:i+2])
+		stream = stream[i+2:]
+	}
+	return out
+}
+
+func post(t *testing.T, c *http.Client, u, body string) *http.Response {
+	t.Helper()
+	resp, err := c.Post(u, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
+}
+
+const anthropicRequest = `{"model":"claude","max_tokens":100,"stream":true,"messages":[]}`
+
+// TestFaces: through the RoundTripper and through the proxy, a recorded
+// response reaches the client byte for byte, its headers kept, the path
+// and query kept; and a blocked call's response is judged.
+func TestFaces(t *testing.T) {
+	rec := recordedResponses(t)["vercel-ai__anthropic__anthropic-json-tool.1.chunks.txt#0"]
+	skip := mustPolicy(t, `{"run": "skip"}`)
+	for _, face := range []string{"transport", "proxy"} {
+		for _, block := range []bool{false, true} {
+			u := newUpstream(t, streamEvents(rec), 0)
+			g := New(Config{Policy: func(string) *policy.Policy {
+				if block {
+					return skip
+				}
+				return nil
+			}})
+			client, base := clientFor(t, face, g, u.srv.URL)
+			resp := post(t, client, base+"/v1//messages?beta=true", anthropicRequest)
+			got, err := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.Header.Get("X-Upstream") != "yes" {
+				t.Errorf("%s: headers %v", face, resp.Header)
+			}
+			if u.path != "/v1//messages" || u.query != "beta=true" {
+				t.Errorf("%s: the upstream got %q ? %q", face, u.path, u.query)
+			}
+			switch {
+			case !block && !bytes.Equal(got, rec):
+				t.Errorf("%s: the client read\n%s", face, got)
+			case block && !strings.Contains(string(got), "was blocked"):
+				t.Errorf("%s: no notice in\n%s", face, got)
+			}
+		}
+	}
+}
+
+// clientFor returns a client that goes through the face of g, and the URL
+// to which it sends its requests.
+func clientFor(t *testing.T, face string, g *Guard, upstreamURL string) (*http.Client, string) {
+	if face == "transport" {
+		return &http.Client{Transport: &Transport{Guard: g}}, upstreamURL
+	}
+	target, err := url.Parse(upstreamURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httptest.NewServer(NewProxy(target, g))
+	t.Cleanup(proxy.Close)
+	return proxy.Client(), proxy.URL
+}
+
+// TestCancelUpstream: a block that leaves no call streaming closes the
+// upstream's connection within 100 ms, and the client's stream ends
+// well-formed.
+func TestCancelUpstream(t *testing.T) {
+	head := []string{
+		"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[]}}\n\n",
+		"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"write\",\"input\":{}}}\n\n",
+		"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"path\\\": \\\"/etc/pa\"}}\n\n",
+		"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"sswd\\\", \\\"content\\\": \\\"x\"}}\n\n",
+	}
+	var events [][]byte
+	for _, e := range head {
+		events = append(events, []byte(e))
+	}
+	for range 200 { // a long content the client never needs
+		events = append(events, []byte("event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"more\"}}\n\n"))
+	}
+	pol := mustPolicy(t, `{"run": [{"arg": "/path", "prefix": "src/", "mode": "unattended"}, {"mode": "skip"}], "paths": ["/path"]}`)
+	for _, face := range []string{"transport", "proxy"} {
+		u := newUpstream(t, events, 20*time.Millisecond)
+		var recs []Record
+		var mu sync.Mutex
+		g := New(Config{Policy: func(string) *policy.Policy { return pol }, OnCall: func(r Record) { mu.Lock(); recs = append(recs, r); mu.Unlock() }})
+		client, base := clientFor(t, face, g, u.srv.URL)
+		resp := post(t, client, base+"/v1/messages", anthropicRequest)
+		got, err := io.ReadAll(resp.Body)
+		decided := time.Now()
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case at := <-u.done:
+			if d := at.Sub(decided); d > 100*time.Millisecond {
+				t.Errorf("%s: the upstream ended %v after the client's stream", face, d)
+			}
+		case <-time.After(2 * time.Second):
+			t.Fatalf("%s: the upstream was not cancelled", face)
+		}
+		if _, _, err := readClient(wire.Anthropic, got); err != nil || strings.Contains(string(got), "more") {
+			t.Errorf("%s: the client read %v\n%s", face, err, got)
+		}
+		mu.Lock()
+		if len(recs) != 1 || recs[0].Action != Blocked || !recs[0].UpstreamCancelled {
+			t.Errorf("%s: records %+v", face, recs)
+		}
+		mu.Unlock()
+	}
+}
+
+// TestPassThrough: error statuses, other endpoints and their bodies pass
+// unchanged; a gzip stream is read (and judged) decoded.
+func TestPassThrough(t *testing.T) {
+	skip := mustPolicy(t, `{"run": "skip"}`)
+	g := New(Config{Policy: func(string) *policy.Policy { return skip }})
+	for _, face := range []string{"transport", "proxy"} {
+		u := newUpstream(t, [][]byte{[]byte(`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`)}, 0)
+		u.status = 529
+		client, base := clientFor(t, face, g, u.srv.URL)
+		resp := post(t, client, base+"/v1/messages", anthropicRequest)
+		got, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 529 || !strings.Contains(string(got), "Overloaded") {
+			t.Errorf("%s: %d %s", face, resp.StatusCode, got)
+		}
+
+		rec := recordedResponses(t)["vercel-ai__anthropic__anthropic-json-tool.1.chunks.txt#0"]
+		u = newUpstream(t, streamEvents(rec), 0)
+		u.gzip = true
+		client, base = clientFor(t, face, g, u.srv.URL)
+		resp = post(t, client, base+"/v1/messages", anthropicRequest)
+		got, _ = io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if !strings.Contains(string(got), "was blocked") || strings.Contains(u.encoding, "br") {
+			t.Errorf("%s: gzip: %q (asked for %q)\n%s", face, resp.Header.Get("Content-Encoding"), u.encoding, got)
+		}
+	}
+}
+
+// TestClientGone: a client that goes away mid-stream cancels the upstream
+// and leaves no goroutine behind.
+func TestClientGone(t *testing.T) {
+	var events [][]byte
+	for range 100 {
+		events = append(events, []byte("data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"x\"}}]}\n\n"))
+	}
+	before := runtime.NumGoroutine()
+	for _, face := range []string{"transport", "proxy"} {
+		u := newUpstream(t, events, 10*time.Millisecond)
+		client, base := clientFor(t, face, New(Config{}), u.srv.URL)
+		ctx, cancel := context.WithCancel(context.Background())
+		req, _ := http.NewRequestWithContext(ctx, "POST", base+"/v1/chat/completions", strings.NewReader(`{"model":"m","stream":true}`))
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf := make([]byte, 100)
+		resp.Body.Read(buf)
+		cancel()
+		resp.Body.Close()
+		select {
+		case <-u.done:
+		case <-time.After(2 * time.Second):
+			t.Fatalf("%s: the upstream was not cancelled", face)
+		}
+		client.CloseIdleConnections()
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > before+4 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before+4 {
+		t.Errorf("%d goroutines, %d before", n, before)
+	}
+}
