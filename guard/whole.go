@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"strconv"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
