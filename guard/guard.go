@@ -76,6 +76,9 @@ type Config struct {
 	// the order of the calls' indexes. It is called from the goroutine
 	// that reads the response, and must not block for long.
 	OnCall func(Record)
+	// OnStream, if set, is called with true when a stream begins to be
+	// filtered and with false when it ends (Metrics.Stream counts them).
+	OnStream func(open bool)
 	// MaxHeld bounds the bytes held back for one response while a call's
 	// decision is pending: past it, the call is blocked (its decision came
 	// too late to be waited for). 0 means DefaultMaxHeld.

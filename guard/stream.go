@@ -113,6 +113,9 @@ func (g *Guard) Filter(k wire.Kind, body io.ReadCloser, cancel func()) io.ReadCl
 		opts = append(opts, toolcall.WithPolicy(g.cfg.Policy))
 	}
 	s.resp = toolcall.New(opts...)
+	if g.cfg.OnStream != nil {
+		g.cfg.OnStream(true)
+	}
 	switch k {
 	case wire.Anthropic:
 		r := anthropicstream.NewReader(s.resp)
@@ -180,7 +183,7 @@ func (s *stream) Close() error {
 		s.ended = true
 		s.cancelUpstream()
 	}
-	s.record(false)
+	s.record()
 	return s.body.Close()
 }
 
@@ -467,7 +470,7 @@ func (s *stream) stopUpstream() {
 	} else {
 		s.w.closing(s)
 	}
-	s.record(true)
+	s.record()
 }
 
 // upstreamEnd handles the end of the upstream: cleanly, or not.
@@ -488,7 +491,7 @@ func (s *stream) upstreamEnd() {
 	} else if len(s.queue) == 0 {
 		s.write(s.rd.Rest()) // blank lines, a last comment
 	}
-	s.record(false)
+	s.record()
 }
 
 // resolvePending blocks every call still pending.
@@ -515,7 +518,7 @@ func (s *stream) eventError(b *block, err error) {
 		if s.fatal == nil {
 			s.write(b.raw)
 		}
-		s.record(false)
+		s.record()
 		return
 	}
 	s.fail("the gateway could not read the upstream response: " + err.Error())
@@ -536,15 +539,18 @@ func (s *stream) fail(msg string) {
 	if s.w != nil {
 		s.w.failure(s, "argstream gateway: "+msg)
 	}
-	s.record(false)
+	s.record()
 }
 
 // record reports each call's Record, once.
-func (s *stream) record(cancelled bool) {
+func (s *stream) record() {
 	if s.recorded {
 		return
 	}
 	s.recorded = true
+	if s.g.cfg.OnStream != nil {
+		s.g.cfg.OnStream(false)
+	}
 	results := s.resp.End()
 	if s.g.cfg.OnCall == nil {
 		return
@@ -562,7 +568,6 @@ func (s *stream) record(cancelled bool) {
 		}
 		s.g.cfg.OnCall(rec)
 	}
-	_ = cancelled
 }
 
 // isBlocked reports whether the call i is blocked.

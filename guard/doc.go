@@ -1,0 +1,75 @@
+// Package guard is a gateway that enforces tool-call policy while a
+// provider's response streams: it forwards every event the moment it is
+// read, byte for byte, but for the events of a tool call whose policy has
+// not decided yet, which it holds, in order, until the decision; then a
+// forwarded call's events go out at once and the rest of it streams
+// through, and a blocked call never reaches the client in any form an SDK
+// would run: a short notice naming the tool and the rule stands in its
+// place. If the blocked call was the only one still streaming, the
+// upstream request is cancelled at once (no more paying for its tokens)
+// and the client's stream is ended with well-formed closing events.
+//
+// It reads the three wires of packages anthropicstream and openaistream
+// (Anthropic Messages, OpenAI Chat Completions, the Responses API), with
+// their strictness: an event that two readers could read differently is
+// refused, and whatever the gateway cannot read ends the client's stream
+// with the wire's error event (fail closed).
+//
+// # Faces
+//
+//	g := guard.New(guard.Config{Policy: policyOf, OnCall: audit})
+//
+//	// An http.RoundTripper, for a Go program's SDK client:
+//	client := &http.Client{Transport: &guard.Transport{Guard: g}}
+//
+//	// An http.Handler (an httputil.ReverseProxy), for a server:
+//	http.Handle("/", guard.NewProxy(upstreamURL, g))
+//
+//	// The command: argstream proxy --upstream URL --rules-dir DIR
+//
+// Each judges what the client's SDK will read, whatever the headers claim:
+// a stream when the request asked for one ("stream": true), of the wire
+// the path names (.../messages, .../chat/completions, .../responses,
+// wherever mounted, however spelled) or, for another path, that the events
+// show; a response that is not a stream whole (Guard.Whole). A compressed
+// response is read decoded. Other endpoints, error statuses and their
+// bodies pass unchanged. Filter is the core, for a caller with a body of
+// its own.
+//
+// # What the client reads in place of a blocked call
+//
+//   - Anthropic: a text block at the call's index, holding the notice;
+//     stop_reason tool_use becomes end_turn if no call the client runs is
+//     left.
+//   - Chat Completions: the call's tool_calls elements are left out, a
+//     content delta holds the notice, the calls after it come one index
+//     lower (the SDKs' accumulators index their calls by it); finish_reason
+//     tool_calls becomes stop if no call is left.
+//   - Responses: a message item at the call's output_index, its events
+//     whole, and in the final response's output.
+//
+// On its next turn the model reads the notice as the assistant's own text:
+// it knows the call did not run, and why.
+//
+// # What it cannot see
+//
+// The gateway judges the model's tool calls, as they stream: not the
+// requests (what the agent sends, the tool results), nor what a tool does
+// once an agent runs a forwarded call. An ask decision is forwarded by
+// default, for the agent's own prompt to ask (Config.BlockAsk blocks it).
+//
+// # Memory and time
+//
+// Each response is read as its client reads it: a slow client slows the
+// upstream down rather than fill memory. What a response holds at once is
+// the event being read (at most Config.MaxEventSize) and the events held
+// behind a pending decision (at most Config.MaxHeld: past it, the call is
+// blocked); a Responses stream also keeps its done items, to end it
+// itself. Each byte is read once.
+//
+// # Concurrency
+//
+// A Guard, a Transport and the proxy are safe for concurrent use; each
+// response has its own state. Config's callbacks are called from the
+// goroutine that reads the response.
+package guard
