@@ -96,7 +96,10 @@ func EncodeResponses(p WirePlan, rng *rand.Rand) []SSEEvent {
 	events := []SSEEvent{
 		ev("response.created", `"response":{"id":"resp_1","object":"response","status":"in_progress","output":[]}`),
 		ev("response.output_item.added", `"output_index":0,"item":{"type":"message","id":"msg_0","status":"in_progress","role":"assistant","content":[]}`),
+		ev("response.content_part.added", `"item_id":"msg_0","output_index":0,"content_index":0,"part":{"type":"output_text","text":"","annotations":[]}`),
 		ev("response.output_text.delta", `"item_id":"msg_0","output_index":0,"content_index":0,"delta":"Let me do that."`),
+		ev("response.output_text.done", `"item_id":"msg_0","output_index":0,"content_index":0,"text":"Let me do that."`),
+		ev("response.content_part.done", `"item_id":"msg_0","output_index":0,"content_index":0,"part":{"type":"output_text","text":"Let me do that.","annotations":[]}`),
 		ev("response.output_item.done", `"output_index":0,"item":`+msg),
 	}
 	output := make([]string, len(p.Calls)+1)

@@ -1,0 +1,133 @@
+package guard
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/argstream/argstream/internal/testutil/wiretest"
+	"github.com/argstream/argstream/policy"
+	"github.com/argstream/argstream/wire"
+)
+
+// nodeClient returns the command that runs testdata/node/client.mjs, or
+// skips the test where Node.js or the SDKs are missing, saying how to get
+// them; under CI=true (the CI installs them) it fails instead.
+func nodeClient(t *testing.T) string {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err == nil {
+		_, err = os.Stat("testdata/node/node_modules/openai")
+	}
+	if err != nil {
+		msg := "the official Node SDKs are not installed (Node.js and `cd guard/testdata/node && npm ci`): " + err.Error()
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	return node
+}
+
+// nodeRun streams a response of the wire k, made of events, through g's
+// proxy to the Node SDK, and returns what the SDK made of it.
+func nodeRun(t *testing.T, node string, k wire.Kind, g *Guard, events [][]byte) map[string]any {
+	t.Helper()
+	u := newUpstream(t, events, 0)
+	base := u.srv.URL
+	if g != nil {
+		target, _ := url.Parse(u.srv.URL)
+		proxy := httptest.NewServer(NewProxy(target, g))
+		t.Cleanup(proxy.Close)
+		base = proxy.URL
+	}
+	if k != wire.Anthropic {
+		base += "/v1"
+	}
+	cmd := exec.Command(node, "client.mjs", k.String(), base)
+	cmd.Dir = "testdata/node"
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, stderr.Bytes())
+	}
+	var v map[string]any
+	if err := json.Unmarshal(out, &v); err != nil {
+		t.Fatalf("node's output %q: %v", out, err)
+	}
+	if e, ok := v["error"]; ok {
+		t.Fatalf("the Node SDK failed: %v", e)
+	}
+	return v
+}
+
+// TestNodeClients: the official Node SDKs (@anthropic-ai/sdk, openai) read
+// a response of each wire through the proxy: with nothing blocked, their
+// final messages are those of a direct connection; with a call blocked, it
+// is in no event they saw nor in their final message, the notice is, and
+// the other call is intact.
+func TestNodeClients(t *testing.T) {
+	node := nodeClient(t)
+	docs := []string{`{"path": "src/main.go"}`, `{"path": "/", "recursive": true}`}
+	for _, k := range kinds {
+		t.Run(k.String(), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(7, 7))
+			plan := wiretest.WirePlan{Calls: []wiretest.WireCall{
+				{Index: 1, ID: "call_read", Name: "read", Deltas: []string{docs[0][:9], docs[0][9:]}},
+				{Index: 2, ID: "call_rm", Name: "rm", Deltas: []string{docs[1][:5], docs[1][5:20], docs[1][20:]}},
+			}}
+			for c := range 2 {
+				for d := -1; d <= len(plan.Calls[c].Deltas); d++ {
+					plan.Steps = append(plan.Steps, wiretest.WireStep{Call: c, Delta: d})
+				}
+			}
+			var evs []wiretest.SSEEvent
+			switch k {
+			case wire.Anthropic:
+				_, evs = wiretest.EncodeAnthropic(plan, rng)
+			case wire.OpenAIChat:
+				evs = wiretest.EncodeChat(plan.NumberedByStart(0), rng)
+			default:
+				evs = wiretest.EncodeResponses(plan, rng)
+			}
+			events := frame(evs)
+			direct := nodeRun(t, node, k, nil, events)
+			yes := mustPolicy(t, `{"run": "unattended"}`)
+			forwarded := nodeRun(t, node, k, New(Config{Policy: func(string) *policy.Policy { return yes }}), events)
+			if a, b := mustJSON(t, direct["final"]), mustJSON(t, forwarded["final"]); a != b {
+				t.Errorf("nothing blocked: through the proxy\n%s\ndirect\n%s", b, a)
+			}
+			skipRm := mustPolicy(t, `{"run": "skip"}`)
+			blocked := nodeRun(t, node, k, New(Config{Policy: func(name string) *policy.Policy {
+				if name == "rm" {
+					return skipRm
+				}
+				return yes
+			}}), events)
+			all := mustJSON(t, blocked)
+			// The notice names the call; no event holds it as a call.
+			if strings.Contains(all, `"id":"call_rm"`) || strings.Contains(all, `"call_id":"call_rm"`) || strings.Contains(all, `recursive`) {
+				t.Errorf("the blocked call reached the SDK:\n%s", all)
+			}
+			final := mustJSON(t, blocked["final"])
+			if !strings.Contains(final, "was blocked") || !strings.Contains(final, "call_read") || !strings.Contains(final, `src/main.go`) {
+				t.Errorf("the final message:\n%s", final)
+			}
+		})
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
