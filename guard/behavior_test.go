@@ -199,3 +199,24 @@ func TestFailClosed(t *testing.T) {
 		})
 	}
 }
+
+// TestSuspectPathAskBlocked: with ask blocked, an unattended call whose
+// declared path turns out suspect (an ask) is not let through: its
+// decision came at its start and its events went out, so the client's
+// stream ends with an error. With ask forwarded, it goes through.
+func TestSuspectPathAskBlocked(t *testing.T) {
+	pol := mustPolicy(t, `{"run": "unattended", "paths": ["/path"]}`)
+	stream := "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[]}}\n\n" +
+		"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"write\",\"input\":{}}}\n\n" +
+		"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"path\\\": \\\"~/.ssh/authorized_keys\\\"}\"}}\n\n" +
+		"event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n" +
+		"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
+	for _, blockAsk := range []bool{false, true} {
+		g := New(Config{Policy: func(string) *policy.Policy { return pol }, BlockAsk: blockAsk})
+		out, _ := filterAll(t, g, wire.Anthropic, []byte(stream))
+		_, _, err := readClient(wire.Anthropic, out)
+		if blockAsk != (err != nil) {
+			t.Errorf("ask blocked %v: the client's stream ends with %v\n%s", blockAsk, err, out)
+		}
+	}
+}

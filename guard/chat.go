@@ -110,7 +110,7 @@ func isChatRewritten(p jsontext.Pointer) bool {
 func (w *chatRewriter) notice(s *stream, i int64) {
 	data := w.chunk()
 	data = append(data, `"choices":[{"index":0,"delta":{"content":`...)
-	data, _ = jsontext.AppendQuote(data, s.notice(i))
+	data, _ = jsontext.AppendQuote(data, "\n\n"+s.notice(i)) // apart from the text before it
 	data = append(data, `},"finish_reason":null}]}`...)
 	s.writeEvent("", data)
 }

@@ -99,6 +99,11 @@ func DefaultNotice(c fragment.Call, d policy.Decision, reason string) string {
 			why = fmt.Sprintf("no policy rule matched, so the default decided %s", d.Mode)
 		}
 	}
+	if c.Server {
+		// The provider runs its own tools: the gateway can only cut the
+		// response short, and hide the call.
+		return fmt.Sprintf("[argstream gateway] The call to the provider's tool %q (id %q) was blocked: %s. The provider may have begun to run it; the gateway cut its response.", c.Name, c.ID, why)
+	}
 	return fmt.Sprintf("[argstream gateway] The call to the tool %q (id %q) was blocked and did not run: %s.", c.Name, c.ID, why)
 }
 

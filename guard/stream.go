@@ -425,6 +425,13 @@ func (s *stream) checkCalls(calls []int64) {
 			continue
 		}
 		err := s.resp.Err(i)
+		if err == nil && s.g.cfg.BlockAsk && cs.fate == fateForward {
+			// An unattended call with a suspect declared path is an ask,
+			// which is blocked; its decision came before the path did.
+			if v := s.resp.Verdict(i); v.SuspectPath != "" && v.Mode == policy.Unattended {
+				err = fmt.Errorf("its declared path %s is spelled so that a tool may read another file", v.SuspectPath)
+			}
+		}
 		if err == nil || errors.Is(err, toolcall.ErrDeclined) {
 			continue
 		}

@@ -464,6 +464,16 @@ func (r *Response) Err(index int64) error {
 	return r.failed
 }
 
+// Verdict returns the policy verdict of the call at index so far, while
+// the response streams: the zero Verdict for an index never started or a
+// call no policy applies to. Only End's Results are final.
+func (r *Response) Verdict(index int64) policy.Verdict {
+	if c := r.lookup(index); c != nil && c.ev != nil {
+		return c.ev.Verdict()
+	}
+	return policy.Verdict{}
+}
+
 // Pending returns the number of calls still pending: open, with their
 // arguments not yet complete, and not declined.
 func (r *Response) Pending() int {

@@ -764,3 +764,19 @@ func TestErr(t *testing.T) {
 		t.Errorf("Size %d, want 7", res[1].Size)
 	}
 }
+
+func TestVerdictWhileStreaming(t *testing.T) {
+	pol := mustPolicy(t, `{"run": [{"arg": "/path", "prefix": "src/", "mode": "unattended"}, {"mode": "ask"}], "paths": ["/path"]}`)
+	r := toolcall.New(toolcall.WithPolicy(func(string) *policy.Policy { return pol }))
+	r.Start(fragment.Call{Index: 0, ID: "a", Name: "f"}, nil)
+	if v := r.Verdict(0); v.Decided() {
+		t.Errorf("before the path: %+v", v)
+	}
+	r.Chunk(0, []byte(`{"path": "src/a", "x": `))
+	if v := r.Verdict(0); v.Mode != policy.Unattended || v.Ended {
+		t.Errorf("after the path: %+v", v)
+	}
+	if v := r.Verdict(9); v.Decided() {
+		t.Errorf("no call: %+v", v)
+	}
+}
