@@ -2,6 +2,7 @@ package guard
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -218,5 +219,56 @@ func TestSuspectPathAskBlocked(t *testing.T) {
 		if blockAsk != (err != nil) {
 			t.Errorf("ask blocked %v: the client's stream ends with %v\n%s", blockAsk, err, out)
 		}
+	}
+}
+
+// TestHostileThroughGateway: the hostile envelopes of "what runs is what
+// was judged", through the gateway: the client's stream ends with an
+// error, and the client never gets a call the gateway did not judge.
+func TestHostileThroughGateway(t *testing.T) {
+	yes := mustPolicy(t, `{"run": "unattended"}`)
+	ms := "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[]}}\n\n"
+	ts := "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"write\",\"input\":{}}}\n\n"
+	chunk := func(delta string) string {
+		return "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":" + delta + "}]}\n\n"
+	}
+	resp := func(data string) string {
+		var v struct{ Type string }
+		if err := json.Unmarshal([]byte(data), &v); err != nil {
+			panic(data)
+		}
+		return "event: " + v.Type + "\ndata: " + data + "\n\n"
+	}
+	added := resp(`{"type":"response.output_item.added","output_index":0,"item":{"type":"function_call","id":"fc","call_id":"c1","name":"write","arguments":""}}`)
+	for _, tc := range []struct {
+		name   string
+		k      wire.Kind
+		stream string
+	}{
+		{"a repeated partial_json", wire.Anthropic, ms + ts + "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{}\",\"partial_json\":\"\"}}\n\n"},
+		{"an event named other than its type", wire.Anthropic, ms + "event: content_block_delta\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"write\",\"input\":{}}}\n\n"},
+		{"no event line", wire.Anthropic, ms + "data: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"write\",\"input\":{}}}\n\n"},
+		{"a call after message_stop", wire.Anthropic, ms + "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n" + ts},
+		{"a Chat name in another case", wire.OpenAIChat, chunk(`{"tool_calls":[{"index":0,"id":"c1","function":{"Name":"write","arguments":"{}"}}]}`)},
+		{"a Chat custom tool", wire.OpenAIChat, chunk(`{"tool_calls":[{"index":0,"id":"c1","type":"custom","custom":{"name":"shell","input":"rm -rf /"}}]}`)},
+		{"tool calls in a second choice", wire.OpenAIChat, "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{}},{\"index\":1,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c1\",\"type\":\"function\",\"function\":{\"name\":\"rm\",\"arguments\":\"{}\"}}]}}]}\n\n"},
+		{"a done event that differs from the deltas", wire.OpenAIResponses, added +
+			resp(`{"type":"response.function_call_arguments.delta","item_id":"fc","output_index":0,"delta":"{\"path\":\"src/a\"}"}`) +
+			resp(`{"type":"response.function_call_arguments.done","item_id":"fc","output_index":0,"arguments":"{\"path\":\"/etc/passwd\"}"}`)},
+		{"a BOM", wire.OpenAIResponses, "\ufeff" + added},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := New(Config{Policy: func(string) *policy.Policy { return yes }})
+			out, _ := filterAll(t, g, tc.k, []byte(tc.stream))
+			// The error event makes the SDKs fail the stream: the agent
+			// runs nothing of it.
+			_, _, err := readClient(tc.k, out)
+			if err == nil || !strings.Contains(err.Error(), "argstream gateway") {
+				t.Errorf("the client's stream ends with %v\n%s", err, out)
+			}
+			if strings.Contains(string(out), "etc/passwd") || strings.Contains(string(out), `"rm"`) || strings.Contains(string(out), "rm -rf") {
+				t.Errorf("the client read what the gateway refused:\n%s", out)
+			}
+		})
 	}
 }

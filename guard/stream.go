@@ -26,6 +26,7 @@ import (
 	"github.com/argstream/argstream/fragment"
 	"github.com/argstream/argstream/policy"
 	"github.com/argstream/argstream/sink"
+	"github.com/argstream/argstream/token"
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire"
 	"github.com/argstream/argstream/wire/anthropicstream"
@@ -437,13 +438,13 @@ func (s *stream) checkCalls(calls []int64) {
 		}
 		switch cs.fate {
 		case fatePending:
-			s.blockCall(cs, "its arguments failed: "+err.Error())
+			s.blockCall(cs, "its arguments failed: "+describe(err))
 		case fateForward:
 			if cs.emitted {
-				s.fatal = fmt.Errorf("the arguments of call %d, forwarded, failed: %w", i, err)
+				s.fatal = fmt.Errorf("the arguments of call %d, forwarded, failed: %s", i, describe(err))
 			} else {
 				cs.fate = fatePending // nothing of it went out: block it instead
-				s.blockCall(cs, "its arguments failed: "+err.Error())
+				s.blockCall(cs, "its arguments failed: "+describe(err))
 			}
 		}
 	}
@@ -602,4 +603,20 @@ func (s *stream) anyForwarded() bool {
 func (s *stream) notice(i int64) string {
 	c := s.calls[i]
 	return s.g.cfg.Notice(c.call, c.decision, c.reason)
+}
+
+// describe says what is wrong with a call's arguments, for the client and
+// the model: what and where, without the values the model wrote (a
+// restatement's arguments are not repeated to the client that was denied
+// them).
+func describe(err error) string {
+	var m *toolcall.MismatchError
+	var se *token.SyntaxError
+	switch {
+	case errors.As(err, &m):
+		return "the provider restated it with another " + m.What
+	case errors.As(err, &se):
+		return fmt.Sprintf("%v at byte %d of its arguments", se.Err, se.Offset)
+	}
+	return err.Error()
 }
