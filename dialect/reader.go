@@ -10,11 +10,11 @@ package dialect
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 
 	"github.com/argstream/argstream/fragment"
 	"github.com/argstream/argstream/internal/jsonwire"
+	"github.com/argstream/argstream/token"
 	"github.com/argstream/argstream/toolcall"
 )
 
@@ -36,7 +36,9 @@ const maxHold = len(qwenOpen) + maxSpace + len(qwenFunction) + MaxName + 1
 const maxNames = 64
 
 // ErrClosed is returned by Write and WriteString after Close, until Reset.
-var ErrClosed = errors.New("dialect: Write after Close")
+// It is token.ErrClosed (and argstream.ErrClosed): a Reader is fed as a
+// tokenizer is, and one errors.Is test covers every writer of argstream.
+var ErrClosed = token.ErrClosed
 
 // Syntax is a way of writing tool calls inside assistant text.
 type Syntax uint8

@@ -93,7 +93,7 @@ var sseSeeds = []string{
 // in one-byte reads, with the default limit and with a small one (which
 // Data never exceeds).
 func FuzzSSE(f *testing.F) {
-	paths, err := filepath.Glob("../testdata/llm_streams/*.sse")
+	paths, err := filepath.Glob("../../testdata/llm_streams/*.sse")
 	if err != nil || len(paths) == 0 {
 		f.Fatalf("no recordings: %v", err)
 	}

@@ -15,12 +15,12 @@ type seed struct {
 }
 
 // seeds returns the inputs the fuzz targets start from: every file under
-// ../testdata (the conformance corpora, the examples, the recorded streams'
+// ../../testdata (the conformance corpora, the examples, the recorded streams'
 // index), the arguments of each recorded provider stream cut where its
 // deltas were, and keySeeds.
 func seeds(t testing.TB) []seed {
 	var out []seed
-	err := filepath.WalkDir("../testdata", func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir("../../testdata", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
@@ -31,7 +31,7 @@ func seeds(t testing.TB) []seed {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile("../testdata/llm_streams/DELTAS.json")
+	data, err := os.ReadFile("../../testdata/llm_streams/DELTAS.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func seeds(t testing.TB) []seed {
 		out = append(out, seed{data: []byte(s.data), cuts: []byte(s.cuts)})
 	}
 	if len(out) < 400 {
-		t.Fatalf("only %d seeds: is ../testdata complete?", len(out))
+		t.Fatalf("only %d seeds: is ../../testdata complete?", len(out))
 	}
 	return out
 }

@@ -1,4 +1,5 @@
-// Package fuzz holds argstream's fuzz targets:
+// Package fuzz holds argstream's fuzz targets (internal: it has no API, only
+// tests):
 //
 //   - FuzzChunking: any input in any chunks gives the outcome of the whole
 //     input and of jsontext, and a valid input cut short invents nothing;
@@ -17,8 +18,8 @@
 //
 // Run one with
 //
-//	go test ./fuzz -run '^$' -fuzz FuzzChunking -fuzztime 5m
+//	go test ./internal/fuzz -run '^$' -fuzz FuzzChunking -fuzztime 5m
 //
 // Plain go test runs every target on its seed corpus: the files under
-// ../testdata and the interesting inputs found so far, in testdata/fuzz.
+// ../../testdata and the interesting inputs found so far, in testdata/fuzz.
 package fuzz

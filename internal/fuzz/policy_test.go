@@ -17,7 +17,7 @@ import (
 // EvaluateArgs refuses (malformed, a duplicate or confusable key) are never
 // executable, whatever was decided while they streamed.
 func FuzzPolicy(f *testing.F) {
-	files, _ := filepath.Glob("../testdata/policy/*.json")
+	files, _ := filepath.Glob("../../testdata/policy/*.json")
 	var ruleSeeds, argSeeds [][]byte
 	for _, name := range files {
 		data, err := os.ReadFile(name)

@@ -16,7 +16,7 @@ import (
 // rejected for a key a tool runtime would confuse is compared again with
 // token.AllowConfusableKeys.
 //
-// The seeds are every file under ../testdata, whole, byte by byte and in
+// The seeds are every file under ../../testdata, whole, byte by byte and in
 // small chunks, and each recorded provider stream cut where its deltas were.
 //
 //	go test ./fuzz -run '^$' -fuzz FuzzHandrolled -fuzztime 5m
