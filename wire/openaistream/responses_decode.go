@@ -1,0 +1,274 @@
+package openaistream
+
+// The decoding of an event's data into the ResponsesReader's reused
+// fields: a fast path for the deltas, then the token decoder, which reads
+// the members the event's kind has.
+
+import (
+	"errors"
+
+	"github.com/argstream/argstream/wire/internal/adapter"
+)
+
+// parse decodes the fields of one event's data into r.
+func (r *ResponsesReader) parse(data []byte) error {
+	r.typ = r.typ[:0]
+	r.index, r.hasIndex = 0, false
+	r.itemID, r.hasItemID = r.itemID[:0], false
+	r.str, r.hasStr, r.name = r.str[:0], false, r.name[:0]
+	r.item.reset()
+	r.nOutput = 0
+	r.flat.reset()
+	r.nested.reset()
+
+	if r.fastDelta(data) {
+		return nil
+	}
+	// fastDelta may have set some of them.
+	r.typ, r.index, r.hasIndex, r.itemID, r.hasItemID, r.str, r.hasStr = r.typ[:0], 0, false, r.itemID[:0], false, r.str[:0], false
+	return r.parseSlow(data)
+}
+
+// parseSlow decodes data token by token with r.dec; parse has reset r.
+// It finds the type first, so that the members are read as the event's
+// kind has them, and those of the event types to come only checked.
+func (r *ResponsesReader) parseSlow(data []byte) error {
+	if err := r.dataType(data); err != nil {
+		return err
+	}
+	r.kind = responsesKindOf(r.typ)
+	field := r.field
+	if r.kind == responsesIgnored {
+		field = func([]byte) error { return r.dec.Skip() }
+	}
+	r.dec.Reset(data)
+	if err := r.dec.Root(eventNames, field); err != nil {
+		return r.malformed(err)
+	}
+	return nil
+}
+
+// responsesTypeFound stops dataType's reading once it has the type.
+type responsesTypeFound struct{}
+
+func (responsesTypeFound) Error() string { return "type found" }
+
+// dataType reads the "type" of data, a JSON object, into r.typ.
+func (r *ResponsesReader) dataType(data []byte) error {
+	r.dec.Reset(data)
+	err := r.dec.Root(eventNames, func(key []byte) (err error) {
+		if string(key) != "type" {
+			return r.dec.Skip()
+		}
+		if r.typ, err = r.dec.String(r.typ); err != nil {
+			return err
+		}
+		return responsesTypeFound{}
+	})
+	switch err.(type) {
+	case responsesTypeFound:
+		return nil
+	case nil:
+		return r.malformed(errors.New("no type"))
+	}
+	return r.malformed(err)
+}
+
+// The member names of the objects of an event.
+var (
+	eventNames    = adapter.Names{"type", "output_index", "item_id", "delta", "arguments", "name", "item", "response", "code", "message", "param", "error"}
+	itemNames     = adapter.Names{"type", "id", "call_id", "name", "arguments"}
+	responseNames = adapter.Names{"output", "error"}
+	errorNames    = adapter.Names{"type", "code", "message", "param"}
+)
+
+// fastDelta reads the data of an event, for parse, if it is an object of
+// plain names (no escapes) with string, plain-integer, true, false or null
+// values (strings checked by adapter.Unquote), of which only type,
+// output_index, item_id and delta are read (type a string, output_index an
+// integer, item_id a string or null, delta a string): the arguments and
+// text deltas, by comparing bytes rather than decoding tokens. It reports
+// false on any difference: then the token decoder reads data, and its
+// answer is the answer. When it reports true, r holds what the decoder
+// would have read.
+func (r *ResponsesReader) fastDelta(data []byte) bool {
+	i := fastMembers(data, 0, func(name []byte, i int) int {
+		switch string(name) {
+		case "type":
+			if !hasAt(data, i, `"`) {
+				return -1
+			}
+			r.typ, i = adapter.Unquote(r.typ, data, i)
+			return i
+		case "output_index":
+			var ok bool
+			if r.index, i, ok = adapter.Index(data, i); !ok {
+				return -1
+			}
+			r.hasIndex = true
+			return i
+		case "item_id":
+			r.hasItemID = !hasAt(data, i, "null")
+			r.itemID, i = fastNullableString(r.itemID, data, i)
+			return i
+		case "delta":
+			if !hasAt(data, i, `"`) {
+				return -1
+			}
+			r.str, i = adapter.Unquote(r.str, data, i)
+			r.hasStr = true
+			return i
+		case "arguments", "name", "item", "response", "code", "message", "param", "error", "":
+			return -1
+		}
+		return fastScalar(data, i, &r.fastScratch)
+	})
+	if i < 0 || len(r.typ) == 0 || adapter.SkipSpace(data, i) != len(data) {
+		return false
+	}
+	if r.kind = responsesKindOf(r.typ); r.kind == responsesIgnored {
+		// What the decoder reads of an event of a type to come: its type.
+		r.index, r.hasIndex, r.itemID, r.hasItemID, r.str, r.hasStr = 0, false, r.itemID[:0], false, r.str[:0], false
+	}
+	return true
+}
+
+// field reads a member of an event's data, as its kind has it: the
+// members its kind does not read are only checked.
+func (r *ResponsesReader) field(key []byte) (err error) {
+	k := r.kind
+	switch string(key) {
+	case "type":
+		return r.dec.Skip() // read by dataType
+	case "output_index":
+		r.index, err = r.dec.Index()
+		r.hasIndex = err == nil
+		return err
+	case "item_id":
+		r.itemID, r.hasItemID, err = r.dec.NullableString(r.itemID)
+		return err
+	case "delta":
+		if k == responsesArgsDelta || k == responsesText || k == responsesThinking {
+			r.str, err = r.dec.String(r.str)
+			r.hasStr = err == nil
+			return err
+		}
+	case "arguments":
+		if k == responsesArgsDone {
+			r.str, err = r.dec.String(r.str)
+			r.hasStr = err == nil
+			return err
+		}
+	case "name":
+		if k == responsesArgsDone {
+			r.name, _, err = r.dec.NullableString(r.name)
+			return err
+		}
+	case "item":
+		if k == responsesItemAdded || k == responsesItemDone {
+			return r.dec.Object(itemNames, func(key []byte) error { return r.itemField(&r.item, key) })
+		}
+	case "response":
+		if k == responsesEnd || k == responsesFailed {
+			return r.dec.Object(responseNames, r.responseField)
+		}
+	case "error":
+		if k == responsesError {
+			return r.dec.Object(errorNames, r.nested.fieldOf(&r.dec))
+		}
+	case "code", "message", "param":
+		if k == responsesError {
+			return r.flat.field(&r.dec, key)
+		}
+	}
+	return r.dec.Skip()
+}
+
+// responseField reads the response of response.completed and the other
+// events that carry it: its output items and its error.
+func (r *ResponsesReader) responseField(key []byte) error {
+	switch string(key) {
+	case "output":
+		r.nOutput = 0
+		return r.dec.Array(func(int) error {
+			if r.nOutput == len(r.output) {
+				r.output = append(r.output, responsesItem{})
+			}
+			it := &r.output[r.nOutput]
+			it.reset()
+			r.nOutput++
+			return r.dec.Object(itemNames, func(key []byte) error { return r.itemField(it, key) })
+		})
+	case "error":
+		return r.dec.Object(errorNames, r.nested.fieldOf(&r.dec))
+	}
+	return r.dec.Skip()
+}
+
+func (r *ResponsesReader) itemField(it *responsesItem, key []byte) (err error) {
+	var dst *[]byte
+	var name string
+	switch string(key) {
+	case "type":
+		it.typ, err = r.dec.String(it.typ)
+		return err
+	case "id":
+		dst, name = &it.id, "id"
+	case "call_id":
+		dst, name = &it.callID, "call_id"
+	case "name":
+		dst, name = &it.name, "name"
+	case "arguments":
+		dst, name = &it.args, "arguments"
+	default:
+		return r.dec.Skip()
+	}
+	// Read leniently: a field of another kind is an error for a call
+	// only (tool_search_call's arguments are an object).
+	if k := r.dec.Kind(); k != '"' && k != 'n' {
+		if it.bad == "" {
+			it.bad = name
+		}
+		return r.dec.Skip()
+	}
+	var ok bool
+	*dst, ok, err = r.dec.NullableString(*dst)
+	if name == "arguments" {
+		it.hasArgs = ok
+	}
+	return err
+}
+
+func (e *responsesErr) reset() {
+	e.typ, e.code, e.msg, e.param = e.typ[:0], e.code[:0], e.msg[:0], e.param[:0]
+}
+
+// fieldOf returns e.field for the members of an error object.
+func (e *responsesErr) fieldOf(d *adapter.Decoder) func(key []byte) error {
+	return func(key []byte) error { return e.field(d, key) }
+}
+
+// field reads one field of an error object. A code that is not a string is
+// kept as its JSON text.
+func (e *responsesErr) field(d *adapter.Decoder, key []byte) (err error) {
+	switch string(key) {
+	case "type":
+		e.typ, _, err = d.NullableString(e.typ)
+	case "message":
+		e.msg, _, err = d.NullableString(e.msg)
+	case "param":
+		e.param, _, err = d.NullableString(e.param)
+	case "code":
+		switch d.Kind() {
+		case '"', 'n':
+			e.code, _, err = d.NullableString(e.code)
+		default:
+			var v []byte
+			v, err = d.Value()
+			e.code = append(e.code[:0], v...)
+		}
+	default:
+		err = d.Skip()
+	}
+	return err
+}
