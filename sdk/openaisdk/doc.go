@@ -38,7 +38,8 @@
 //
 // Chat Completions: each tool-call delta of the choice read is Start with
 // its index, id and function name (only the first non-empty id and name
-// count), then ChunkString with its arguments. The API has no per-call
+// count), then ChunkString with its arguments; a delta typed other than
+// "function" (a custom tool's) is ignored. The API has no per-call
 // end: End closes the calls, and a call whose arguments were cut off (by
 // max_tokens: finish_reason "length") ends truncated, never executable.
 //
