@@ -8,9 +8,9 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
-	"github.com/argstream/argstream/examples/anthropicsdk"
-	"github.com/argstream/argstream/examples/internal/check"
-	"github.com/argstream/argstream/examples/internal/replay"
+	"github.com/argstream/argstream/sdk/anthropicsdk"
+	"github.com/argstream/argstream/sdk/internal/check"
+	"github.com/argstream/argstream/sdk/internal/replay"
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire/anthropicstream"
 	"github.com/google/go-cmp/cmp"

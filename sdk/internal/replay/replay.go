@@ -1,4 +1,4 @@
-// Package replay answers the SDK clients of the examples and their tests
+// Package replay answers the SDK clients of the glue modules' examples and tests
 // with the recorded streams of testdata/llm_streams, as the provider's
 // server would have: each request gets one recorded response body, as a
 // text/event-stream, a few events per read, until the request's context

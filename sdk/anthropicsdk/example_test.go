@@ -7,10 +7,10 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
-	"github.com/argstream/argstream/examples/anthropicsdk"
-	"github.com/argstream/argstream/examples/internal/replay"
 	"github.com/argstream/argstream/fragment"
 	"github.com/argstream/argstream/policy"
+	"github.com/argstream/argstream/sdk/anthropicsdk"
+	"github.com/argstream/argstream/sdk/internal/replay"
 	"github.com/argstream/argstream/toolcall"
 )
 

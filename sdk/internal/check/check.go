@@ -1,4 +1,4 @@
-// Package check gives the tests of the examples what they compare: each
+// Package check gives the tests of the glue modules what they compare: each
 // toolcall.Result summarized as an Outcome, and the Outcomes a recorded
 // response body should give, computed with encoding/json from the body
 // alone, independently of argstream and of the SDKs.

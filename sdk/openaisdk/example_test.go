@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/argstream/argstream/examples/internal/replay"
-	"github.com/argstream/argstream/examples/openaisdk"
+	"github.com/argstream/argstream/sdk/internal/replay"
+	"github.com/argstream/argstream/sdk/openaisdk"
 	"github.com/argstream/argstream/toolcall"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"

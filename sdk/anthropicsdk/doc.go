@@ -14,6 +14,23 @@
 //	err := stream.Err()
 //	for _, res := range resp.End() { ... }
 //
+// # Install
+//
+// This package is its own module, github.com/argstream/argstream/sdk/anthropicsdk,
+// so that argstream itself never depends on an SDK:
+//
+//	go get github.com/argstream/argstream/sdk/anthropicsdk@latest
+//
+// It requires github.com/anthropics/anthropic-sdk-go v1.84.0 (the version
+// its tests run against; your go.mod may select a newer one) and
+// github.com/argstream/argstream. Its releases are tagged
+// sdk/anthropicsdk/vX.Y.Z, apart from the library's vX.Y.Z tags; the
+// replace directives of its go.mod serve development in the argstream
+// repository only, since Go ignores a replace in a dependency's go.mod
+// (sdk/README.md says how a release sets the required versions).
+//
+// # What Feed does
+//
 // Feed is a few lines: copy it rather than import this module, if you
 // prefer. It does what wire/anthropicstream's Read does with the raw bytes, and
 // the tests check that both give the same Results on every Anthropic
@@ -36,12 +53,12 @@
 //     error wrapping io.ErrUnexpectedEOF there).
 //   - It skips events that have no "event:" line: the API always sends it.
 //
-// Like wire/anthropicstream, Feed reads the streamed content blocks only: a tool
-// call that a message_start event already holds in its message's content,
-// not streamed as a block, is not fed. vercel/ai's recording of
-// programmatic tool calling has such messages: after the first response,
-// each rollDie call the code makes comes whole in message_start, with no
-// content_block_start.
+// Like wire/anthropicstream, Feed also reads the tool calls that a
+// message_start event holds whole in its message's content, with no
+// content_block events: each is started and stopped at its position in the
+// content. vercel/ai's recording of programmatic tool calling has such
+// messages: after the first response, each rollDie call the code makes
+// comes whole in message_start.
 //
 // To cancel a response, cancel the context given to NewStreaming: the
 // stream then ends with the context's error (see Example_decline).

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/argstream/argstream/examples/internal/check"
-	"github.com/argstream/argstream/examples/internal/replay"
-	"github.com/argstream/argstream/examples/openaisdk"
+	"github.com/argstream/argstream/sdk/internal/check"
+	"github.com/argstream/argstream/sdk/internal/replay"
+	"github.com/argstream/argstream/sdk/openaisdk"
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire/openaistream"
 	"github.com/google/go-cmp/cmp"

@@ -13,7 +13,9 @@ import (
 //
 // Each delta's index is its call's index; its id and function name, sent
 // in the call's first delta, name the call (the first non-empty ones win),
-// and its arguments are the next chunk of the call's arguments. Chat
+// and its arguments are the next chunk of the call's arguments. A delta
+// whose type is there and is not "function" (a custom tool's, whose input
+// is free text) is ignored, as wire/openaistream's ReadChat ignores it. Chat
 // Completions has no per-call end: End closes the calls, and a call whose
 // arguments were cut off ends truncated. FeedChat returns only the
 // Response's own errors (toolcall.ErrIndex, toolcall.ErrEnded): a call's
@@ -24,6 +26,9 @@ func FeedChat(r *toolcall.Response, chunk openai.ChatCompletionChunk, choice int
 			continue
 		}
 		for _, tc := range ch.Delta.ToolCalls {
+			if tc.Type != "" && tc.Type != "function" {
+				continue // a custom tool's input is free text, not JSON arguments
+			}
 			if err := r.Start(tc.Index, tc.ID, tc.Function.Name, nil); err != nil {
 				return err
 			}
