@@ -474,6 +474,18 @@ func (r *Response) Verdict(index int64) policy.Verdict {
 	return policy.Verdict{}
 }
 
+// Call returns the identity of the call at index so far (its id and name,
+// the first ones given, and whether the provider runs it), and whether the
+// index was started. A feeder from an SDK's decoded chunks asks it to
+// follow the SDK's own accumulation (openaisdk.FeedChat appends a repeated
+// name, as the SDK does).
+func (r *Response) Call(index int64) (fragment.Call, bool) {
+	if c := r.lookup(index); c != nil {
+		return c.ident, true
+	}
+	return fragment.Call{}, false
+}
+
 // Pending returns the number of calls still pending: open, with their
 // arguments not yet complete, and not declined.
 func (r *Response) Pending() int {

@@ -780,3 +780,19 @@ func TestVerdictWhileStreaming(t *testing.T) {
 		t.Errorf("no call: %+v", v)
 	}
 }
+
+func TestCall(t *testing.T) {
+	r := toolcall.New()
+	if c, ok := r.Call(0); ok || c != (fragment.Call{}) {
+		t.Errorf("Call of no call: %+v, %v", c, ok)
+	}
+	r.Chunk(0, []byte(`{"a":`))
+	if c, ok := r.Call(0); !ok || c != (fragment.Call{Index: 0}) {
+		t.Errorf("Call of an unnamed call: %+v, %v", c, ok)
+	}
+	r.Start(fragment.Call{Index: 0, ID: "a", Name: "f", Server: true}, nil)
+	r.Start(fragment.Call{Index: 0, ID: "b", Name: "g"}, nil) // the first ones win
+	if c, ok := r.Call(0); !ok || c != (fragment.Call{Index: 0, ID: "a", Name: "f", Server: true}) {
+		t.Errorf("Call: %+v, %v", c, ok)
+	}
+}

@@ -288,6 +288,10 @@ func (r *ChatReader) event(ev sse.Event) error {
 		if err := r.parse(ev.Data, true); err != nil {
 			return &ProviderError{Message: string(ev.Data)}
 		}
+		if !r.hasError {
+			// The SDKs read it as a chunk, and read on.
+			return r.malformed(errors.New("an event named error whose data has no error member"))
+		}
 		return r.providerError()
 	default:
 		// The SDKs read every event as a chunk whatever its name, others

@@ -143,6 +143,11 @@ func TestChatText(t *testing.T) {
 
 func TestChatProviderError(t *testing.T) {
 	start := chatSSE(chatRole, chatStart("0", "call_1", "f"), chatArgs("0", `"{\"a\":"`))
+	// An event named error whose data has no "error" member the SDKs read
+	// as a chunk, and read on: refused.
+	if err := ReadChat(context.Background(), strings.NewReader(start+"event: error\ndata: {\"message\":\"m\",\"type\":\"t\",\"code\":500,\"param\":null}\n\n"), toolcall.New()); !errors.Is(err, ErrMalformed) {
+		t.Errorf("an error event with no error member: %v, want ErrMalformed", err)
+	}
 	for _, tc := range []struct {
 		name, stream string
 		want         ProviderError
@@ -157,8 +162,6 @@ func TestChatProviderError(t *testing.T) {
 		{"string error", start + chatSSE(`{"error":"boom"}`), ProviderError{Message: "boom"}, "openai: error event: boom"},
 		{"error with a chunk's choices", start + chatSSE(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"1}"}}]}}],"error":{"message":"m"}}`),
 			ProviderError{Message: "m"}, "openai: error event: m"},
-		{"error event", start + "event: error\ndata: {\"message\":\"m\",\"type\":\"t\",\"code\":500,\"param\":null}\n\n",
-			ProviderError{Type: "t", Code: "500", Message: "m"}, "openai: error event: t: 500: m"},
 		{"error event, error object", start + "event: error\ndata: {\"message\":\"outer\",\"error\":{\"message\":\"inner\",\"type\":\"t\"},\"type\":\"outer\"}\n\n",
 			ProviderError{Type: "t", Message: "inner"}, "openai: error event: t: inner"},
 		{"error event, not JSON", start + "event: error\ndata: upstream failed\n\n", ProviderError{Message: "upstream failed"}, "openai: error event: upstream failed"},

@@ -143,6 +143,17 @@ func responsesHostile() []hostileCase {
 		{"no event name: the type decides", responsesSSE(false, append(call(responsesItemDoneEvent(0, "fc_0", "call_0", "write", args)), responsesCompleted)...), nil, ok},
 		{"a delta whose item_id is another call's", whole(responsesAdded(0, "fc_0", "call_0", "write", ""), responsesAdded(1, "fc_1", "call_1", "read", ""),
 			responsesDelta(0, "fc_1", args)), ErrMalformed, nil},
+		{"output_item.done with null arguments", whole(call(`{"type":"response.output_item.done","output_index":0,"item":{"type":"function_call","id":"fc_0","call_id":"call_0","name":"write","arguments":null}}`)...), ErrMalformed, nil},
+		{"output_item.done without arguments", whole(call(`{"type":"response.output_item.done","output_index":0,"item":{"type":"function_call","id":"fc_0","call_id":"call_0","name":"write"}}`)...), ErrMalformed, nil},
+		// openai-go ends the stream at any event with an "error" member.
+		{"error: null in a delta", whole(responsesAdded(0, "fc_0", "call_0", "write", ""),
+			`{"type":"response.function_call_arguments.delta","item_id":"fc_0","output_index":0,"delta":"{}","error":null}`), ErrMalformed, nil},
+		{"error: null in an event the reader ignores", whole(`{"type":"response.in_progress","error":null}`, responsesAdded(0, "fc_0", "call_0", "write", "")), ErrMalformed, nil},
+		// A reader that files deltas by item_id would lose or misplace these.
+		{"a delta with a null item_id", whole(responsesAdded(0, "fc_0", "call_0", "write", ""),
+			`{"type":"response.function_call_arguments.delta","item_id":null,"output_index":0,"delta":"{}"}`), ErrMalformed, nil},
+		{"a delta without item_id", whole(responsesAdded(0, "fc_0", "call_0", "write", ""),
+			`{"type":"response.function_call_arguments.delta","output_index":0,"delta":"{}"}`), ErrMalformed, nil},
 		{"arguments for an output_index that is no call", whole(responsesMessageAdded(0), responsesDelta(0, "msg_0", args)), ErrMalformed, nil},
 		{"a second output_item.added at an index", whole(call(responsesAdded(0, "fc_1", "call_1", "rm", ""))...), ErrMalformed, nil},
 		{"function_call_arguments.done with other arguments", whole(call(responsesArgsDoneEvent(0, "fc_0", `{"path":"/etc/passwd"}`))...), nil, refused},

@@ -51,9 +51,9 @@ import (
 //     with its events.
 //   - response.function_call_arguments.delta and
 //     response.mcp_call_arguments.delta: Response.Chunk(output_index,
-//     delta). The output_index must be a call's, and the event's item_id,
-//     if any, that call's item; an event without output_index is for the
-//     call whose item id is its item_id.
+//     delta). The event's item_id must be a call's item, and its
+//     output_index, if any, that call's; an event without output_index is
+//     for the call whose item id is its item_id.
 //   - response.function_call_arguments.done and
 //     response.mcp_call_arguments.done, response.output_item.done of a call
 //     item, and the output of response.completed and response.incomplete:
@@ -99,9 +99,12 @@ import (
 // counted). Malformed are also: a field of the wrong kind (an output_index
 // that is not an integer from 0, a delta that is not a string, a call item's
 // id, call_id, name or arguments neither a string nor null); an output_item
-// event whose item has no type or, for a call, no output_index or no id; a
-// delta event without its delta; a text or reasoning delta without
-// output_index. A call's own errors (arguments invalid, truncated, restated
+// event whose item has no type or, for a call, no output_index, no id, no
+// name, or (a function_call) no call_id; a call item restated (done, or in
+// the final output) without its arguments string; an arguments event
+// without item_id; any event but an error with an "error" member, null
+// included; a delta event without its delta; a text or reasoning delta
+// without output_index. A call's own errors (arguments invalid, truncated, restated
 // otherwise, or with bytes after the call's done events) are not
 // ReadResponses' errors: they are in its Result.
 //
@@ -390,8 +393,14 @@ func (r *ResponsesReader) checkItem(it *responsesItem) error {
 	if it.bad != "" {
 		return r.malformed(fmt.Errorf("/item/%s is not a string", it.bad))
 	}
-	if len(it.id) == 0 {
+	switch {
+	case len(it.id) == 0:
 		return r.malformed(errors.New("a call item without an id"))
+	case len(it.name) == 0:
+		return r.malformed(errors.New("a call item without a name"))
+	case string(it.typ) == "function_call" && len(it.callID) == 0:
+		// Its call_id is its identity to the client, in every statement.
+		return r.malformed(errors.New("a function_call item without a call_id"))
 	}
 	return nil
 }
@@ -473,12 +482,13 @@ func (r *ResponsesReader) restateItem(index int64, it *responsesItem, c response
 		c = responsesCall{itemID: string(it.id), server: string(it.typ) == "mcp_call"}
 		r.calls[index], r.items[c.itemID] = c, index
 	}
-	var args []byte
-	if it.hasArgs {
-		args = it.args
+	if !it.hasArgs {
+		// A reader of the final item would run it with no arguments, or
+		// with "" (openai-go reads null so).
+		return r.malformed(fmt.Errorf("the call item %q restated without arguments", it.id))
 	}
 	r.touched = append(r.touched, index)
-	return r.resp.Restate(it.call(index), args)
+	return r.resp.Restate(it.call(index), it.args)
 }
 
 // end handles response.completed and response.incomplete, whose output
@@ -512,9 +522,14 @@ func (r *ResponsesReader) end() error {
 }
 
 // callIndex is the output_index of an arguments event, which must be a
-// call's, and whose item_id, if there is one, must be that call's item; or,
-// without output_index, the index of its item_id.
+// call's, and whose item_id must be that call's item; or, without
+// output_index, the index of its item_id. The item_id is required: a reader
+// that files deltas by item_id, as some SDKs' accumulators do, would lose or
+// misplace one without it.
 func (r *ResponsesReader) callIndex() (int64, error) {
+	if !r.hasItemID {
+		return 0, r.malformed(errors.New("arguments without an item_id"))
+	}
 	if !r.hasIndex {
 		if index, ok := r.items[string(r.itemID)]; ok && r.hasItemID {
 			return index, nil
@@ -525,7 +540,7 @@ func (r *ResponsesReader) callIndex() (int64, error) {
 	switch {
 	case !ok:
 		return 0, r.malformed(fmt.Errorf("arguments for output_index %d, which is no call's", r.index))
-	case r.hasItemID && string(r.itemID) != c.itemID:
+	case string(r.itemID) != c.itemID:
 		return 0, r.malformed(fmt.Errorf("arguments of item %q for output_index %d, the call of item %q", r.itemID, r.index, c.itemID))
 	}
 	return r.index, nil

@@ -39,7 +39,12 @@ func (r *ResponsesReader) parseSlow(data []byte) error {
 	r.kind = responsesKindOf(r.typ)
 	field := r.field
 	if r.kind == responsesIgnored {
-		field = func([]byte) error { return r.dec.Skip() }
+		field = func(key []byte) error {
+			if string(key) == "error" {
+				return errNotErrorEvent
+			}
+			return r.dec.Skip()
+		}
 	}
 	r.dec.Reset(data)
 	if err := r.dec.Root(eventNames, field); err != nil {
@@ -47,6 +52,10 @@ func (r *ResponsesReader) parseSlow(data []byte) error {
 	}
 	return nil
 }
+
+// errNotErrorEvent: openai-go ends the stream at any event with an "error"
+// member, null included, whatever its type; the Python SDK reads the event.
+var errNotErrorEvent = errors.New("an error member in an event that is no error")
 
 // responsesTypeFound stops dataType's reading once it has the type.
 type responsesTypeFound struct{}
@@ -176,6 +185,7 @@ func (r *ResponsesReader) field(key []byte) (err error) {
 		if k == responsesError {
 			return r.dec.Object(errorNames, r.nested.fieldOf(&r.dec))
 		}
+		return errNotErrorEvent
 	case "code", "message", "param":
 		if k == responsesError {
 			return r.flat.field(&r.dec, key)

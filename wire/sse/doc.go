@@ -25,8 +25,9 @@
 //
 // The format of the spec, with two exceptions: lines end at CRLF or LF (a
 // CR at the end of one read and an LF at the start of the next are one line
-// end), and a CR that no LF follows, or a UTF-8 byte order mark at the
-// start of the stream, is an error, ErrAmbiguous. The spec ends a line at
+// end), and a CR that no LF follows, a UTF-8 byte order mark at the start
+// of the stream, or a block with an event field and no data, is an error,
+// ErrAmbiguous. The spec ends a line at
 // a lone CR and skips a leading BOM, but the readers of the official SDKs,
 // which split lines at LF with bufio.Scanner, do neither: they would read
 // other events from the same bytes, and what argstream reads must be what

@@ -18,9 +18,11 @@ var (
 	// ErrAmbiguous: the stream holds what the spec and the readers of the
 	// official SDKs read differently, so that they would see other events:
 	// a byte order mark at its start (the spec skips it, the SDKs' readers
-	// keep it in the first field's name, and skip that field), or a line
-	// ended by a CR that no LF follows (the spec ends the line there, the
-	// SDKs' readers, which split lines at LF, do not).
+	// keep it in the first field's name, and skip that field), a line ended
+	// by a CR that no LF follows (the spec ends the line there, the SDKs'
+	// readers, which split lines at LF, do not), or a block with an event
+	// field and no data (the spec drops it, the SDKs' readers dispatch it:
+	// an error to them).
 	ErrAmbiguous = errors.New("sse: stream read differently by different readers")
 )
 

@@ -394,6 +394,12 @@ func (r *Reader) scan() bool {
 					r.ev = Event{Type: r.typ, Data: r.data[:len(r.data)-1], ID: r.id}
 					return true
 				}
+				if len(r.typ) > 0 {
+					// The spec drops it; the SDKs' readers dispatch it with
+					// empty data (an error to them, for "error").
+					r.err = &Error{Offset: r.off - 1, Line: r.line - 1, Err: ErrAmbiguous, Detail: "an event field with no data"}
+					return false
+				}
 				r.typ = r.typ[:0]
 				if lines && r.keepRaw {
 					r.ev = Event{ID: r.id} // a block that is no event

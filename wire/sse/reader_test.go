@@ -83,7 +83,11 @@ var specCases = []struct {
 	{"last event field wins", "event: a\nevent: b\ndata: x\n\n", []ev{{Type: "b", Data: "x"}}, nil},
 	{"empty event field is the default type", "event:\ndata: x\n\n", []ev{{Data: "x"}}, nil},
 	{"type is reset after dispatch", "event: a\ndata: 1\n\ndata: 2\n\n", []ev{{"a", "1", ""}, {"", "2", ""}}, nil},
-	{"no data: not dispatched, type reset", "event: a\n\ndata: 2\n\n", []ev{{Data: "2"}}, nil},
+	// The spec drops a block with no data; the SDKs' readers dispatch one
+	// that has an event field, with empty data: refused.
+	{"an event field and no data", "event: a\n\ndata: 2\n\n", nil, ErrAmbiguous},
+	{"an empty event field and no data: not dispatched", "event:\n\ndata: 2\n\n", []ev{{Data: "2"}}, nil},
+	{"an id and no data: not dispatched", "id: 7\n\ndata: 2\n\n", []ev{{Data: "2", ID: "7"}}, nil},
 	{"only id: not dispatched, id kept", "id: 7\n\ndata: x\n\n", []ev{{Data: "x", ID: "7"}}, nil},
 	{"id persists", "id: 1\ndata: a\n\ndata: b\n\nid\ndata: c\n\n", []ev{{"", "a", "1"}, {"", "b", "1"}, {"", "c", ""}}, nil},
 	{"id with NUL ignored", "id: 1\ndata: a\n\nid: 2\x003\ndata: b\n\n", []ev{{"", "a", "1"}, {"", "b", "1"}}, nil},
