@@ -48,7 +48,7 @@ func Example() {
 	resp.Reset() // for the next response
 
 	// Output:
-	// 1 srvtoolu_01MzSrFWsmzBdcoQkGWLyRjK code_execution {"code":"\nimport asyncio... (2025 bytes) run: true
+	// 1 srvtoolu_01MzSrFWsmzBdcoQkGWLyRjK code_execution {"code":"\nimport asyncio... (2025 bytes) run: by the provider
 	// 2 toolu_019jKkXz4jAdwHweHBw92CVY rollDie {"player":"player1"} run: true
 }
 
@@ -67,18 +67,17 @@ func Example_decline() {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 
-	var resp *toolcall.Response
-	resp = toolcall.New(
+	resp := toolcall.New(
 		toolcall.WithPolicy(func(name string) *policy.Policy {
 			if name == "executeEditorOperation" {
 				return editor
 			}
 			return nil
 		}),
-		toolcall.OnDecision(func(c fragment.Call, d policy.Decision, at int64) {
+		toolcall.OnDecision(func(r *toolcall.Response, c fragment.Call, d policy.Decision, at int64) {
 			fmt.Printf("%s: %v after %d bytes\n", c.Name, d, at)
 			if d.Mode == policy.Ask { // prompt now; say the user answers no
-				if resp.Decline(int64(c.Index)) {
+				if r.Decline(c.Index) {
 					fmt.Println("no other call pending: cancel the response")
 					cancel()
 				}
@@ -147,7 +146,7 @@ func ExampleFeedBeta() {
 	}
 
 	// Output:
-	// 1 mcptoolu_01FZmJ5UspaX5BB9uU339UT1 ask_question {"repoName":"pydantic/pydantic-ai","question":"What is this repository about? What are its main features and purpose?"} run: true
+	// 1 mcptoolu_01FZmJ5UspaX5BB9uU339UT1 ask_question {"repoName":"pydantic/pydantic-ai","question":"What is this repository about? What are its main features and purpose?"} run: by the provider
 }
 
 // show prints a call's result: its index, id and name, its arguments (the
@@ -162,5 +161,9 @@ func show(res toolcall.Result) {
 	case len(what) > 120:
 		what = fmt.Sprintf("%s... (%d bytes)", what[:25], len(what))
 	}
-	fmt.Printf("%d %s %s %s run: %v\n", res.Call.Index, res.Call.ID, res.Call.Name, what, res.Executable)
+	run := fmt.Sprint(res.Executable)
+	if res.Call.Server {
+		run = "by the provider"
+	}
+	fmt.Printf("%d %s %s %s run: %s\n", res.Call.Index, res.Call.ID, res.Call.Name, what, run)
 }

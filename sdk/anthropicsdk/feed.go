@@ -2,6 +2,7 @@ package anthropicsdk
 
 import (
 	"github.com/anthropics/anthropic-sdk-go"
+	"github.com/argstream/argstream/fragment"
 	"github.com/argstream/argstream/toolcall"
 )
 
@@ -16,9 +17,18 @@ import (
 // blocks that are not calls. A message_start whose content holds tool
 // blocks (a response that continues a container's programmatic tool calls
 // sends them whole there, with no block events) starts and stops each as a
-// call at its position. Other events are ignored. Feed returns only
-// the Response's own errors (toolcall.ErrIndex, toolcall.ErrEnded): a
-// call's errors are in its Result.
+// call at its position. A server_tool_use or mcp_tool_use block is a call
+// the provider runs (fragment.Call.Server): never executable. A
+// message_delta whose stop_reason is max_tokens marks the response cut
+// short (toolcall.Response.Incomplete). Other events are ignored. Feed
+// returns only the Response's own errors (toolcall.ErrIndex,
+// toolcall.ErrTooManyCalls, toolcall.ErrEnded): a call's errors are in its
+// Result.
+//
+// The SDK has decoded the events: what it reads differently from other
+// readers (a repeated member, an event without a name) it reads its own
+// way, and Feed follows it. To refuse such streams, read the raw body with
+// package anthropicstream instead.
 func Feed(r *toolcall.Response, ev anthropic.MessageStreamEventUnion) error {
 	switch ev.Type {
 	case "message_start":
@@ -36,6 +46,8 @@ func Feed(r *toolcall.Response, ev anthropic.MessageStreamEventUnion) error {
 		}
 	case "content_block_stop":
 		return r.Stop(ev.Index)
+	case "message_delta":
+		incomplete(r, string(ev.Delta.StopReason))
 	}
 	return nil
 }
@@ -59,6 +71,8 @@ func FeedBeta(r *toolcall.Response, ev anthropic.BetaRawMessageStreamEventUnion)
 		}
 	case "content_block_stop":
 		return r.Stop(ev.Index)
+	case "message_delta":
+		incomplete(r, string(ev.Delta.StopReason))
 	}
 	return nil
 }
@@ -72,7 +86,7 @@ func start(r *toolcall.Response, index int64, typ, id, name string, hasInput boo
 		if hasInput {
 			in = []byte(input)
 		}
-		return r.Start(index, id, name, in)
+		return r.Start(fragment.Call{Index: index, ID: id, Name: name, Server: typ != "tool_use"}, in)
 	}
 	return nil
 }
@@ -83,4 +97,12 @@ func whole(r *toolcall.Response, index int64, typ, id, name string, hasInput boo
 		return err
 	}
 	return r.Stop(index) // ignored for a block that is not a call
+}
+
+// incomplete marks r cut short for a stop reason that says so.
+func incomplete(r *toolcall.Response, stopReason string) {
+	switch stopReason {
+	case "max_tokens", "model_context_window_exceeded":
+		r.Incomplete()
+	}
 }

@@ -22,6 +22,7 @@ type Outcome struct {
 	Index      int64
 	ID, Name   string
 	Arguments  string // compact JSON; "" if the call failed
+	Server     bool   // the provider runs it: never executable
 	Executable bool
 	Declined   bool
 	Truncated  bool // its error is token.ErrTruncated
@@ -38,6 +39,7 @@ func Outcomes(results []toolcall.Result) []Outcome {
 			ID:         r.Call.ID,
 			Name:       r.Call.Name,
 			Arguments:  string(r.Arguments),
+			Server:     r.Call.Server,
 			Executable: r.Executable,
 			Declined:   r.Declined,
 			Truncated:  errors.Is(r.Err, token.ErrTruncated),
@@ -66,6 +68,7 @@ type call struct {
 	input    json.RawMessage // Anthropic's content_block_start input
 	args     strings.Builder // the argument deltas, concatenated
 	stopped  bool            // its per-call end came (Anthropic, Responses)
+	server   bool            // a block of a tool the provider runs
 }
 
 type calls struct {
@@ -93,17 +96,17 @@ func (cs *calls) outcomes(needStop bool) []Outcome {
 	out := []Outcome{}
 	for _, c := range cs.byIndex {
 		text := c.args.String()
-		placeholder := string(bytes.TrimSpace(c.input)) == "{}"
+		placeholder := string(c.input) == "{}" // those two bytes, as anthropic-sdk-go takes them
 		if len(c.input) > 0 && !placeholder {
 			text = string(c.input) + text
 		}
 		if text == "" && placeholder && c.stopped {
 			text = "{}"
 		}
-		o := Outcome{Index: c.index, ID: c.id, Name: c.name}
+		o := Outcome{Index: c.index, ID: c.id, Name: c.name, Server: c.server}
 		var buf bytes.Buffer
 		if text != "" && (c.stopped || !needStop) && json.Compact(&buf, []byte(text)) == nil {
-			o.Arguments, o.Executable = buf.String(), o.Name != ""
+			o.Arguments, o.Executable = buf.String(), o.Name != "" && !c.server
 		} else {
 			o.Truncated = true
 		}
@@ -182,7 +185,7 @@ func Anthropic(body []byte) ([]Outcome, error) {
 					tools[int64(i)] = true
 					c := cs.get(int64(i))
 					c.identify(b.ID, b.Name)
-					c.input, c.stopped = b.Input, true
+					c.input, c.stopped, c.server = b.Input, true, b.Type != "tool_use"
 				}
 			}
 		case "content_block_start":
@@ -191,6 +194,7 @@ func Anthropic(body []byte) ([]Outcome, error) {
 				tools[ev.Index] = true
 				c := cs.get(ev.Index)
 				c.identify(ev.ContentBlock.ID, ev.ContentBlock.Name)
+				c.server = ev.ContentBlock.Type != "tool_use"
 				if string(ev.ContentBlock.Input) != "null" {
 					c.input = ev.ContentBlock.Input
 				}

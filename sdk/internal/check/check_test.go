@@ -46,9 +46,9 @@ data: {"type":"content_block_stop","index":5}
 	want := []Outcome{
 		{Index: 1, ID: "a", Name: "f", Arguments: `{"x":1}`, Executable: true},
 		{Index: 2, ID: "b", Name: "g", Arguments: `{"y":2}`, Executable: true},
-		{Index: 3, ID: "c", Name: "h", Arguments: `{}`, Executable: true},
-		{Index: 4, ID: "d", Name: "i", Truncated: true}, // no stop
-		{Index: 5, ID: "e", Name: "j", Truncated: true}, // invalid
+		{Index: 3, ID: "c", Name: "h", Arguments: `{}`, Server: true}, // the provider runs it
+		{Index: 4, ID: "d", Name: "i", Truncated: true},               // no stop
+		{Index: 5, ID: "e", Name: "j", Server: true, Truncated: true}, // invalid
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
