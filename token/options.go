@@ -44,7 +44,7 @@ func MaxSize(n int64) Option {
 	return func(c *Config) { c.MaxSize = max(n, 0) }
 }
 
-// AllowConfusableKeys, given true, accepts the object keys that a tool
+// AllowConfusableKeys with allow true accepts the object keys that a tool
 // runtime would confuse, for users who need exactly RFC 8259: keys equal
 // under case folding but not exactly ("path" and "PATH", ErrCaseFoldedKey),
 // and keys holding U+0000 (ErrNULInKey). Exact duplicates stay rejected
