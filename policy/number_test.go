@@ -369,7 +369,7 @@ func ratOf(s string) *big.Rat {
 // TestPropertyCompareSmall: cmp agrees with big.Rat on texts with small
 // exponents, and parseDecimal accepts what a JSON parser accepts.
 func TestPropertyCompareSmall(t *testing.T) {
-	properties := gopter.NewProperties(testutil.PropertyParameters(5000))
+	properties := gopter.NewProperties(testutil.PropertyParameters(1000))
 	g := genNumText("0159", 6, 4, "")
 	properties.Property("cmp = big.Rat comparison", prop.ForAll(
 		func(a, b numText) string {
@@ -430,7 +430,7 @@ func refCompareHuge(a, b string) int {
 // TestPropertyCompareHuge: on exponents beyond int64, some near each other
 // and some not, cmp agrees with refCompareHuge.
 func TestPropertyCompareHuge(t *testing.T) {
-	properties := gopter.NewProperties(testutil.PropertyParameters(3000))
+	properties := gopter.NewProperties(testutil.PropertyParameters(1000))
 	bases := []string{
 		"99999999999999999999", "-99999999999999999999",
 		"1000000000000000000", "-1000000000000000000", "999999999999999999", "-999999999999999999",
@@ -468,7 +468,7 @@ func TestPropertyCompareHuge(t *testing.T) {
 // exactly expanded by big.Rat.SetFloat64; cmpFloat is cmp with that
 // expansion.
 func TestPropertyFloatReading(t *testing.T) {
-	properties := gopter.NewProperties(testutil.PropertyParameters(5000))
+	properties := gopter.NewProperties(testutil.PropertyParameters(1000))
 	gText := gen.OneGenOf(
 		gen.RegexMatch(`^-?(0|[1-9][0-9]{0,30})(\.[0-9]{1,30})?([eE][+-]?[0-9]{1,3})?$`),
 		genNumText("0123456789", 20, 340, "").Map(func(n numText) string { return n.Text }),

@@ -469,7 +469,7 @@ func refPOSIXSuspect(p string) bool {
 // POSIX resolution is path.Clean's, and under is the whole-component
 // prefix of path.Clean's output.
 func TestPropertyPOSIXIsPathClean(t *testing.T) {
-	properties := gopter.NewProperties(testutil.PropertyParameters(5000))
+	properties := gopter.NewProperties(testutil.PropertyParameters(1000))
 	properties.Property("String = path.Clean, suspect as defined", prop.ForAll(
 		func(p string) string {
 			v := resolvePath(p, POSIX)
@@ -526,7 +526,7 @@ func respell(p string, seed uint64) string {
 // Windows resolution depends neither on case nor on the separator, and
 // its String resolves to itself.
 func TestPropertyWindowsSpelling(t *testing.T) {
-	properties := gopter.NewProperties(testutil.PropertyParameters(5000))
+	properties := gopter.NewProperties(testutil.PropertyParameters(1000))
 	properties.Property("case and separators do not matter", prop.ForAll(
 		func(p string, seed uint64) string {
 			q := respell(p, seed)

@@ -27,7 +27,7 @@ import (
 // A truncated stream is never executable, and what it decided before its
 // end is the decision of the complete arguments.
 func TestPropertyStreamingMatchesPure(t *testing.T) {
-	properties := gopter.NewProperties(testutil.PropertyParameters(2000))
+	properties := gopter.NewProperties(testutil.PropertyParameters(500))
 	properties.Property("streaming decision = pure decision, no later", prop.ForAll(
 		func(pc policyCase, doc testutil.Doc, cuts []int) string {
 			if err := checkCase(pc, doc.Text, cuts); err != "" {

@@ -44,10 +44,10 @@ func MaxSize(n int64) Option {
 	return func(c *Config) { c.MaxSize = max(n, 0) }
 }
 
-// AllowConfusableKeys(true) accepts the object keys that a tool runtime
-// would confuse, for users who need exactly RFC 8259: keys equal under case
-// folding but not exactly ("path" and "PATH", ErrCaseFoldedKey), and keys
-// holding U+0000 (ErrNULInKey). Exact duplicates stay rejected
+// AllowConfusableKeys with allow true accepts the object keys that a tool
+// runtime would confuse, for users who need exactly RFC 8259: keys equal
+// under case folding but not exactly ("path" and "PATH", ErrCaseFoldedKey),
+// and keys holding U+0000 (ErrNULInKey). Exact duplicates stay rejected
 // (ErrDuplicateKey). By default both checks are on.
 func AllowConfusableKeys(allow bool) Option {
 	return func(c *Config) { c.AllowConfusableKeys = allow }

@@ -31,8 +31,10 @@
 // whole-document jsontext tokenization of the same bytes in the same process
 // and prints one JSON line per file (see bench/README.md): ratio for a new
 // pipeline per document, reused_ratio for one kept with Reset; FILE may be
-// gzipped. version prints the module version ("(devel)" when built in a
-// checkout) and the Go version.
+// gzipped. version prints the module version when installed with go install
+// (v1.2.0, or a pseudo-version for a commit), the commit's short hash, +dirty
+// and commit time when built in a checkout ("(devel)" when there is neither:
+// go run), then the Go version and GOOS/GOARCH.
 //
 // fields prints the events of each top-level argument (see package fields)
 // as they are produced, one JSON line each: {"field":"start","key":"path"},

@@ -370,7 +370,7 @@ func TestHelp(t *testing.T) {
 }
 
 func TestVersion(t *testing.T) {
-	line := regexp.MustCompile(`^argstream (\(devel\)|v\S+) go\S+\n$`)
+	line := regexp.MustCompile(`^argstream (\(devel\)|(devel|v\S+) [0-9a-f]{12}(\+dirty)? \S+|v\S+) go\S+ \w+/\w+\n$`)
 	for _, args := range [][]string{{"version"}, {"--version"}} {
 		got := invoke("", args...)
 		if got.code != exitOK || got.stderr != "" || !line.MatchString(got.stdout) {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"runtime/debug"
 	"strings"
 )
@@ -91,8 +90,9 @@ func commandNames() string {
 
 const versionUsage = "version"
 
-// runVersion prints the module version argstream was built from, "(devel)"
-// for a build in a checkout of its own module, and the Go version.
+// runVersion prints the version argstream was built from: the module
+// version, or the commit of the checkout it was built in, and the Go
+// version and target (see versionLine).
 func runVersion(e env, args []string) int {
 	fs := newFlags("version")
 	rest, code, ok := parseFlags(e, fs, versionUsage, args)
@@ -102,15 +102,7 @@ func runVersion(e env, args []string) int {
 	if len(rest) > 0 {
 		return usageError(e, fmt.Errorf("version takes no arguments, got %s", strings.Join(rest, " ")))
 	}
-	version, goVersion := "(devel)", runtime.Version()
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		if bi.Main.Version != "" {
-			version = bi.Main.Version
-		}
-		if bi.GoVersion != "" {
-			goVersion = bi.GoVersion
-		}
-	}
-	fmt.Fprintf(e.stdout, "argstream %s %s\n", version, goVersion)
+	bi, _ := debug.ReadBuildInfo()
+	fmt.Fprintln(e.stdout, versionLine(bi))
 	return exitOK
 }

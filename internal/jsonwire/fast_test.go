@@ -156,9 +156,12 @@ func randomBody(rng *rand.Rand, n int) []byte {
 
 func TestNextMatchesReferenceRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	n := 3000
-	if testing.Short() {
+	n := 1000
+	switch {
+	case testing.Short():
 		n = 300
+	case os.Getenv("ARGSTREAM_LONG") == "1": // testutil.Long, which imports this package
+		n = 10000
 	}
 	for range n {
 		body := randomBody(rng, 1+rng.IntN(12))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf16"
@@ -28,60 +29,161 @@ type Doc struct {
 
 func (d Doc) String() string { return string(d.Text) }
 
+// The generators below draw their values straight from gopter's random
+// source rather than composing gen.SliceOfN, gen.OneGenOf and Map: those go
+// through reflection for every rune and every node, which took most of the
+// property tests' time. Nothing is lost in shrinking: gopter drops the
+// shrinker of a Map to another type, so documents never shrank.
+
+// runeKinds are the kinds of rune GenRune draws, each as likely as the
+// next: a range from lo to hi, or one of some runes.
+var runeKinds = []struct {
+	lo, hi rune
+	one    []rune
+}{
+	{lo: 'a', hi: 'z'},
+	{lo: ' ', hi: '~'},
+	{one: []rune{'"', '\\', '/', '\n', '\t', '\r', '\b', '\f', 0, 0x1f, 0x7f}},
+	{lo: 0x80, hi: 0x7ff},
+	{lo: 0x800, hi: 0xd7ff},
+	{lo: 0xe000, hi: 0xfffd},
+	{lo: 0x10000, hi: 0x10ffff},
+	{one: []rune{'é', 'ö', '😀', '\u2028', '\u2029', '\ufeff', '\uffff', 0x10ffff}},
+}
+
+// randRune draws a rune of one of runeKinds.
+func randRune(p *gopter.GenParameters) rune {
+	k := runeKinds[p.Rng.Intn(len(runeKinds))]
+	if k.one != nil {
+		return k.one[p.Rng.Intn(len(k.one))]
+	}
+	return k.lo + rune(p.Rng.Int63n(int64(k.hi-k.lo)+1))
+}
+
 // GenRune generates runes of every kind a string can hold: ASCII, characters
 // that must be escaped, every UTF-8 length, non-characters and separators.
 func GenRune() gopter.Gen {
-	return gen.OneGenOf(
-		gen.RuneRange('a', 'z'),
-		gen.RuneRange(' ', '~'),
-		gen.OneConstOf('"', '\\', '/', '\n', '\t', '\r', '\b', '\f', rune(0), rune(0x1f), rune(0x7f)),
-		gen.RuneRange(0x80, 0x7ff),
-		gen.RuneRange(0x800, 0xd7ff),
-		gen.RuneRange(0xe000, 0xfffd),
-		gen.RuneRange(0x10000, 0x10ffff),
-		gen.OneConstOf('é', 'ö', '😀', '\u2028', '\u2029', '\ufeff', '\uffff', rune(0x10ffff)),
-	)
+	return func(p *gopter.GenParameters) *gopter.GenResult {
+		return gopter.NewGenResult(randRune(p), gopter.NoShrinker)
+	}
 }
 
-// GenString generates strings, mostly short, sometimes hundreds of runes.
+// randString draws a string of up to 12 runes two times in three, and of
+// up to 400 the third.
+func randString(p *gopter.GenParameters) string {
+	n := p.Rng.Intn(13)
+	if p.Rng.Intn(3) == 0 {
+		n = p.Rng.Intn(401)
+	}
+	rs := make([]rune, n)
+	for i := range rs {
+		rs[i] = randRune(p)
+	}
+	return string(rs)
+}
+
+// GenString generates strings of GenRune's runes, mostly short, sometimes
+// hundreds of runes. A failing string shrinks by dropping runes.
 func GenString() gopter.Gen {
-	return gen.OneGenOf(
-		gen.IntRange(0, 12),
-		gen.IntRange(0, 12),
-		gen.IntRange(0, 400),
-	).FlatMap(func(n any) gopter.Gen {
-		return gen.SliceOfN(n.(int), GenRune()).Map(func(rs []rune) string { return string(rs) })
-	}, reflect.TypeOf(""))
+	return func(p *gopter.GenParameters) *gopter.GenResult {
+		return gopter.NewGenResult(randString(p), gen.StringShrinker)
+	}
+}
+
+// numberPattern is what GenNumber generates.
+const numberPattern = `^-?(0|[1-9][0-9]{0,30})(\.[0-9]{1,20})?([eE][+-]?[0-9]{1,5})?$`
+
+// randNumber draws number text matching numberPattern, each optional part
+// there or not with even chances, and a run of min to max digits one digit
+// longer than min with chance 1/2, two with 1/4 and so on, as
+// gen.RegexMatch(numberPattern) does.
+func randNumber(p *gopter.GenParameters) string {
+	var b []byte
+	coin := func() bool { return p.Rng.Intn(2) == 0 }
+	digits := func(lo, hi int) {
+		for n := 0; n < lo || n < hi && coin(); n++ {
+			b = append(b, byte('0'+p.Rng.Intn(10)))
+		}
+	}
+	if coin() {
+		b = append(b, '-')
+	}
+	if coin() {
+		b = append(b, '0')
+	} else {
+		b = append(b, byte('1'+p.Rng.Intn(9)))
+		digits(0, 30)
+	}
+	if coin() {
+		b = append(b, '.')
+		digits(1, 20)
+	}
+	if coin() {
+		b = append(b, "eE"[p.Rng.Intn(2)])
+		if coin() {
+			b = append(b, "+-"[p.Rng.Intn(2)])
+		}
+		digits(1, 5)
+	}
+	return string(b)
 }
 
 // GenNumber generates JSON number text: zero, big and negative integers,
-// fractions and exponents.
+// fractions and exponents (numberPattern). A failing number shrinks by
+// dropping bytes, keeping only what still matches.
 func GenNumber() gopter.Gen {
-	return gen.RegexMatch(`^-?(0|[1-9][0-9]{0,30})(\.[0-9]{1,20})?([eE][+-]?[0-9]{1,5})?$`)
+	match := regexp.MustCompile(numberPattern).MatchString
+	return func(p *gopter.GenParameters) *gopter.GenResult {
+		r := gopter.NewGenResult(randNumber(p), gen.StringShrinker)
+		r.Sieve = func(v any) bool { return match(v.(string)) }
+		return r
+	}
+}
+
+// randScalar draws a string, a number or one of null, true, false and "",
+// each kind a third of the time.
+func randScalar(p *gopter.GenParameters) Node {
+	switch p.Rng.Intn(3) {
+	case 0:
+		return Node{Kind: '"', Text: randString(p)}
+	case 1:
+		return Node{Kind: '0', Text: randNumber(p)}
+	}
+	return []Node{{Kind: 'n'}, {Kind: 't'}, {Kind: 'f'}, {Kind: '"'}}[p.Rng.Intn(4)]
+}
+
+// randValue draws a value nested at most depth levels deep: at each level
+// a scalar half of the time, else an array or an object of up to 5 members.
+func randValue(p *gopter.GenParameters, depth int) Node {
+	if depth <= 0 {
+		return randScalar(p)
+	}
+	switch p.Rng.Intn(4) {
+	case 2:
+		items := make([]Node, p.Rng.Intn(6))
+		for i := range items {
+			items[i] = randValue(p, depth-1)
+		}
+		return Node{Kind: '[', Items: items}
+	case 3:
+		n := p.Rng.Intn(6)
+		keys, values := make([]string, n), make([]Node, n)
+		for i := range keys {
+			keys[i] = randString(p)
+		}
+		for i := range values {
+			values[i] = randValue(p, depth-1)
+		}
+		return object(keys, values)
+	}
+	return randScalar(p)
 }
 
 // GenValue generates values nested at most depth levels deep.
 func GenValue(depth int) gopter.Gen {
-	scalar := gen.OneGenOf(
-		GenString().Map(func(s string) Node { return Node{Kind: '"', Text: s} }),
-		GenNumber().Map(func(s string) Node { return Node{Kind: '0', Text: s} }),
-		gen.OneConstOf(Node{Kind: 'n'}, Node{Kind: 't'}, Node{Kind: 'f'}, Node{Kind: '"'}),
-	)
-	if depth <= 0 {
-		return scalar
+	return func(p *gopter.GenParameters) *gopter.GenResult {
+		return gopter.NewGenResult(randValue(p, depth), gopter.NoShrinker)
 	}
-	inner := GenValue(depth - 1)
-	nodeType := reflect.TypeOf(Node{})
-	array := gen.IntRange(0, 5).FlatMap(func(n any) gopter.Gen {
-		return gen.SliceOfN(n.(int), inner, nodeType).Map(func(items []Node) Node {
-			return Node{Kind: '[', Items: items}
-		})
-	}, nodeType)
-	object := gen.IntRange(0, 5).FlatMap(func(n any) gopter.Gen {
-		return gopter.CombineGens(gen.SliceOfN(n.(int), GenString()), gen.SliceOfN(n.(int), inner, nodeType)).
-			Map(func(v []any) Node { return object(v[0].([]string), v[1].([]Node)) })
-	}, nodeType)
-	return gen.OneGenOf(scalar, scalar, array, object)
 }
 
 // object builds an object node, dropping the keys argstream rejects (see
@@ -112,58 +214,79 @@ var confusableKeys = []string{
 // linear key check, the others up to 6. Exact repeats are dropped, keys
 // that a tool would confuse are not.
 func GenConfusableKeys(depth int) gopter.Gen {
-	return genConfusableKeys(depth, 30)
-}
-
-func genConfusableKeys(depth, keys int) gopter.Gen {
-	nodeType := reflect.TypeOf(Node{})
-	value := gen.OneGenOf(GenNumber().Map(func(s string) Node { return Node{Kind: '0', Text: s} }),
-		gen.OneConstOf(Node{Kind: 'n'}, Node{Kind: '"', Text: "x"}, Node{Kind: '['}, Node{Kind: '{'}))
-	if depth > 1 {
-		value = gen.OneGenOf(value, genConfusableKeys(depth-1, 6))
+	return func(p *gopter.GenParameters) *gopter.GenResult {
+		return gopter.NewGenResult(randConfusableKeys(p, depth, 30), gopter.NoShrinker)
 	}
-	pool := len(confusableKeys) + 100
-	return gen.IntRange(0, keys).FlatMap(func(n any) gopter.Gen {
-		return gopter.CombineGens(gen.SliceOfN(n.(int), gen.IntRange(0, pool-1)), gen.SliceOfN(n.(int), value, nodeType)).
-			Map(func(v []any) Node {
-				o := Node{Kind: '{'}
-				for j, i := range v[0].([]int) {
-					k := fmt.Sprintf("key%03d", i)
-					if i < len(confusableKeys) {
-						k = confusableKeys[i]
-					}
-					if !slices.Contains(o.Keys, k) {
-						o.Keys = append(o.Keys, k)
-						o.Items = append(o.Items, v[1].([]Node)[j])
-					}
-				}
-				return o
-			})
-	}, nodeType)
 }
 
-// GenDeep generates values nested up to maxDepth arrays and objects deep.
+// randConfusableKeys draws an object of up to keys members for
+// GenConfusableKeys. A value is an object again half of the time when depth
+// allows, else a number half of the time, else one of null, "x", [] and {}.
+func randConfusableKeys(p *gopter.GenParameters, depth, keys int) Node {
+	n := p.Rng.Intn(keys + 1)
+	names := make([]int, n)
+	for j := range names {
+		names[j] = p.Rng.Intn(len(confusableKeys) + 100)
+	}
+	o := Node{Kind: '{'}
+	for _, i := range names {
+		var v Node
+		switch {
+		case depth > 1 && p.Rng.Intn(2) == 1:
+			v = randConfusableKeys(p, depth-1, 6)
+		case p.Rng.Intn(2) == 0:
+			v = Node{Kind: '0', Text: randNumber(p)}
+		default:
+			v = []Node{{Kind: 'n'}, {Kind: '"', Text: "x"}, {Kind: '['}, {Kind: '{'}}[p.Rng.Intn(4)]
+		}
+		k := fmt.Sprintf("key%03d", i)
+		if i < len(confusableKeys) {
+			k = confusableKeys[i]
+		}
+		if !slices.Contains(o.Keys, k) {
+			o.Keys = append(o.Keys, k)
+			o.Items = append(o.Items, v)
+		}
+	}
+	return o
+}
+
+// GenDeep generates values nested up to maxDepth arrays and objects deep:
+// a scalar in a chain of arrays and single-member objects. The first few
+// levels are objects half of the time, the others arrays: how many is drawn
+// as gen.SliceOf draws a slice's length (below GenParameters.MaxSize).
 func GenDeep(maxDepth int) gopter.Gen {
-	return gopter.CombineGens(gen.SliceOf(gen.Bool()), gen.IntRange(1, maxDepth), GenValue(0)).Map(func(v []any) Node {
-		kinds, depth, n := v[0].([]bool), v[1].(int), v[2].(Node)
+	return func(p *gopter.GenParameters) *gopter.GenResult {
+		mixed := 0
+		if p.MaxSize > p.MinSize {
+			mixed = p.MinSize + p.Rng.Intn(p.MaxSize-p.MinSize)
+		} else {
+			mixed = p.MaxSize
+		}
+		depth := 1 + p.Rng.Intn(maxDepth)
+		n := randScalar(p)
 		for i := range depth {
-			if i < len(kinds) && kinds[i] {
+			if i < mixed && p.NextBool() {
 				n = Node{Kind: '{', Keys: []string{fmt.Sprint("k", i)}, Items: []Node{n}}
 			} else {
 				n = Node{Kind: '[', Items: []Node{n}}
 			}
 		}
-		return n
-	})
+		return gopter.NewGenResult(n, gopter.NoShrinker)
+	}
 }
 
 // GenDoc generates JSON text for values from g, with random whitespace and
 // random (valid) ways of escaping strings.
 func GenDoc(g gopter.Gen) gopter.Gen {
-	return gopter.CombineGens(g, gen.UInt64()).Map(func(v []any) Doc {
-		n := v[0].(Node)
-		return Doc{Value: n, Text: Render(n, v[1].(uint64))}
-	})
+	return func(p *gopter.GenParameters) *gopter.GenResult {
+		v, ok := g(p).Retrieve()
+		if !ok {
+			return &gopter.GenResult{Shrinker: gopter.NoShrinker, ResultType: reflect.TypeOf(Doc{})}
+		}
+		n := v.(Node)
+		return gopter.NewGenResult(Doc{Value: n, Text: Render(n, p.NextUint64())}, gopter.NoShrinker)
+	}
 }
 
 // GenCuts generates cut offsets for SplitAt, taken modulo the input length.

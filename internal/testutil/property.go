@@ -8,13 +8,31 @@ import (
 	"github.com/leanovate/gopter/gen"
 )
 
-// PropertyParameters runs ARGSTREAM_PROPERTY_N cases (default n) per
-// property: CI stays fast, and a longer local run is one variable away:
+// Long reports whether ARGSTREAM_LONG=1 is set: the long runs, for a
+// change to a parser or before a release. Plain go test ./... (and CI) runs
+// counts that keep the whole command under a minute on a 2-core machine;
+// under ARGSTREAM_LONG=1 property tests run 10 times as many cases
+// (PropertyParameters) and the other randomized tests that ask Long run
+// more inputs:
+//
+//	ARGSTREAM_LONG=1 go test ./...
+func Long() bool { return os.Getenv("ARGSTREAM_LONG") == "1" }
+
+// LongScale is how many times more cases PropertyParameters runs under
+// ARGSTREAM_LONG=1 (see Long).
+const LongScale = 10
+
+// PropertyParameters runs n cases per property, LongScale times n under
+// ARGSTREAM_LONG=1, or ARGSTREAM_PROPERTY_N cases when that is set, which
+// picks the count of one run:
 //
 //	ARGSTREAM_PROPERTY_N=20000 go test -run Property ./policy/
 func PropertyParameters(n int) *gopter.TestParameters {
 	p := gopter.DefaultTestParameters()
 	p.MinSuccessfulTests = n
+	if Long() {
+		p.MinSuccessfulTests = LongScale * n
+	}
 	if s := os.Getenv("ARGSTREAM_PROPERTY_N"); s != "" {
 		if v, err := strconv.Atoi(s); err == nil {
 			p.MinSuccessfulTests = v

@@ -48,16 +48,18 @@ func ConfusableKey(data []byte) *KeyError {
 				return nil
 			}
 			key := string(name)
-			at := &KeyError{Offset: dec.InputOffset() - int64(len(raw)), Pointer: dec.StackPointer()}
+			// The pointer is built only for the key returned: building it
+			// costs the depth, at every key of a deep document.
+			at := func(cat error) *KeyError {
+				return &KeyError{Cat: cat, Offset: dec.InputOffset() - int64(len(raw)), Pointer: dec.StackPointer()}
+			}
 			if strings.Contains(key, "\x00") {
-				at.Cat = token.ErrNULInKey
-				return at
+				return at(token.ErrNULInKey)
 			}
 			keys := &open[len(open)-1]
 			for _, k := range *keys {
 				if k != key && strings.EqualFold(k, key) {
-					at.Cat = token.ErrCaseFoldedKey
-					return at
+					return at(token.ErrCaseFoldedKey)
 				}
 			}
 			*keys = append(*keys, key)
