@@ -237,7 +237,7 @@ func (r *Renderer) Partial(index int64) string {
 			if c.members > 0 {
 				b = append(b, ", "...)
 			}
-			b = append(c.appendPlaceholder(b, goQuoted, verb, ell, more), ')')
+			b = append(c.appendPlaceholder(b, Quoted, verb, ell, more), ')')
 		default:
 			b = append(append(append(append(b, '('), verb...), "arguments"...), ell+")"...)
 		}
@@ -249,7 +249,7 @@ func (r *Renderer) Partial(index int64) string {
 	case c.rootKind == '{':
 		b = append(append(b, '{'), sum[c.start:c.committed]...)
 		b = append(b, "\n"+indent(1)+"// "...)
-		b = append(c.appendPlaceholder(b, jsonQuoted, verb, ell, more), "\n}"...)
+		b = append(c.appendPlaceholder(b, JSONQuoted, verb, ell, more), "\n}"...)
 	default:
 		b = append(append(append(b, "// "...), verb...), "arguments"+ell...)
 	}
@@ -258,7 +258,7 @@ func (r *Renderer) Partial(index int64) string {
 
 // appendPlaceholder appends Partial's placeholder: verb and the quoted key
 // of the top-level parameter streaming, or more between two parameters.
-func (c *call) appendPlaceholder(b []byte, m escMode, verb, ell, more string) []byte {
+func (c *call) appendPlaceholder(b []byte, m Mode, verb, ell, more string) []byte {
 	if !c.topOpen() {
 		return append(b, more...)
 	}
@@ -272,7 +272,7 @@ func appendName(b, name []byte) []byte {
 	if bareName(name) {
 		return append(b, name...)
 	}
-	return append(appendEscaped(append(b, '"'), name, goQuoted), '"')
+	return append(appendEscaped(append(b, '"'), name, Quoted), '"')
 }
 
 // Write writes p, the application's own text (a permission prompt, say),

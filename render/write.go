@@ -149,18 +149,18 @@ func (w *writer) text(s string, st style) {
 func (w *writer) name(s []byte, st style) {
 	w.group(func() {
 		if bareName(s) {
-			w.arg(s, goQuoted, st)
+			w.arg(s, Quoted, st)
 			return
 		}
 		w.text(`"`, st)
-		w.arg(s, goQuoted, st)
+		w.arg(s, Quoted, st)
 		w.text(`"`, st)
 	})
 }
 
 // arg writes argument text (a value, a key, a name, an error message) as
-// mode m shows it (see escMode): nothing escaped reaches the output raw.
-func (w *writer) arg(b []byte, m escMode, st style) {
+// mode m shows it (see Mode): nothing escaped reaches the output raw.
+func (w *writer) arg(b []byte, m Mode, st style) {
 	if w.r == nil {
 		w.begin()
 		w.buf = appendEscaped(w.buf, b, m)
@@ -168,7 +168,7 @@ func (w *writer) arg(b []byte, m escMode, st style) {
 	}
 	r := w.r
 	for len(b) > 0 {
-		if m == block && b[0] == '\n' {
+		if m == Text && b[0] == '\n' {
 			if w.mid {
 				w.endLine()
 			} else {
@@ -181,7 +181,7 @@ func (w *writer) arg(b []byte, m escMode, st style) {
 		// A run of printable ASCII, the common case, is written in slices
 		// as wide as the line's room.
 		i := 0
-		for i < len(b) && b[i] >= 0x20 && b[i] < 0x7f && (m == block || b[i] != '"' && b[i] != '\\') {
+		for i < len(b) && b[i] >= 0x20 && b[i] < 0x7f && (!m.quoting() || b[i] != '"' && b[i] != '\\') {
 			i++
 		}
 		if i > 0 {
