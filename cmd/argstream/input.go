@@ -432,7 +432,7 @@ var libraryPrefixes = []string{"token: ", "argstream: "}
 
 // usageError reports a usage error, or an *ioError, and returns exitUsage.
 func usageError(e env, err error) int {
-	fmt.Fprintf(e.stderr, "argstream: %v\n", err)
+	fmt.Fprintf(e.stderr, "argstream: %s\n", esc(err.Error()))
 	return exitUsage
 }
 
@@ -446,6 +446,6 @@ func report(e env, name string, err error) int {
 	case errors.As(err, &ioe):
 		return usageError(e, ioe)
 	}
-	fmt.Fprintf(e.stderr, "argstream: %s: %s\n", name, message(err))
+	fmt.Fprintf(e.stderr, "argstream: %s: %s\n", esc(name), shown(err))
 	return exitInvalid
 }

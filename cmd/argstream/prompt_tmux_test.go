@@ -180,7 +180,7 @@ func TestPromptInTerminal(t *testing.T) {
 		}
 		scr = s.waitFor("EXIT=", 15*time.Second)
 		t.Logf("the screen at the end:\n%s", scr)
-		for _, want := range []string{"→ call 0 allowed", lastLine, "fs_create_file: allowed, executable", "EXIT=0"} {
+		for _, want := range []string{"→ call 0 allowed", lastLine, "fs_create_file: approved", "EXIT=0"} {
 			if !strings.Contains(scr, want) {
 				t.Errorf("the screen lacks %q", want)
 			}
@@ -197,7 +197,7 @@ func TestPromptInTerminal(t *testing.T) {
 			t.Fatalf("tmux send-keys: %v: %s", err, out)
 		}
 		scr = s.waitFor("EXIT=", 15*time.Second)
-		for _, want := range []string{"→ call 0 marked for editing", "fs_create_file: edit: complete, marked for editing", "EXIT=0"} {
+		for _, want := range []string{"→ call 0 marked for editing", "fs_create_file: marked for editing: complete, not run as streamed", "EXIT=0"} {
 			if !strings.Contains(scr, want) {
 				t.Errorf("the screen lacks %q; the screen:\n%s", want, scr)
 			}
@@ -249,7 +249,7 @@ func TestPromptFlags(t *testing.T) {
 	}
 	// Without a policy nothing asks: the call streams whole, exit 0.
 	got := replayCmd(strings.NewReader(""), "--render", "function_call", "--pace", "none", stream)
-	if got.code != exitOK || !strings.Contains(got.stdout, "fn f25()") || !strings.Contains(got.stdout, "fs_create_file: executable") {
+	if got.code != exitOK || !strings.Contains(got.stdout, "fn f25()") || !strings.Contains(got.stdout, "fs_create_file: complete (no policy)") {
 		t.Errorf("no policy: exit %d, stdout:\n%s\nstderr %q", got.code, got.stdout, got.stderr)
 	}
 }

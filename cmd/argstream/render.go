@@ -173,7 +173,7 @@ func (p *prompter) writeText(s string) {
 		} else {
 			b.WriteString("  ")
 		}
-		b.WriteString(printable(line, false))
+		b.WriteString(esc(line))
 		b.WriteByte('\n')
 		p.textLines++
 	}
@@ -339,23 +339,21 @@ func (pc pacer) Read(b []byte) (int, error) {
 	return pc.r.Read(b)
 }
 
-// final is what becomes of call r under --render: whether it may run, and
-// its status in the summary.
-func (p *prompter) final(r toolcall.Result) (ok bool, status string) {
+// final is what becomes of call r under --render, o without a prompt:
+// whether it was asked, and answered.
+func (p *prompter) final(r toolcall.Result, o outcome) outcome {
 	a, asked := p.asked[int64(r.Call.Index)]
 	switch {
-	case asked && a == decline:
-		return false, "declined"
-	case asked && a == noTerminal:
-		return false, "not approved, no terminal"
-	case !r.Executable:
-		return false, "not executable"
-	case asked && a == allow:
-		return true, "allowed, executable"
-	case asked && a == edit:
-		return true, "edit: complete, marked for editing"
+	case !asked || r.Call.Server:
+		return o
+	case a == decline:
+		return outcome{"declined", true}
+	case a == noTerminal:
+		return outcome{"not approved, no terminal", true}
+	case a == edit && r.Err == nil || errors.Is(r.Err, toolcall.ErrNotApproved) && a == edit:
+		return outcome{"marked for editing: complete, not run as streamed", false}
 	}
-	return true, "executable"
+	return o
 }
 
 // unread reports, once the replay stopped reading, what was never
@@ -454,6 +452,7 @@ type renderReport struct {
 }
 
 func (rr *renderReport) response(n int, wire string) {
+	rr.t.l = labelsOf(wire)
 	rr.p.line("── response %d (%s)", n, wire)
 }
 
@@ -464,18 +463,20 @@ func (rr *renderReport) decision(fragment.Call, policy.Decision, int64, bool) {}
 func (rr *renderReport) text(kind string, index int64, text []byte) { rr.p.text(kind, index, text) }
 
 func (rr *renderReport) streamError(err error) {
-	rr.p.line("stream error: %s", printable(message(err), false))
+	rr.p.line("stream error: %s", shown(err))
 }
 
 func (rr *renderReport) end(r toolcall.Result, unlisted bool) {
-	_, status := rr.p.final(r)
+	status := rr.p.final(r, describe(r)).status
 	if d := r.Verdict.Decision; d.Decided() {
-		status += ", " + describe(d, unlisted)
+		status += "; " + decisionText(d, unlisted)
 	}
 	got := rr.p.offsets[int64(r.Call.Index)]
 	extra := ""
-	if r.Err != nil && !r.Declined {
-		extra = fmt.Sprintf(" (%s; %d argument bytes received)", printable(message(r.Err), false), got)
+	if r.Err != nil && !r.Declined && !errors.Is(r.Err, toolcall.ErrNotApproved) {
+		extra = fmt.Sprintf(" (%s; %d argument bytes received)", shown(r.Err), got)
 	}
-	rr.p.line("call %d %s: %s%s", r.Call.Index, rr.t.ident(r.Call), status, extra)
+	rr.p.line("%s %s: %s%s", rr.t.l.callAt(r.Call.Index), ident(r.Call), status, extra)
 }
+
+func (rr *renderReport) close() {}

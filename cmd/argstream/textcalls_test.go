@@ -56,7 +56,7 @@ func TestReplaySyntaxes(t *testing.T) {
 				}
 			case "end":
 				if !*ev.Executable {
-					t.Errorf("%s: %s not executable: %s", syn, *ev.Name, ev.Error)
+					t.Errorf("%s: %s not executable: %s", syn, *ev.Name, ev.Error.Message)
 					continue
 				}
 				var got, want any
@@ -128,7 +128,7 @@ func TestReplaySyntaxRender(t *testing.T) {
 	res := replayCmd(strings.NewReader(""), "--syntax", "caret", "--schema", textCalls+"tools.json",
 		"--rules-dir", textCalls+"rules", "--render", "function_call", "--pace", "none", textCalls+"caret.txt")
 	for _, want := range []string{"Calling tool read_files(project: \"notes\"", "Calling tool write_file(", "│ fn main() {",
-		"call 1 (no id) write_file: executable, unattended (rule 0)"} {
+		"call 1 (no id) write_file: allowed by the policy; unattended (rule 0)"} {
 		if !strings.Contains(res.stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, res.stdout)
 		}
