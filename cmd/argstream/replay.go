@@ -640,7 +640,6 @@ func loadRulesDir(e env, dir string) (*policies, bool) {
 	return ps, ok
 }
 
-
 // The reports.
 
 // reporter prints what the replay sees, as it sees it.
