@@ -9,4 +9,7 @@ require (
 	golang.org/x/term v0.45.0
 )
 
-require golang.org/x/sys v0.47.0 // indirect
+require (
+	github.com/rivo/uniseg v0.4.7 // indirect
+	golang.org/x/sys v0.47.0 // indirect
+)

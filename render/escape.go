@@ -3,6 +3,8 @@ package render
 import (
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/rivo/uniseg"
 )
 
 // This file is the one place that decides which characters of a model's
@@ -241,34 +243,95 @@ func appendEscaped(dst, s []byte, m Mode) []byte {
 	return dst
 }
 
-// width is the number of columns the renderer counts for the runes of s
-// (valid UTF-8, none escaped), for tab stops and line wrapping. It errs
-// wide: one column for the runes below U+1100 (ASCII, Latin, Greek,
-// Cyrillic, Hebrew, Arabic, …), two for every rune from U+1100 on, the
-// East Asian wide ones, emoji, and also many narrow ones (box drawing, …),
-// so that the renderer's own line breaks come no later than the
-// terminal's: a terminal's own wrapping could start a line of argument text
-// at column 0, where only the renderer's headers go.
-func width(s []byte) int {
+// width is the number of columns a terminal gives s (valid UTF-8, none of
+// it escaped), for tab stops and line wrapping: the sum of the widths of
+// its grapheme clusters, as package uniseg measures them (an emoji and
+// its skin tone, or a ZWJ sequence, 2; a letter and its combining marks,
+// 1; East Asian wide characters 2; the ambiguous ones, such as → — …, 1).
+func width[T string | []byte](s T) int {
 	w := 0
-	for i := 0; i < len(s); {
-		if s[i] < utf8.RuneSelf {
-			w++
-			i++
+	state := -1
+	for len(s) > 0 {
+		if s[0] < utf8.RuneSelf && (len(s) == 1 || s[1] < utf8.RuneSelf) {
+			if s[0] >= 0x20 && s[0] != 0x7f {
+				w++
+			}
+			s, state = s[1:], -1
 			continue
 		}
-		r, n := utf8.DecodeRune(s[i:])
-		w += runeWidth(r)
-		i += n
+		var cw int
+		switch b := any(s).(type) {
+		case []byte:
+			_, b, cw, state = uniseg.FirstGraphemeCluster(b, state)
+			s = T(b)
+		case string:
+			_, b, cw, state = uniseg.FirstGraphemeClusterInString(b, state)
+			s = T(b)
+		}
+		w += cw
 	}
 	return w
 }
 
-func runeWidth(r rune) int {
-	if r < 0x1100 {
-		return 1
+// columns follows the width of the text written on a line rune by rune,
+// so that the width counted does not depend on where the text was cut: a
+// rune that the grapheme cluster rules join to the cluster before it (a
+// combining mark, an emoji modifier, the second regional indicator of a
+// flag, a Hangul vowel after its consonant) adds only what it adds to that
+// cluster's width, which is no column at all but for spacing marks. The
+// characters that join clusters across others (ZWJ, variation selectors)
+// are shown escaped, so that the cluster so far is all the context needed.
+type columns struct {
+	clus [32]byte // the line's last grapheme cluster, while it fits
+	n    int      // its length in clus; 0 at a line's start; -1 once it did not fit
+	w    int      // its width
+	last [utf8.UTFMax]byte
+	ln   int // the last rune written, in last[:ln]
+}
+
+// reset starts a line.
+func (c *columns) reset() { c.n, c.ln = 0, 0 }
+
+// ascii notes n bytes of ASCII written, the last one last, and returns
+// their width.
+func (c *columns) ascii(last byte, n int) int {
+	if n > 0 {
+		c.clus[0], c.n, c.w = last, 1, 1
+		c.last[0], c.ln = last, 1
 	}
-	return 2
+	return n
+}
+
+// rune notes r written and returns the columns it adds.
+func (c *columns) rune(r rune) int {
+	var buf [utf8.UTFMax]byte
+	rb := buf[:utf8.EncodeRune(buf[:], r)]
+	prev := c.last
+	pl := c.ln
+	c.ln = copy(c.last[:], rb)
+	switch {
+	case c.n > 0 && c.n+len(rb) <= len(c.clus):
+		cand := c.clus[:c.n+copy(c.clus[c.n:], rb)]
+		if cl, _, w, _ := uniseg.FirstGraphemeCluster(cand, -1); len(cl) == len(cand) {
+			d := max(w-c.w, 0)
+			c.n, c.w = len(cand), w
+			return d
+		}
+	case pl > 0 && c.n != 0:
+		// A cluster too long to keep (a letter under a pile of marks):
+		// whether r joins it is told by the rune before, what it adds by
+		// the pair.
+		var two [2 * utf8.UTFMax]byte
+		pair := append(append(two[:0], prev[:pl]...), rb...)
+		if cl, _, pw, _ := uniseg.FirstGraphemeCluster(pair, -1); len(cl) == len(pair) {
+			_, _, lw, _ := uniseg.FirstGraphemeCluster(prev[:pl], -1)
+			c.n = -1
+			return max(pw-lw, 0)
+		}
+	}
+	_, _, w, _ := uniseg.FirstGraphemeCluster(rb, -1)
+	c.n, c.w = copy(c.clus[:], rb), w
+	return w
 }
 
 // bareName reports whether a key or a tool name is shown without quotes:

@@ -236,13 +236,35 @@ func TestBareName(t *testing.T) {
 	}
 }
 
+// TestWidth: columns are counted by grapheme cluster, as a terminal
+// shows them, whole or rune by rune however the text is cut.
 func TestWidth(t *testing.T) {
 	for _, c := range []struct {
 		s string
 		w int
-	}{{"abc", 3}, {"héllo", 5}, {"😀", 2}, {"中文", 4}, {"│", 2}, {"", 0}} {
+	}{
+		{"abc", 3}, {"héllo", 5}, {"", 0},
+		{"→", 1}, {"—", 1}, {"…", 1}, {"│", 1}, {"┆", 1}, // narrow or ambiguous: one column
+		{"中文", 4}, {"日本語", 6}, {"한", 2}, // East Asian wide
+		{"😀", 2}, {"👍🏽", 2}, {"👨\u200d👩\u200d👧", 2}, {"🇫🇷", 2}, // emoji, a skin tone, a ZWJ family, a flag
+		{"e\u0301", 1}, {"a\u0301\u0302\u0303", 1}, // combining marks
+		{"\u1100\u1161\u11a8", 2}, // Hangul jamo: one syllable
+		{"का", 2},                 // a spacing mark adds its column
+	} {
 		if got := width([]byte(c.s)); got != c.w {
-			t.Errorf("width(%q) = %d, want %d", c.s, got, c.w)
+			t.Errorf("width(%+q) = %d, want %d", c.s, got, c.w)
+		}
+		if strings.ContainsFunc(c.s, escaped) {
+			continue // ZWJ is shown escaped: never written raw
+		}
+		// Rune by rune, as the writer counts, with any cut: the same.
+		var cols columns
+		n := 0
+		for _, r := range c.s {
+			n += cols.rune(r)
+		}
+		if n != c.w {
+			t.Errorf("%+q rune by rune: %d columns, want %d", c.s, n, c.w)
 		}
 	}
 }
