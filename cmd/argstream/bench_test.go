@@ -42,7 +42,7 @@ func benchFiles(t *testing.T) (plain, gz string) {
 func runBenchCmd(args ...string) (int, string, string) {
 	var stdout, stderr bytes.Buffer
 	args = append([]string{"bench", "--runs", "3", "--time", "1ms"}, args...)
-	code := run(args, env{strings.NewReader(""), &stdout, &stderr})
+	code := run(args, env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr})
 	return code, stdout.String(), stderr.String()
 }
 

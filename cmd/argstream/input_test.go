@@ -115,7 +115,7 @@ func TestStdinReadsSameOutput(t *testing.T) {
 			}
 			for name, reader := range readers {
 				var out, errOut bytes.Buffer
-				code := run(args, env{reader(strings.NewReader(in)), &out, &errOut})
+				code := run(args, env{stdin: reader(strings.NewReader(in)), stdout: &out, stderr: &errOut})
 				got := out.String()
 				if args[0] == "policy" {
 					// The length of a pipe is not known in advance.
@@ -151,7 +151,7 @@ func startPiped(t *testing.T, args ...string) *piped {
 	}
 	p := &piped{stdin: inW, lines: make(chan string, 1000), code: make(chan int, 1)}
 	go func() {
-		code := run(args, env{inR, outW, &p.stderr})
+		code := run(args, env{stdin: inR, stdout: outW, stderr: &p.stderr})
 		outW.Close()
 		p.code <- code
 	}()
@@ -329,7 +329,7 @@ func TestFlagsAnywhere(t *testing.T) {
 		fs := newFlags("test")
 		sv := fs.String("s", "", "")
 		var errOut bytes.Buffer
-		pos, _, ok := parseFlags(env{nil, io.Discard, &errOut}, fs, "test", c.args)
+		pos, _, ok := parseFlags(env{stdin: nil, stdout: io.Discard, stderr: &errOut}, fs, "test", c.args)
 		if ok == c.wantError || !c.wantError && (!slices.Equal(pos, c.pos) || *sv != c.s) {
 			t.Errorf("%q: %q, --s %q, ok %v, stderr %q; want %q, --s %q", c.args, pos, *sv, ok, errOut.String(), c.pos, c.s)
 		}
@@ -433,7 +433,7 @@ func TestMessages(t *testing.T) {
 func TestReadError(t *testing.T) {
 	var out, errOut bytes.Buffer
 	stdin := io.MultiReader(strings.NewReader(`{"a": 1, `), iotest.ErrReader(errors.New("connection reset")))
-	code := run([]string{"fragments"}, env{stdin, &out, &errOut})
+	code := run([]string{"fragments"}, env{stdin: stdin, stdout: &out, stderr: &errOut})
 	if code != exitUsage || errOut.String() != "argstream: stdin: connection reset\n" || out.String() != "ObjectEntry { key: \"a\", value: Scalar(Number(1)) }\nObjectEntry { key: \"a\", value: Done }\n" {
 		t.Errorf("read error: exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
 	}

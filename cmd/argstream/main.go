@@ -20,6 +20,9 @@ const (
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	// console is the terminal replay --render asks on: nil for stdin's,
+	// if stdin and stdout are terminals; a fake one in tests.
+	console console
 }
 
 // command is one subcommand: it parses args and returns the exit status.
@@ -41,7 +44,7 @@ var commands = []command{
 }
 
 func main() {
-	os.Exit(run(os.Args[1:], env{os.Stdin, os.Stdout, os.Stderr}))
+	os.Exit(run(os.Args[1:], env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}))
 }
 
 func run(args []string, e env) int {

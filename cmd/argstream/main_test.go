@@ -19,7 +19,7 @@ type result struct {
 // invoke runs the command line args with stdin as its standard input.
 func invoke(stdin string, args ...string) result {
 	var out, errOut bytes.Buffer
-	code := run(args, env{strings.NewReader(stdin), &out, &errOut})
+	code := run(args, env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut})
 	return result{code, out.String(), errOut.String()}
 }
 

@@ -38,7 +38,6 @@ import (
 	"github.com/argstream/argstream/wire/sse"
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
-	"golang.org/x/term"
 )
 
 const replayUsage = "replay [--wire auto|anthropic|openai-chat|openai-responses | --syntax caret|xml|qwen [--schema TOOLS.json]] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [--render function_call|json] [--pace recorded|none|BYTES_PER_SEC] [FILE]"
@@ -72,6 +71,7 @@ func runReplay(e env, args []string) int {
 	format := fs.String("format", "text", "text (for a person) or jsonl (one JSON object per event)")
 	style := fs.String("render", "", "show the calls as a person sees them, in the style function_call or json, with a permission prompt for ask")
 	pace := fs.String("pace", "", "with --render: recorded (240 bytes of arguments and text a second), none, or `BYTES_PER_SEC`")
+	width := fs.Int("width", -1, "with --render: wrap lines at `N` columns, 0 for no wrapping (default: the terminal's width, else $COLUMNS, else 80)")
 	syntax := fs.String("syntax", "", "the input is an assistant's text, whose calls are written in caret (^^^ blocks), xml (<tool:NAME> tags) or qwen (<tool_call> tags), not a provider's stream")
 	schemaFile := fs.String("schema", "", "with --syntax: the tools' definitions, `TOOLS.json`, whose JSON Schemas type the values")
 	files, code, ok := parseFlags(e, fs, replayUsage, args)
@@ -116,6 +116,12 @@ func runReplay(e env, args []string) int {
 	if *style != "" && *format != "text" {
 		return usageError(e, errors.New("--render excludes --format jsonl"))
 	}
+	if *style == "" && flagSet(fs, "width") {
+		return usageError(e, errors.New("--width needs --render"))
+	}
+	if *width < -1 || *width == -1 && flagSet(fs, "width") {
+		return usageError(e, fmt.Errorf("--width %d: want a number of columns, 0 for no wrapping", *width))
+	}
 	if *pace == "" {
 		*pace = "recorded"
 	}
@@ -135,23 +141,18 @@ func runReplay(e env, args []string) int {
 
 	out := bufio.NewWriter(e.stdout)
 	in := &arrival{r: src.r, out: out}
-	rp := &replayer{e: e, name: src.name, pols: pols, rep: &textReport{w: out},
+	rp := &replayer{e: e, name: src.name, pols: pols, rep: &textReport{w: out}, regular: src.size >= 0,
 		in: in, body: lineReads{bufio.NewReaderSize(in, readSize)}}
 	if *format == "jsonl" {
 		j := &jsonlReport{w: out}
 		rp.rep, rp.fragments = j, sink.PushFunc(j.fragment)
 	}
 	if *style != "" {
-		out := e.stdout
-		opts = append(opts, render.WithColor(isTerminal(out) && os.Getenv("NO_COLOR") == ""))
-		if f, isFile := out.(*os.File); isFile && isTerminal(out) {
-			if w, _, err := term.GetSize(int(f.Fd())); err == nil {
-				opts = append(opts, render.WithWidth(w))
-			}
+		stop, err := rp.setupRender(e, src, opts, rate, *width)
+		if err != nil {
+			return usageError(e, err)
 		}
-		p := newPrompter(render.New(rp.in.out, opts...), e.stdin, rate, func() { rp.in.flush() })
-		rp.prompt, rp.rep = p, &renderReport{t: textReport{w: rp.in.out}, p: p}
-		rp.rest, rp.body = rp.body, pacer{p, rp.body}
+		defer stop()
 	}
 	if *syntax != "" {
 		return rp.runText(syn, tools)
@@ -169,6 +170,7 @@ type replayer struct {
 	fragments sink.Sink
 	pols      *policies // nil without --rules or --rules-dir
 	prompt    *prompter // --render's; nil without it
+	regular   bool      // the input is a regular file: a recording, not a live stream
 	in        *arrival  // the input, and the output's flush
 	body      io.Reader // the input, a line at most per read
 	rest      io.Reader // under --render, body without the pacer
@@ -413,6 +415,7 @@ func orNone(s, none string) string {
 // stop the adapter.
 type arrival struct {
 	r        io.Reader
+	n        int64 // the bytes read
 	out      *bufio.Writer
 	readErr  error
 	flushErr error
@@ -431,6 +434,7 @@ func (a *arrival) Read(p []byte) (int, error) {
 		return 0, err
 	}
 	n, err := a.r.Read(p)
+	a.n += int64(n)
 	if err != nil && err != io.EOF && a.readErr == nil {
 		a.readErr = err
 	}

@@ -38,7 +38,7 @@ const (
 // replayCmd runs "argstream replay args..." with stdin.
 func replayCmd(stdin io.Reader, args ...string) result {
 	var out, errOut bytes.Buffer
-	code := run(append([]string{"replay"}, args...), env{stdin, &out, &errOut})
+	code := run(append([]string{"replay"}, args...), env{stdin: stdin, stdout: &out, stderr: &errOut})
 	return result{code, out.String(), errOut.String()}
 }
 
@@ -1347,7 +1347,7 @@ func TestReplayReadError(t *testing.T) {
 	// An output that cannot be written: exit 2, and nothing more is read.
 	var errOut bytes.Buffer
 	stream := strings.NewReader(strings.Repeat(anthropicResponse([2]string{"t", `{}`}), 1000)) // several reads of readSize
-	code := run([]string{"replay", "--format", "jsonl"}, env{stream, failingWriter{}, &errOut})
+	code := run([]string{"replay", "--format", "jsonl"}, env{stdin: stream, stdout: failingWriter{}, stderr: &errOut})
 	if code != exitUsage || errOut.String() != "argstream: stdout: disk full\n" || stream.Len() == 0 {
 		t.Errorf("unwritable stdout: exit %d, stderr %q, %d bytes left unread", code, errOut.String(), stream.Len())
 	}

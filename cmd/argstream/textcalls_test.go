@@ -139,7 +139,7 @@ func TestReplaySyntaxRender(t *testing.T) {
 	// Without the schema max_lines is "200", which no maximum passes: ask.
 	res = replayCmd(strings.NewReader(""), "--syntax", "caret", "--rules-dir", textCalls+"rules",
 		"--render", "json", "--pace", "none", textCalls+"caret.txt")
-	if res.code != 1 || !strings.Contains(res.stdout, "Allow? [y/n/e] n") ||
+	if res.code != 1 || !strings.Contains(res.stdout, "? [y/n/e] n (no terminal to ask on: not approved)") ||
 		!strings.Contains(res.stdout, "stopped reading: the declined call was the only one pending") ||
 		strings.Contains(res.stdout, "write_file") {
 		t.Errorf("exit %d:\n%s\n%s", res.code, res.stdout, res.stderr)
