@@ -72,6 +72,7 @@ func runReplay(e env, args []string) int {
 	style := fs.String("render", "", "show the calls as a person sees them, in the style function_call or json, with a permission prompt for ask")
 	pace := fs.String("pace", "", "with --render: recorded (240 bytes of arguments and text a second), none, or `BYTES_PER_SEC`")
 	width := fs.Int("width", -1, "with --render: wrap lines at `N` columns, 0 for no wrapping (default: the terminal's width, else $COLUMNS, else 80)")
+	framing := fs.String("framing", "auto", "how the events are framed: auto (told from the first byte), sse (server-sent events, as the HTTP body carries them) or jsonl (one event's JSON data per line, as vercel/ai records streams)")
 	syntax := fs.String("syntax", "", "the input is an assistant's text, whose calls are written in caret (^^^ blocks), xml (<tool:NAME> tags) or qwen (<tool_call> tags), not a provider's stream")
 	schemaFile := fs.String("schema", "", "with --syntax: the tools' definitions, `TOOLS.json`, whose JSON Schemas type the values")
 	files, code, ok := parseFlags(e, fs, replayUsage, args)
@@ -96,6 +97,12 @@ func runReplay(e env, args []string) int {
 	}
 	if *format != "text" && *format != "jsonl" {
 		return usageError(e, fmt.Errorf("--format %s: want text or jsonl", *format))
+	}
+	switch {
+	case *framing != "auto" && *framing != "sse" && *framing != "jsonl":
+		return usageError(e, fmt.Errorf("--framing %s: want auto, sse or jsonl", *framing))
+	case *syntax != "" && flagSet(fs, "framing"):
+		return usageError(e, errors.New("--syntax excludes --framing: an assistant's text is not framed"))
 	}
 	if *rulesFile != "" && *rulesDir != "" {
 		return usageError(e, errors.New("--rules and --rules-dir exclude each other"))
@@ -147,6 +154,11 @@ func runReplay(e env, args []string) int {
 		j := &jsonlReport{w: out}
 		rp.rep, rp.fragments = j, sink.PushFunc(j.fragment)
 	}
+	if *syntax == "" {
+		if err := rp.frame(*framing); err != nil {
+			return usageError(e, err)
+		}
+	}
 	if *style != "" {
 		stop, err := rp.setupRender(e, src, opts, rate, *width)
 		if err != nil {
@@ -171,12 +183,14 @@ type replayer struct {
 	pols      *policies // nil without --rules or --rules-dir
 	prompt    *prompter // --render's; nil without it
 	regular   bool      // the input is a regular file: a recording, not a live stream
+	framing   string    // sse or jsonl
 	in        *arrival  // the input, and the output's flush
 	body      io.Reader // the input, a line at most per read
 	rest      io.Reader // under --render, body without the pacer
 
 	problems []string // why the exit status is not 0, for stderr
-	labels   labels   // those of the wire of the response being read
+	wire     string   // the wire of the response being read, "" for a text
+	labels   labels   // its labels
 }
 
 // Bounds on what --wire auto reads to tell the wire: the events, and their
@@ -204,7 +218,7 @@ func (rp *replayer) run(wire string) int {
 			return code
 		}
 		wire = told
-		rp.labels = labelsOf(wire)
+		rp.wire, rp.labels = wire, labelsOf(wire)
 		rp.rep.response(n, wire)
 		body := io.MultiReader(bytes.NewReader(head), rp.body)
 		err := wireReaders[wire](ctx, body, resp, rp.onText("text"), rp.onText("thinking"))
@@ -334,13 +348,19 @@ func (rp *replayer) begin(n int, wire string) (head []byte, told string, code in
 		return nil, "", rp.finish(), false
 	}
 	which := fmt.Sprintf("its %d events", events)
-	if events == sniffEvents || len(head) >= sniffBytes {
+	switch {
+	case events == sniffEvents || len(head) >= sniffBytes:
 		which = fmt.Sprintf("the first %d events", events)
+	case events == 1:
+		which = "its only event"
 	}
-	return nil, "", usageError(rp.e, fmt.Errorf("%s: cannot tell the wire from %s: use --wire", rp.name, which)), false
+	what, try := looksLike(rp.in.head, true)
+	return nil, "", usageError(rp.e, fmt.Errorf("%s: cannot tell the wire from %s: it looks like %s%s: use --wire anthropic, openai-chat or openai-responses", rp.name, which, what, try)), false
 }
 
-// streamError reports the error that ended response n.
+// streamError reports the error that ended response n. For the first,
+// it says what the input looks like if that is not the wire it was read
+// as.
 func (rp *replayer) streamError(n int, err error) {
 	rp.rep.streamError(err)
 	what := shown(err)
@@ -348,6 +368,11 @@ func (rp *replayer) streamError(n int, err error) {
 		what = fmt.Sprintf("response %d: %s", n, what)
 	}
 	rp.problems = append(rp.problems, what)
+	if n == 0 && rp.wire != "" {
+		if h := rp.hint(rp.wire); h != "" {
+			rp.problems = append(rp.problems, esc(h))
+		}
+	}
 }
 
 // finish flushes the output, reports the problems on stderr, and returns
@@ -415,7 +440,8 @@ func orNone(s, none string) string {
 // stop the adapter.
 type arrival struct {
 	r        io.Reader
-	n        int64 // the bytes read
+	n        int64  // the bytes read
+	head     []byte // the first headSize bytes read, to describe the input
 	out      *bufio.Writer
 	readErr  error
 	flushErr error
@@ -435,6 +461,9 @@ func (a *arrival) Read(p []byte) (int, error) {
 	}
 	n, err := a.r.Read(p)
 	a.n += int64(n)
+	if len(a.head) < headSize {
+		a.head = append(a.head, p[:min(n, headSize-len(a.head))]...)
+	}
 	if err != nil && err != io.EOF && a.readErr == nil {
 		a.readErr = err
 	}

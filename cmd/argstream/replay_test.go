@@ -1407,6 +1407,7 @@ func TestReplayUsage(t *testing.T) {
 	file := streams + recordings[4].file
 	undecided := writeFile(t, "undecided.sse", strings.Repeat("data: {\"x\": 1}\n\n", 20))
 	few := writeFile(t, "few.sse", strings.Repeat("data: {\"x\": 1}\n\n", 3))
+	one := writeFile(t, "one.sse", "data: {\"x\": 1}\n\n")
 	for _, c := range []struct {
 		args []string
 		want string
@@ -1416,8 +1417,12 @@ func TestReplayUsage(t *testing.T) {
 		{[]string{file, file}, "argstream: more than one FILE: "},
 		{[]string{"--split", "3", file}, "argstream: flag provided but not defined: -split\n"},
 		{[]string{streams + "nope.sse"}, "argstream: " + streams + "nope.sse: "},
-		{[]string{undecided}, "argstream: " + undecided + ": cannot tell the wire from the first 16 events: use --wire\n"},
-		{[]string{few}, "argstream: " + few + ": cannot tell the wire from its 3 events: use --wire\n"},
+		{[]string{undecided}, "argstream: " + undecided + ": cannot tell the wire from the first 16 events: it looks like server-sent events of no wire replay knows (the wires are anthropic, openai-chat and openai-responses): use --wire anthropic, openai-chat or openai-responses\n"},
+		{[]string{few}, "argstream: " + few + ": cannot tell the wire from its 3 events: it looks like server-sent events of no wire replay knows"},
+		{[]string{one}, "argstream: " + one + ": cannot tell the wire from its only event: it looks like server-sent events of no wire replay knows"},
+		{[]string{"--framing", "xml", file}, "argstream: --framing xml: want auto, sse or jsonl\n"},
+		{[]string{"--syntax", "caret", "--framing", "sse", file}, "argstream: --syntax excludes --framing"},
+		{[]string{"--width", "40", file}, "argstream: --width needs --render\n"},
 	} {
 		got := replayCmd(nil, c.args...)
 		if got.code != exitUsage || got.stdout != "" || !strings.HasPrefix(got.stderr, c.want) || strings.Count(got.stderr, "\n") != 1 {
@@ -1450,5 +1455,90 @@ func TestReplayShippedExample(t *testing.T) {
 	}
 	if got.code != exitOK || got.stderr != "" {
 		t.Errorf("exit %d, stderr %q", got.code, got.stderr)
+	}
+}
+
+// An input that is not a provider's stream is said to be what it looks
+// like, with what to try: at once (exit 2) when its first line is neither
+// server-sent events nor JSON lines; after the error that ends the first
+// response when it is another wire's stream than the one named.
+func TestReplayLooksLike(t *testing.T) {
+	chat := streams + recordings[10].file
+	for _, c := range []struct {
+		name  string
+		input string // a file, or the input's text
+		args  []string
+		code  int
+		want  string
+	}{
+		{"README", "../../README.md", nil, exitUsage, "not server-sent events: it looks like plain text (replay reads a provider's stream, or with --syntax caret|xml|qwen an assistant's text; argstream fragments reads bare arguments)"},
+		{"arguments", "../../testdata/examples/fs_modify_file.json", nil, exitUsage, "cannot tell the wire from its only event: it looks like one JSON document, perhaps a call's arguments (argstream fragments, aggregate and policy read bare arguments)"},
+		{"pretty arguments", "{\n  \"path\": \"a\"\n}\n", nil, exitUsage, "not JSON lines: it looks like one JSON document, perhaps a call's arguments (argstream fragments, aggregate and policy read bare arguments)"},
+		{"array", `["{\"a\"", ": 1}"]`, nil, exitUsage, "not server-sent events: it looks like a JSON array (argstream fragments --chunks FILE reads an array of argument deltas)"},
+		{"caret text", "Let me write it.\n^^^write_file\npath: a\n^^^\n", nil, exitUsage, "it looks like an assistant's text with tool calls in caret syntax (--syntax caret)"},
+		{"gzip", "\x1f\x8b\x08\x00junk", nil, exitUsage, "gzip-compressed data"},
+		{"chat read as anthropic", chat, []string{"--wire", "anthropic"}, exitInvalid, "the input looks like server-sent events of openai-chat, and was read as anthropic's stream in server-sent events (--wire openai-chat)"},
+		{"anthropic read as responses", streams + recordings[4].file, []string{"--wire", "openai-responses"}, exitInvalid, "the input looks like server-sent events of anthropic, and was read as openai-responses's stream in server-sent events (--wire anthropic)"},
+		{"JSON lines read as SSE", streams + "vercel-ai__deepseek__deepseek-tool-call.chunks.txt", []string{"--framing", "sse", "--wire", "openai-chat"}, exitInvalid, "the input looks like JSON lines of openai-chat, and was read as openai-chat's stream in server-sent events (--framing auto)"},
+		{"not a JSON line", "{\"type\":\"message_start\",\"message\":{}}\nevent: ping\n", nil, exitInvalid, "JSON lines: line 2 is not a JSON object: it looks like server-sent events"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			file := c.input
+			if _, err := os.Stat(file); err != nil {
+				file = writeFile(t, "input", c.input)
+			}
+			got := replayCmd(nil, append(c.args, file)...)
+			if got.code != c.code || !strings.Contains(got.stderr, c.want) {
+				t.Errorf("exit %d (want %d), stderr:\n%s\nwant %q", got.code, c.code, got.stderr, c.want)
+			}
+			if c.code == exitUsage && got.stdout != "" {
+				t.Errorf("stdout %q", got.stdout)
+			}
+		})
+	}
+}
+
+// The recordings of vercel/ai, one JSON event per line, are replayed as
+// they are (their framing told from their first byte, or named), as the
+// same events framed as server-sent events are.
+func TestReplayJSONLines(t *testing.T) {
+	n := 0
+	for _, rec := range recordings {
+		if !strings.HasSuffix(rec.file, ".chunks.txt") {
+			continue
+		}
+		n++
+		t.Run(rec.file, func(t *testing.T) {
+			framed := replayCmd(nil, "--format", "jsonl", rec.path(t))
+			for _, args := range [][]string{nil, {"--framing", "jsonl"}, {"--wire", rec.wire}} {
+				got := replayCmd(nil, append(append([]string{"--format", "jsonl"}, args...), streams+rec.file)...)
+				if got != framed {
+					t.Errorf("%q: exit %d, stdout\n%s\nstderr %s\nwant exit %d, stdout\n%s", args, got.code, got.stdout, got.stderr, framed.code, framed.stdout)
+				}
+			}
+			// As they arrive through a pipe, a byte at a time.
+			data, err := os.ReadFile(streams + rec.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := replayCmd(iotest.OneByteReader(bytes.NewReader(data)), "--format", "jsonl"); got != framed {
+				t.Errorf("one byte at a time: exit %d, stderr %s", got.code, got.stderr)
+			}
+		})
+	}
+	if n != 10 {
+		t.Errorf("%d JSON lines recordings, want 10", n)
+	}
+}
+
+// The last line of the text report ends with a newline, even when the
+// model's text is the last thing and has none.
+func TestReplayTextEndsWithNewline(t *testing.T) {
+	stream := sseOf(msgStart, textStart(0), textDelta(0, "no newline at the end"), blockStop(0), msgStop)
+	for _, args := range [][]string{nil, {"--render", "function_call", "--pace", "none"}} {
+		got := replayCmd(strings.NewReader(stream), args...)
+		if got.code != exitOK || !strings.HasSuffix(got.stdout, "no newline at the end\n") {
+			t.Errorf("%q: exit %d, stdout %q", args, got.code, got.stdout)
+		}
 	}
 }
