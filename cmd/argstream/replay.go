@@ -40,7 +40,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-const replayUsage = "replay [--wire auto|anthropic|openai-chat|openai-responses | --syntax caret|xml|qwen [--schema TOOLS.json]] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [--render function_call|json] [--pace recorded|none|BYTES_PER_SEC] [FILE]"
+const replayUsage = "replay [--wire auto|anthropic|openai-chat|openai-responses] [--framing auto|sse|jsonl] [--syntax caret|xml|qwen [--schema TOOLS.json]] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [--render function_call|json [--pace recorded|none|BYTES_PER_SEC] [--width N]] [FILE]"
 
 // A wireReader reads one response of a provider's stream from body into
 // resp, calling onText and onThinking with the model's text.

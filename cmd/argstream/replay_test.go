@@ -1415,7 +1415,7 @@ func TestReplayUsage(t *testing.T) {
 		{[]string{"--wire", "gemini", file}, "argstream: --wire gemini: want auto, anthropic, openai-chat or openai-responses\n"},
 		{[]string{"--format", "rfd", file}, "argstream: --format rfd: want text or jsonl\n"},
 		{[]string{file, file}, "argstream: more than one FILE: "},
-		{[]string{"--split", "3", file}, "argstream: flag provided but not defined: -split\n"},
+		{[]string{"--split", "3", file}, "argstream: flag provided but not defined: --split\n"},
 		{[]string{streams + "nope.sse"}, "argstream: " + streams + "nope.sse: "},
 		{[]string{undecided}, "argstream: " + undecided + ": cannot tell the wire from the first 16 events: it looks like server-sent events of no wire replay knows (the wires are anthropic, openai-chat and openai-responses): use --wire anthropic, openai-chat or openai-responses\n"},
 		{[]string{few}, "argstream: " + few + ": cannot tell the wire from its 3 events: it looks like server-sent events of no wire replay knows"},
