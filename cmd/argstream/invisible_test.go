@@ -164,3 +164,43 @@ func TestModelTextNeverAtColumnZero(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderWidthPiped: piped, --render wraps at $COLUMNS or --width (0:
+// no wrapping) and never cuts a word.
+func TestRenderWidthPiped(t *testing.T) {
+	var words []string
+	for i := range 40 {
+		words = append(words, fmt.Sprintf("word%02dxyz", i))
+	}
+	text := strings.Join(words, " ")
+	stream := sseOf(msgStart, textStart(0), textDelta(0, text[:50]), textDelta(0, text[50:]), blockStop(0), msgStop)
+	for _, c := range []struct {
+		columns string
+		args    []string
+		wrapped bool
+		max     int
+	}{
+		{"40", nil, true, 40},
+		{"", nil, true, 80},
+		{"200", []string{"--width", "30"}, true, 30},
+		{"40", []string{"--width", "0"}, false, 0},
+	} {
+		t.Setenv("COLUMNS", c.columns)
+		got := replayCmd(strings.NewReader(stream), append([]string{"--render", "function_call", "--pace", "none"}, c.args...)...)
+		if strings.Contains(got.stdout, "\n  ┆ ") != c.wrapped {
+			t.Errorf("COLUMNS=%s %q: wrapped %v, want %v:\n%s", c.columns, c.args, !c.wrapped, c.wrapped, got.stdout)
+		}
+		for _, w := range words {
+			if !strings.Contains(got.stdout, w) {
+				t.Errorf("COLUMNS=%s %q: %s is cut:\n%s", c.columns, c.args, w, got.stdout)
+			}
+		}
+		for _, l := range strings.Split(got.stdout, "\n") {
+			// A line breaks at the first space past the width: at most
+			// one word (and its space) beyond it.
+			if n := len([]rune(l)); c.max > 0 && n > c.max+len(words[0]) {
+				t.Errorf("COLUMNS=%s %q: line %q is %d columns", c.columns, c.args, l, n)
+			}
+		}
+	}
+}
