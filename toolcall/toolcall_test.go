@@ -35,9 +35,11 @@ func server(i int64, id, name, input string) ev {
 func restate(i int64, id, name, args string) ev {
 	return ev{op: 'r', index: i, id: id, name: name, data: args}
 }
-func restateID(i int64, id, name string) ev { return ev{op: 'r', index: i, id: id, name: name, null: true} }
-func stopAll() ev                           { return ev{op: 'P'} }
-func incomplete() ev                        { return ev{op: 'i'} }
+func restateID(i int64, id, name string) ev {
+	return ev{op: 'r', index: i, id: id, name: name, null: true}
+}
+func stopAll() ev    { return ev{op: 'P'} }
+func incomplete() ev { return ev{op: 'i'} }
 
 // errFailed is the error of the Fail events.
 var errFailed = errors.New("the stream could not be read")
