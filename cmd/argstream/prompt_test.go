@@ -12,7 +12,8 @@ import (
 
 // fakeConsole is a terminal for the prompt's tests: keys already typed
 // (pending), and keys typed once the output shows some text (script).
-// Once the script is done, a wait without limit finds the terminal's end.
+// Once the script is done, a wait for keys alone that may wait finds the
+// terminal's end.
 type fakeConsole struct {
 	out      *bytes.Buffer
 	pending  []byte
@@ -33,7 +34,7 @@ func (f *fakeConsole) typeKeys() {
 
 func (f *fakeConsole) wait(d time.Duration, in int) (bool, error) {
 	f.typeKeys()
-	return len(f.pending) > 0 || d < 0 && in < 0 && len(f.script) == 0, nil
+	return len(f.pending) > 0 || d != 0 && in < 0 && len(f.script) == 0, nil
 }
 
 func (f *fakeConsole) read(p []byte) (int, error) {

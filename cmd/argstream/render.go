@@ -374,7 +374,8 @@ func (p *prompter) resize() {
 func (p *prompter) await() {
 	for len(p.queue) > 0 {
 		p.flush()
-		if key, err := p.con.wait(-1, -1); key || err != nil {
+		// A while at a time, to follow a resize meanwhile.
+		if key, err := p.con.wait(250*time.Millisecond, -1); key || err != nil {
 			p.keysTyped()
 		}
 		p.resize()
