@@ -170,7 +170,8 @@
 //
 // A Renderer and its sinks are for one goroutine (toolcall.Response calls
 // its sinks from the goroutine that feeds it). Output is written once per
-// fragment that produces any, and at least every 32 KiB. A call keeps a
+// fragment that produces any (but for a word held back at a terminal's
+// line end: see Lines), and at least every 32 KiB. A call keeps a
 // short string until it is complete (at most the inline limit), its open
 // arrays and objects, the keys of the member it shows and, for Partial,
 // the text of its complete parameters, which is the size of the arguments:
