@@ -317,23 +317,6 @@ func split(data []byte, how string) ([][]byte, error) {
 	return chunks, nil
 }
 
-// readAll reads the whole input named by a positional arg: a file, or
-// stdin for "-".
-func readAll(e env, name string) ([]byte, error) {
-	var data []byte
-	var err error
-	if name == "-" {
-		name = stdinName
-		data, err = io.ReadAll(e.stdin)
-	} else {
-		data, err = os.ReadFile(name)
-	}
-	if err != nil {
-		return nil, &ioError{name, err}
-	}
-	return data, nil
-}
-
 // newFlags returns a flag set for a subcommand; parseFlags reports its
 // errors and prints its help.
 func newFlags(name string) *flag.FlagSet {

@@ -300,9 +300,9 @@ func TestPromptNamesItsCallInTerminal(t *testing.T) {
 	s := startTmux(t, inTerminal(dir, bin, "replay", "--render", "function_call", "--rules", rules, "--pace", "2000", stream))
 	s.waitFor("Allow block 1 call fs_create_file (toolu_1)? [y/n/e]", 10*time.Second)
 	s.keys("y", "y")
-	scr := s.waitFor("Allow block 2 call shell (toolu_2)? [y/n/e]", 15*time.Second)
+	s.waitFor("Allow block 2 call shell (toolu_2)? [y/n/e]", 15*time.Second)
 	time.Sleep(time.Second)
-	scr = s.screen()
+	scr := s.screen()
 	if strings.Contains(scr, "→ block 2 call") || strings.Contains(scr, "EXIT=") {
 		t.Fatalf("the second call was answered by the first call's burst; the screen:\n%s", scr)
 	}
