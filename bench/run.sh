@@ -17,8 +17,8 @@ mkdir -p results
 # Build once, so that every figure comes from the same code even if the
 # sources change while this runs.
 go test -c -o results/bench.test .
-(cd .. && go build -o bench/results/argstream.bin ./cmd/argstream)
-trap 'rm -f results/bench.test results/argstream.bin' EXIT
+go build -o results/benchfile.bin ./cmd/benchfile
+trap 'rm -f results/bench.test results/benchfile.bin' EXIT
 
 bench() {
 	# go test's flags, spelt for the test binary.
@@ -45,7 +45,7 @@ bench -bench '^BenchmarkScaling$/^size=(256k|1m)$/^impl=naive-jsontext$' -bencht
 # The command-line figure, for both tokenizers.
 for impl in jsontext handrolled; do
 	for chunk in 16 1024; do
-		results/argstream.bin bench --impl $impl --chunk $chunk \
+		results/benchfile.bin --impl $impl --chunk $chunk \
 			testdata/{createFile,modifyFile,structured}-{100k,1m}.json.gz
 	done
 done | tee results/cli.txt
@@ -66,7 +66,7 @@ bench -bench '^BenchmarkWireParts$' -benchtime 0.2s -count 5 | tee results/wirep
 go run ./cmd/wirestreams -sizes 1k,100k results/streams >/dev/null
 for wire in anthropic openai-chat openai-responses; do
 	# An adapter that fails (exit 1) is reported and the others still run.
-	results/argstream.bin bench --wire $wire results/streams/$wire/*.sse.gz || echo "argstream bench --wire $wire: exit $?" >&2
+	results/benchfile.bin --wire $wire results/streams/$wire/*.sse.gz || echo "benchfile --wire $wire: exit $?" >&2
 done | tee results/wire-cli.txt
 
 if command -v benchstat >/dev/null; then

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/argstream/argstream"
+	"github.com/argstream/argstream/fragment"
 	"github.com/argstream/argstream/internal/handrolled"
 	"github.com/argstream/argstream/token"
 	"github.com/argstream/argstream/token/jsontoken"
@@ -103,7 +104,7 @@ func argumentsOnly(b *testing.B, name string, deltas [][]byte, opts ...toolcall.
 	resp := toolcall.New(opts...)
 	f := func() {
 		resp.Reset()
-		if err := resp.Start(0, "call_1", name, nil); err != nil {
+		if err := resp.Start(fragment.Call{Index: 0, ID: "call_1", Name: name}, nil); err != nil {
 			b.Fatal(err)
 		}
 		for _, d := range deltas {

@@ -61,26 +61,58 @@
 //
 // # Lines
 //
-// Lines are wrapped at the terminal's width (WithWidth): a wrapped line,
-// and a line of a call resumed after another call's output, go on after a
-// mark, "  ┆ ". Only the renderer's headers (the function-call style's
-// first line among them) and the JSON style's outermost brackets start at
-// column 0; other argument text never does, so that it cannot pass for a
-// header or a prompt.
-// The renderer counts one column for each rune below U+1100 and two for
-// the others, so that its line breaks come before the terminal's own.
+// Lines are wrapped at the output's width (WithWidth, SetWidth): a wrapped
+// line, and a line of a call resumed after another call's output, go on
+// after a mark, "  ┆ ". Only the renderer's headers (the function-call
+// style's first line among them), the JSON style's outermost brackets, the
+// labels of Text and the application's own lines (Write) start at column
+// 0; other argument text never does, so that it cannot pass for a header
+// or a prompt.
+//
+// On a terminal (an output with an Fd method for which term.IsTerminal
+// holds, or one named with WithTerminal), no line is wider than the width
+// less one column: a line breaks at a space where it can, and a word that
+// began in the last columns of a line (at most 20, and at most a quarter
+// of the line) is held back until it ends, then moved whole to the next
+// line if it does not fit; a longer word is cut at the width, since the
+// terminal would otherwise wrap it itself and start its rest at column 0.
+// An output that is not a terminal (a file, a pipe) is wrapped at
+// DefaultWidth or WithWidth without ever cutting a word: a line breaks at
+// the first space past the width. A resized terminal's new width is given
+// with SetWidth (see the command's SIGWINCH handling).
+//
+// Columns are counted by grapheme cluster, as package uniseg measures
+// them: an emoji with its skin tone or a ZWJ sequence is two columns, a
+// letter with its combining marks one, an East Asian wide character two,
+// an ambiguous one (→ — …, box drawing) one. A terminal configured to
+// draw the ambiguous characters two columns wide (some CJK setups) wraps
+// some lines before the renderer does.
+//
+// # The model's text
+//
+// Text shows the text a model writes outside its calls (its prose, its
+// reasoning) as it streams, under a label line of the application's, each
+// of its lines behind the gutter "  │ ", escaped and wrapped as a long
+// string is:
+//
+//	block 0 text
+//	  │ Sure, I will create the file and
+//	  ┆ then view it.
 //
 // # Control and invisible characters
 //
 // A tool's arguments, and its name, are written by a model, which a prompt
-// injection may control. No character that could move the cursor, change
-// the terminal's state, reorder or hide text reaches the output raw: the C0
+// injection may control. AppendEscaped and Escape are the escaper the
+// renderer uses, for an application that shows a model's text, a tool's
+// name or an error message in lines of its own (Line, Text, JSONText).
+// No character that could move the cursor, change the terminal's state, reorder or hide text reaches the output raw: the C0
 // and C1 controls, DEL, the bidirectional embeddings, overrides and
 // isolates (U+202A-U+202E, U+2066-U+2069), the other format characters
 // (U+200B-U+200F, U+2060, U+FEFF, the tag characters U+E0000-U+E007F, …),
 // the line and paragraph separators, every space but U+0020, the
-// default-ignorable and variation-selector code points, private-use,
-// unassigned and noncharacter code points. In keys, values, tool names and
+// default-ignorable and variation-selector code points (the Hangul
+// fillers U+115F, U+1160, U+3164, U+FFA0 among them), the Braille pattern
+// blank U+2800, private-use, unassigned and noncharacter code points. In keys, values, tool names and
 // error messages alike, each is shown escaped, in reverse video when colour
 // is on: \x1b, \r, \u202e, \U000e0041 in the FunctionCall style (Go
 // escapes; \t and \n too in a quoted value), \u001b, \u202e, \udb40\udc41
@@ -94,7 +126,8 @@
 //
 // Colour (ANSI SGR: bold, dim, reverse, red) is on when the output is a
 // terminal and the NO_COLOR environment variable is unset or empty;
-// WithColor forces it on or off. Each Push's output ends with colour
+// WithColor forces it on or off. A terminal behind a writer that hides it
+// (a bufio.Writer around os.Stdout) is named with WithTerminal(fd). Each Push's output ends with colour
 // reset, so that text written between pushes is not coloured.
 //
 // # Partial arguments for a permission prompt
@@ -137,7 +170,8 @@
 //
 // A Renderer and its sinks are for one goroutine (toolcall.Response calls
 // its sinks from the goroutine that feeds it). Output is written once per
-// fragment that produces any, and at least every 32 KiB. A call keeps a
+// fragment that produces any (but for a word held back at a terminal's
+// line end: see Lines), and at least every 32 KiB. A call keeps a
 // short string until it is complete (at most the inline limit), its open
 // arrays and objects, the keys of the member it shows and, for Partial,
 // the text of its complete parameters, which is the size of the arguments:

@@ -33,6 +33,8 @@ func shownEscaped(r rune) bool {
 		return true // spaces other than U+0020, line and paragraph separators
 	case unicode.Is(unicode.Cf, r), unicode.Is(unicode.Co, r), unicode.Is(unicode.Cs, r):
 		return true // format (bidi, zero-width, tags, BOM, …), private use, surrogates
+	case r == 0x2800: // Braille pattern blank: drawn as nothing
+		return true
 	case unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r),
 		unicode.Is(unicode.Variation_Selector, r),
 		unicode.Is(unicode.Noncharacter_Code_Point, r):
@@ -57,6 +59,7 @@ func TestEscapedNamed(t *testing.T) {
 		0x3000, 0x3164, 0xfe00, 0xfe0f, 0xfeff, 0xffa0, 0xfff9, 0xfffb, 0xfffe, 0xffff, // variation selectors, BOM, annotations
 		0xe000, 0xf8ff, 0x1d173, 0xe0001, 0xe0041, 0xe007f, 0xe0100, 0xe01ef, 0xf0000, 0x10fffd, 0x10ffff, // private use, tags
 		0x0378, 0x50000, // unassigned
+		0x2800, // Braille pattern blank
 	}
 	for _, r := range must {
 		if !escaped(r) {
@@ -73,20 +76,20 @@ func TestEscapedNamed(t *testing.T) {
 
 // TestEscapeEveryRune checks every code point against shownEscaped, in
 // each mode, and that each mode's text decodes back: Go's strconv.Unquote
-// for goQuoted, encoding/json for jsonQuoted.
+// for Quoted, encoding/json for JSONQuoted.
 func TestEscapeEveryRune(t *testing.T) {
 	var batch []byte
 	check := func() {
-		goq := appendEscaped(nil, batch, goQuoted)
+		goq := appendEscaped(nil, batch, Quoted)
 		if got, err := strconv.Unquote(`"` + string(goq) + `"`); err != nil || got != string(batch) {
-			t.Fatalf("goQuoted of %+q: %s does not unquote back (%v)", batch, goq, err)
+			t.Fatalf("Quoted of %+q: %s does not unquote back (%v)", batch, goq, err)
 		}
-		js := appendEscaped(nil, batch, jsonQuoted)
+		js := appendEscaped(nil, batch, JSONQuoted)
 		var got string
 		if err := json.Unmarshal(append(append([]byte{'"'}, js...), '"'), &got); err != nil || got != string(batch) {
-			t.Fatalf("jsonQuoted of %+q: %s does not decode back (%v)", batch, js, err)
+			t.Fatalf("JSONQuoted of %+q: %s does not decode back (%v)", batch, js, err)
 		}
-		for _, out := range [][]byte{goq, js, appendEscaped(nil, batch, block)} {
+		for _, out := range [][]byte{goq, js, appendEscaped(nil, batch, Text)} {
 			if err := safeText(out, false); err != nil {
 				t.Fatalf("%+q: %v", batch, err)
 			}
@@ -103,18 +106,18 @@ func TestEscapeEveryRune(t *testing.T) {
 		if escaped(r) != want {
 			t.Fatalf("escaped(U+%04X) = %v, want %v", r, !want, want)
 		}
-		for _, m := range []escMode{goQuoted, block, jsonQuoted} {
+		for _, m := range []Mode{Quoted, Text, JSONQuoted, Line, JSONText} {
 			esc, n, k := unit(nil, s, m)
 			if n != len(s) {
 				t.Fatalf("mode %d, U+%04X: unit takes %d bytes of %d", m, r, n, len(s))
 			}
 			wantKind := plain
 			switch {
-			case m == block && r == '\n':
+			case m == Text && r == '\n':
 				wantKind = newline
-			case m == block && r == '\t':
+			case m == Text && r == '\t':
 				wantKind = tab
-			case want, m != block && (r == '"' || r == '\\'):
+			case want, m.quoting() && (r == '"' || r == '\\'):
 				wantKind = escape
 			}
 			if k != wantKind {
@@ -135,7 +138,7 @@ func TestEscapeEveryRune(t *testing.T) {
 }
 
 // wantEscape checks the form of one rune's escape.
-func wantEscape(esc []byte, r rune, m escMode) error {
+func wantEscape(esc []byte, r rune, m Mode) error {
 	var want string
 	switch {
 	case r == '"' || r == '\\':
@@ -146,14 +149,14 @@ func wantEscape(esc []byte, r rune, m escMode) error {
 		want = `\r`
 	case r == '\t':
 		want = `\t`
-	case m == jsonQuoted && r == '\b':
+	case m.json() && r == '\b':
 		want = `\b`
-	case m == jsonQuoted && r == '\f':
+	case m.json() && r == '\f':
 		want = `\f`
-	case m == jsonQuoted && r > 0xffff:
+	case m.json() && r > 0xffff:
 		r1, r2 := utf16Pair(r)
 		want = fmt.Sprintf(`\u%04x\u%04x`, r1, r2)
-	case m == jsonQuoted, r >= 0x80 && r <= 0xffff:
+	case m.json(), r >= 0x80 && r <= 0xffff:
 		want = fmt.Sprintf(`\u%04x`, r)
 	case r < 0x80:
 		want = fmt.Sprintf(`\x%02x`, r)
@@ -181,18 +184,18 @@ func TestEscapeInvalidUTF8(t *testing.T) {
 	}
 	inputs = append(inputs, []byte("\xed\xa0\x80"), []byte("\xc0\xaf"), []byte("\xf4\x90\x80\x80"), []byte("a\xffb"))
 	for _, in := range inputs {
-		goq := appendEscaped(nil, in, goQuoted)
+		goq := appendEscaped(nil, in, Quoted)
 		if got, err := strconv.Unquote(`"` + string(goq) + `"`); err != nil || got != string(in) {
-			t.Errorf("goQuoted %+q = %s: unquotes to %+q, %v", in, goq, got, err)
+			t.Errorf("Quoted %+q = %s: unquotes to %+q, %v", in, goq, got, err)
 		}
 		if !bytes.Contains(goq, []byte(`\x`)) {
-			t.Errorf("goQuoted %+q = %s: no \\x", in, goq)
+			t.Errorf("Quoted %+q = %s: no \\x", in, goq)
 		}
-		js := appendEscaped(nil, in, jsonQuoted)
+		js := appendEscaped(nil, in, JSONQuoted)
 		if !utf8.Valid(js) || !bytes.Contains(js, []byte(`\ufffd`)) {
-			t.Errorf("jsonQuoted %+q = %s", in, js)
+			t.Errorf("JSONQuoted %+q = %s", in, js)
 		}
-		for _, out := range [][]byte{goq, js, appendEscaped(nil, in, block)} {
+		for _, out := range [][]byte{goq, js, appendEscaped(nil, in, Text)} {
 			if err := safeText(out, false); err != nil {
 				t.Errorf("%+q: %v", in, err)
 			}
@@ -214,7 +217,7 @@ func TestEscapeBlock(t *testing.T) {
 		{"\x1b[2J", "\\x1b[2J"},
 		{"a\u202eb", "a\\u202eb"},
 	} {
-		if got := string(appendEscaped(nil, []byte(c.in), block)); got != c.want {
+		if got := string(appendEscaped(nil, []byte(c.in), Text)); got != c.want {
 			t.Errorf("block %+q = %+q, want %+q", c.in, got, c.want)
 		}
 	}
@@ -233,13 +236,35 @@ func TestBareName(t *testing.T) {
 	}
 }
 
+// TestWidth: columns are counted by grapheme cluster, as a terminal
+// shows them, whole or rune by rune however the text is cut.
 func TestWidth(t *testing.T) {
 	for _, c := range []struct {
 		s string
 		w int
-	}{{"abc", 3}, {"héllo", 5}, {"😀", 2}, {"中文", 4}, {"│", 2}, {"", 0}} {
+	}{
+		{"abc", 3}, {"héllo", 5}, {"", 0},
+		{"→", 1}, {"—", 1}, {"…", 1}, {"│", 1}, {"┆", 1}, // narrow or ambiguous: one column
+		{"中文", 4}, {"日本語", 6}, {"한", 2}, // East Asian wide
+		{"😀", 2}, {"👍🏽", 2}, {"👨\u200d👩\u200d👧", 2}, {"🇫🇷", 2}, // emoji, a skin tone, a ZWJ family, a flag
+		{"e\u0301", 1}, {"a\u0301\u0302\u0303", 1}, // combining marks
+		{"\u1100\u1161\u11a8", 2}, // Hangul jamo: one syllable
+		{"का", 2},                 // a spacing mark adds its column
+	} {
 		if got := width([]byte(c.s)); got != c.w {
-			t.Errorf("width(%q) = %d, want %d", c.s, got, c.w)
+			t.Errorf("width(%+q) = %d, want %d", c.s, got, c.w)
+		}
+		if strings.ContainsFunc(c.s, escaped) {
+			continue // ZWJ is shown escaped: never written raw
+		}
+		// Rune by rune, as the writer counts, with any cut: the same.
+		var cols columns
+		n := 0
+		for _, r := range c.s {
+			n += cols.rune(r)
+		}
+		if n != c.w {
+			t.Errorf("%+q rune by rune: %d columns, want %d", c.s, n, c.w)
 		}
 	}
 }
@@ -265,4 +290,58 @@ func safeText(out []byte, sgr bool) error {
 		}
 	}
 	return nil
+}
+
+// TestEscapeExported: Escape and AppendEscaped, the escaper applications
+// use for their own lines, escape every class of hidden character in each
+// mode; Line keeps Go-quoted text's value and JSONText a JSON document's.
+func TestEscapeExported(t *testing.T) {
+	hidden := map[string]string{
+		"zero-width space": "\u200b", "zero-width joiner": "\u200d", "word joiner": "\u2060",
+		"tag A": "\U000e0041", "cancel tag": "\U000e007f", "BOM": "\ufeff",
+		"line separator": "\u2028", "paragraph separator": "\u2029", "soft hyphen": "\u00ad",
+		"Hangul filler": "\u3164", "choseong filler": "\u115f", "jungseong filler": "\u1160",
+		"halfwidth filler": "\uffa0", "variation selector 16": "\ufe0f", "variation selector 17": "\U000e0100",
+		"RLO": "\u202e", "ESC": "\x1b", "DEL": "\x7f", "NEL": "\u0085", "Braille blank": "\u2800",
+	}
+	for name, lit := range hidden {
+		r, err := strconv.Unquote(`"` + lit + `"`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := "a" + r + "b"
+		for _, m := range []Mode{Quoted, Text, JSONQuoted, Line, JSONText} {
+			got := Escape(in, m)
+			if strings.Contains(got, r) || !strings.HasPrefix(got, "a\\") {
+				t.Errorf("%s, mode %d: Escape gives %+q", name, m, got)
+			}
+			if app := string(AppendEscaped([]byte("x"), []byte(in), m)); app != "x"+got {
+				t.Errorf("%s, mode %d: AppendEscaped %+q, Escape %+q", name, m, app, got)
+			}
+		}
+	}
+	if got := Escape("plain \"text\" \\ é 😀", Line); got != "plain \"text\" \\ é 😀" {
+		t.Errorf("Line changed plain text: %+q", got)
+	}
+	if got := Escape("a\tb\nc", Line); got != `a\tb\nc` {
+		t.Errorf("Line: %+q", got)
+	}
+	if got := Escape("a\tb\nc", Text); got != "a   b\nc" {
+		t.Errorf("Text: %+q", got)
+	}
+	// Go-quoted text keeps its value under Line, JSON under JSONText.
+	val := "x\u200by\U000e0041\u3164\x7f"
+	goq := Escape(strconv.Quote(val), Line)
+	if back, err := strconv.Unquote(goq); err != nil || back != val {
+		t.Errorf("Line of %s = %s: unquotes to %+q, %v", strconv.Quote(val), goq, back, err)
+	}
+	doc, _ := json.Marshal(map[string]string{"k\u2028": val})
+	js := Escape(string(doc), JSONText)
+	var back map[string]string
+	if err := json.Unmarshal([]byte(js), &back); err != nil || back["k\u2028"] != val {
+		t.Errorf("JSONText of %s = %s: decodes to %+q, %v", doc, js, back, err)
+	}
+	if err := safeText([]byte(js+goq), false); err != nil {
+		t.Error(err)
+	}
 }

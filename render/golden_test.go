@@ -69,14 +69,14 @@ func TestGoldenColor(t *testing.T) {
 		}
 		var want string
 		for i, ch := range chunkings {
-			got, _ := renderChunks(c.name, ch.split(doc), WithColor(true), WithWidth(80), WithStyle(st))
+			got, _ := renderChunks(c.name, ch.split(doc), WithColor(true), WithWidth(80), asTerminal, WithStyle(st))
 			if i == 0 {
 				want = got
 				checkGolden(t, c.golden, strings.ReplaceAll(got, "\x1b", `\e`))
 				if err := safeText([]byte(got), true); err != nil {
 					t.Errorf("%s: %v", c.golden, err)
 				}
-				plain, _ := renderChunks(c.name, [][]byte{doc}, WithColor(false), WithWidth(80), WithStyle(st))
+				plain, _ := renderChunks(c.name, [][]byte{doc}, WithColor(false), WithWidth(80), asTerminal, WithStyle(st))
 				if stripSGR(got) != plain {
 					t.Errorf("%s: without its SGR sequences, the output is not the plain one:\n%s", c.golden, lineDiff(plain, stripSGR(got)))
 				}

@@ -25,7 +25,11 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // plainOpts are the options of the golden files: no colour, 80 columns.
-var plainOpts = []Option{WithColor(false), WithWidth(80)}
+var plainOpts = []Option{WithColor(false), WithWidth(80), asTerminal}
+
+// asTerminal wraps lines as on a terminal (words cut where they must be),
+// whatever the output is.
+var asTerminal Option = func(c *config) { c.hard = true }
 
 // chunking is one way to cut argument text into chunks.
 type chunking struct {

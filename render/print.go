@@ -82,7 +82,7 @@ func (p *printer) member(depth int, key []byte, isKey, first bool) {
 		if isKey {
 			w.group(func() {
 				w.text(`"`, stDim)
-				w.arg(key, jsonQuoted, stDim)
+				w.arg(key, JSONQuoted, stDim)
 				w.text(`"`, stDim)
 			})
 			w.text(": ", stPlain)
@@ -98,11 +98,11 @@ func (p *printer) member(depth int, key []byte, isKey, first bool) {
 	}
 }
 
-func (p *printer) quoteMode() escMode {
+func (p *printer) quoteMode() Mode {
 	if p.style == JSON {
-		return jsonQuoted
+		return JSONQuoted
 	}
-	return goQuoted
+	return Quoted
 }
 
 // scalar writes a number, true, false or null.
@@ -132,7 +132,7 @@ func (p *printer) longBegin() {
 // piece writes the next piece of a long string.
 func (p *printer) piece(text []byte) {
 	if p.inBlock {
-		p.w.arg(text, block, stPlain)
+		p.w.arg(text, Text, stPlain)
 		return
 	}
 	p.w.arg(text, p.quoteMode(), stPlain)
@@ -206,7 +206,7 @@ func (p *printer) failed(err error) {
 	w.endLine()
 	w.setLine(spaces[:markIn], markIn)
 	w.text("✗ ", stErr)
-	w.arg([]byte(err.Error()), block, stErr)
+	w.arg([]byte(err.Error()), Text, stErr)
 	w.endLine()
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"github.com/argstream/argstream/fragment"
+	"github.com/rivo/uniseg"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -168,18 +169,9 @@ func checkLines(out string, st Style, width int) error {
 	return nil
 }
 
-// width2 counts columns as the renderer does: two for every rune from
-// U+1100 on.
-func width2(s string) int {
-	n := 0
-	for _, r := range s {
-		n++
-		if r >= 0x1100 {
-			n++
-		}
-	}
-	return n
-}
+// width2 counts the columns of a whole line as a terminal does, by
+// grapheme clusters (package uniseg).
+func width2(s string) int { return uniseg.StringWidth(s) }
 
 // TestPropertyHostile: for random calls whose names, keys and values are
 // full of control, format and invisible characters, in both styles, at
@@ -208,7 +200,7 @@ func TestPropertyHostile(t *testing.T) {
 			docs = append(docs, doc)
 		}
 		st := styles[rng.IntN(2)]
-		opts := []Option{WithStyle(st), WithWidth([]int{0, 30, 80}[rng.IntN(3)]), WithInline(rng.IntN(80))}
+		opts := []Option{WithStyle(st), WithWidth([]int{0, 30, 80}[rng.IntN(3)]), WithInline(rng.IntN(80)), asTerminal}
 		width := New(nil, opts...).limit + 1
 		if width == 1 {
 			width = 0

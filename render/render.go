@@ -15,6 +15,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/argstream/argstream/fragment"
 	"github.com/argstream/argstream/sink"
@@ -72,15 +73,17 @@ type config struct {
 	color  int // 0: detect, 1: on, -1: off
 	width  int // -1: detect
 	inline int
+	fd     uintptr
+	hasFd  bool // fd is the terminal's, from WithTerminal
+	hard   bool // wrap as on a terminal, whatever the output (tests)
 }
 
 // WithStyle sets the style: FunctionCall (the default) or JSON.
 func WithStyle(s Style) Option { return func(c *config) { c.style = s } }
 
 // WithColor turns colour on or off, whatever the output is. Without it,
-// colour is on when the output is a terminal (an *os.File for which
-// term.IsTerminal holds) and the NO_COLOR environment variable is unset or
-// empty.
+// colour is on when the output is a terminal (see WithTerminal) and the
+// NO_COLOR environment variable is unset or empty.
 func WithColor(on bool) Option {
 	return func(c *config) {
 		c.color = -1
@@ -92,8 +95,26 @@ func WithColor(on bool) Option {
 
 // WithWidth sets the width of the output in columns; 0 or less turns line
 // wrapping off. Without it, the width is the terminal's (term.GetSize),
-// or DefaultWidth if the output is not a terminal.
+// or DefaultWidth if the output is not a terminal. See SetWidth for a
+// terminal that is resized.
 func WithWidth(columns int) Option { return func(c *config) { c.width = max(columns, 0) } }
+
+// WithTerminal says that the output goes to the terminal whose file
+// descriptor is fd, for an output that is not the terminal's *os.File
+// itself: a bufio.Writer in front of os.Stdout, say, as in
+//
+//	out := bufio.NewWriter(os.Stdout)
+//	r := render.New(out, render.WithTerminal(os.Stdout.Fd()))
+//
+// Without it, the output is a terminal if it has a method Fd() uintptr
+// (an *os.File has) for which term.IsTerminal holds: a writer that wraps
+// a terminal hides it. On a terminal, colour is on (see WithColor), the
+// width is the terminal's (see WithWidth), and no line is ever wider:
+// where a word does not fit, it is cut. An fd that is not a terminal's
+// counts as no terminal.
+func WithTerminal(fd uintptr) Option {
+	return func(c *config) { c.fd, c.hasFd = fd, true }
+}
 
 // WithInline sets the longest string, in bytes of its text, that is shown
 // inline, on the call's line, once it is complete (default DefaultInline).
@@ -120,10 +141,31 @@ type Renderer struct {
 
 	calls map[int64]*call // by index: the calls Partial knows
 	free  []*call         // calls forgotten, for reuse
+	app   writer          // the application's lines (Write)
+	txt   struct {        // the model's text (Text)
+		open bool
+		c    call // an owner of the output, with label set
+		w    writer
+		part []byte // a rune cut at the end of a piece
+		buf  []byte
+	}
 
-	out   []byte // output not yet written
-	cur   style  // the style at the end of out
-	col   int    // the column at the end of out
+	out  []byte  // output not yet written
+	cur  style   // the style at the end of out
+	col  int     // the column at the end of out
+	cols columns // the widths of the runes of the current line
+	hard bool    // a terminal: no line may pass the limit (see lineFull)
+
+	spaceEnd int // the column after the line's last space of text, or -1
+
+	// A word held back at a terminal's line end (see spaceAt), if hold
+	// >= 0: out[hold:], from column holdCol, of holdW's, in style holdSt
+	// where it begins.
+	hold, holdCol int
+	holdSt        style
+	holdW         *writer
+	word          []byte // scratch for moveWord
+
 	owner *call  // the call whose text was written last
 	hdr   writer // continuation headers
 	esc   []byte // scratch for escapes
@@ -137,9 +179,15 @@ func New(w io.Writer, opts ...Option) *Renderer {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	r := &Renderer{w: w, cfg: cfg, calls: make(map[int64]*call)}
-	f, _ := w.(*os.File)
-	tty := f != nil && term.IsTerminal(int(f.Fd()))
+	r := &Renderer{w: w, cfg: cfg, calls: make(map[int64]*call), spaceEnd: -1, hold: -1}
+	fd, tty := cfg.fd, false
+	if cfg.hasFd {
+		tty = term.IsTerminal(int(fd))
+	} else if f, ok := w.(interface{ Fd() uintptr }); ok {
+		fd = f.Fd()
+		tty = term.IsTerminal(int(fd))
+	}
+	r.hard = tty || cfg.hard
 	switch cfg.color {
 	case 0:
 		r.color = tty && os.Getenv("NO_COLOR") == ""
@@ -150,15 +198,24 @@ func New(w io.Writer, opts ...Option) *Renderer {
 	if width < 0 {
 		width = DefaultWidth
 		if tty {
-			if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 0 {
+			if cols, _, err := term.GetSize(int(fd)); err == nil && cols > 0 {
 				width = cols
 			}
 		}
 	}
+	r.SetWidth(width)
+	return r
+}
+
+// SetWidth sets the width of the output in columns from now on, 0 or less
+// for no wrapping: for a terminal that was resized (SIGWINCH), whose new
+// size term.GetSize gives. The line being written is wrapped at the new
+// width from its next character on; lines already written stay as they
+// are. Call it from the goroutine that uses the Renderer.
+func (r *Renderer) SetWidth(columns int) {
 	// The last column stays empty: a terminal that wraps as soon as it is
 	// written would otherwise add an empty line after every full one.
-	r.limit = max(width-1, 0)
-	return r
+	r.limit = max(columns-1, 0)
 }
 
 // Sink returns the sink of the call c, and writes the call's header. It is
@@ -237,7 +294,7 @@ func (r *Renderer) Partial(index int64) string {
 			if c.members > 0 {
 				b = append(b, ", "...)
 			}
-			b = append(c.appendPlaceholder(b, goQuoted, verb, ell, more), ')')
+			b = append(c.appendPlaceholder(b, Quoted, verb, ell, more), ')')
 		default:
 			b = append(append(append(append(b, '('), verb...), "arguments"...), ell+")"...)
 		}
@@ -249,7 +306,7 @@ func (r *Renderer) Partial(index int64) string {
 	case c.rootKind == '{':
 		b = append(append(b, '{'), sum[c.start:c.committed]...)
 		b = append(b, "\n"+indent(1)+"// "...)
-		b = append(c.appendPlaceholder(b, jsonQuoted, verb, ell, more), "\n}"...)
+		b = append(c.appendPlaceholder(b, JSONQuoted, verb, ell, more), "\n}"...)
 	default:
 		b = append(append(append(b, "// "...), verb...), "arguments"+ell...)
 	}
@@ -258,7 +315,7 @@ func (r *Renderer) Partial(index int64) string {
 
 // appendPlaceholder appends Partial's placeholder: verb and the quoted key
 // of the top-level parameter streaming, or more between two parameters.
-func (c *call) appendPlaceholder(b []byte, m escMode, verb, ell, more string) []byte {
+func (c *call) appendPlaceholder(b []byte, m Mode, verb, ell, more string) []byte {
 	if !c.topOpen() {
 		return append(b, more...)
 	}
@@ -272,15 +329,18 @@ func appendName(b, name []byte) []byte {
 	if bareName(name) {
 		return append(b, name...)
 	}
-	return append(appendEscaped(append(b, '"'), name, goQuoted), '"')
+	return append(appendEscaped(append(b, '"'), name, Quoted), '"')
 }
 
 // Write writes p, the application's own text (a permission prompt, say),
-// to the output as it is, between the calls' output: the line of the call
-// being written is ended first, and that call's next output begins with a
+// to the output between the calls' output: the line of the call being
+// written is ended first, and that call's next output begins with a
 // continuation header. Text written to the output other than through the
 // Renderer would leave it unaware of the line it is on. p is not escaped:
-// it must not hold argument text that Partial did not escape.
+// it must not hold text a model wrote that AppendEscaped did not escape.
+// Its lines are wrapped as the calls' are: a line longer than the width
+// goes on after the wrap mark, so that no part of it, a tool name or an
+// error message quoted in it, starts a line at column 0.
 func (r *Renderer) Write(p []byte) (int, error) {
 	if r.err != nil {
 		return 0, r.err
@@ -289,17 +349,88 @@ func (r *Renderer) Write(p []byte) (int, error) {
 		r.lineBreak()
 	}
 	r.owner = nil
-	r.out = append(r.out, p...)
-	last := bytes.LastIndexByte(p, '\n')
-	r.col += width(p[last+1:])
-	if last >= 0 {
-		r.col = width(p[last+1:])
+	w := &r.app
+	*w = writer{r: r, wrapIn: markIn}
+	for rest := p; len(rest) > 0; {
+		line, more, nl := bytes.Cut(rest, []byte{'\n'})
+		for len(line) > 0 {
+			i := 0
+			for i < len(line) && line[i] >= 0x20 && line[i] < 0x7f {
+				i++
+			}
+			if i > 0 {
+				run(w, line[:i], stPlain)
+				line = line[i:]
+				continue
+			}
+			c, n := utf8.DecodeRune(line)
+			cols := 0
+			if line[0] >= utf8.RuneSelf {
+				cols = r.cols.rune(c)
+			}
+			put(w, line[:n], cols, stPlain)
+			line = line[n:]
+		}
+		if nl {
+			r.lineBreak()
+		}
+		rest = more
 	}
 	r.flush()
 	if r.err != nil {
 		return 0, r.err
 	}
 	return len(p), nil
+}
+
+// Text shows text the model wrote outside its tool calls, its prose or
+// its reasoning, as it streams: under a line that names it, label (the
+// application's text, written as Write writes it: "text 0", say), each of
+// its lines behind the gutter "  │ ", escaped as a long string's block is
+// (AppendEscaped's Text) and wrapped, so that no line of it starts at
+// column 0, where the renderer's headers and the application's own lines
+// do. The pieces of one text, given in turn with the same label, go on
+// where the last one stopped, whatever their cut; after other output (a
+// call's, a Write), the text resumes under "⋯ label continued".
+func (r *Renderer) Text(label string, text []byte) {
+	if r.err != nil {
+		return
+	}
+	t := &r.txt
+	if !t.open || string(t.c.label) != label {
+		t.c = call{r: r, label: append(t.c.label[:0], label...)}
+		t.open, t.part = true, t.part[:0]
+		r.Write([]byte(label + "\n"))
+		t.c.headed = true
+		t.w = writer{r: r, call: &t.c}
+		t.w.setLine(gutter, markIn)
+		r.owner = &t.c
+	}
+	// A rune cut between two pieces waits for its end.
+	if len(t.part) > 0 {
+		t.buf = append(append(t.buf[:0], t.part...), text...)
+		text, t.part = t.buf, t.part[:0]
+	}
+	if i := cutRune(text); i < len(text) {
+		t.part = append(t.part[:0], text[i:]...)
+		text = text[:i]
+	}
+	t.w.arg(text, Text, stPlain)
+	r.flush()
+}
+
+// cutRune returns the length of b without the start of a rune at its end
+// that more bytes may complete.
+func cutRune(b []byte) int {
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				return i
+			}
+			break
+		}
+	}
+	return len(b)
 }
 
 // Err returns the first error from writing to the output. After it, the
@@ -317,6 +448,7 @@ func (r *Renderer) Reset() {
 		delete(r.calls, i)
 	}
 	r.owner = nil
+	r.txt.open = false
 }
 
 // call is one tool call's sink. It follows the structure of the arguments
@@ -333,6 +465,7 @@ type call struct {
 	r        *Renderer
 	id       fragment.Call
 	nameText []byte
+	label    []byte // not a call but the model's text (Renderer.Text): its label
 	p        [2]printer
 
 	headed   bool // the header is written

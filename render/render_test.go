@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -146,8 +147,8 @@ func TestDeep(t *testing.T) {
 // TestWrap: a line wraps at the width less one column, the rest after the
 // mark; a unit (an escape, a wide rune) is never split.
 func TestWrap(t *testing.T) {
-	out := renderText("t", `{"s": "`+strings.Repeat("x", 20)+`\u202e中"}`, WithWidth(20), WithInline(100))
-	want := "Calling tool t(s: \"\n  ┆ xxxxxxxxxxxxxx\n  ┆ xxxxxx\\u202e中\n  ┆ \")\n"
+	out := renderText("t", `{"s": "`+strings.Repeat("x", 20)+`\u202e中"}`, WithWidth(20), WithInline(100), asTerminal)
+	want := "Calling tool t(s: \n  ┆ \"xxxxxxxxxxxxxx\n  ┆ xxxxxx\\u202e中\"\n  ┆ )\n"
 	if out != want {
 		t.Errorf("\n%s\nwant\n%s", out, want)
 	}
@@ -318,3 +319,132 @@ func TestDetect(t *testing.T) {
 }
 
 var _ sink.Sink = (*call)(nil)
+
+// TestSoftWrap: on an output that is not a terminal, a word is never cut:
+// a line breaks before a word that starts past the width, and a word that
+// crosses it goes on; at a terminal (asTerminal), it is cut at the width.
+func TestSoftWrap(t *testing.T) {
+	args := `{"s": "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu\nsupercalifragilisticexpialidocious-and-more x"}`
+	soft := renderText("t", args, WithWidth(20))
+	want := "Calling tool t(s: …\n" +
+		"  │ alpha beta gamma \n" +
+		"  ┆ delta epsilon zeta \n" + // a word that begins before the width goes on
+		"  ┆ eta theta iota \n" +
+		"  ┆ kappa lambda mu\n" +
+		"  │ supercalifragilisticexpialidocious-and-more \n" +
+		"  ┆ x\n" +
+		"  )\n"
+	if soft != want {
+		t.Errorf("soft:\n%s\nwant\n%s", soft, want)
+	}
+	for _, line := range strings.Split(soft, "\n") {
+		if i := strings.Index(line, "┆ "); i >= 0 && line[:i] != "  " {
+			t.Errorf("a mark in the middle of %q", line)
+		}
+	}
+	hard := renderText("t", args, WithWidth(20), asTerminal)
+	for _, line := range strings.Split(strings.TrimSuffix(hard, "\n"), "\n") {
+		if width(line) > 19 {
+			t.Errorf("at a terminal, %q is wider than 19 columns", line)
+		}
+	}
+	// Near the line's end, a word moves whole to the next line; a word
+	// longer than a line is cut.
+	if !strings.Contains(hard, "  │ alpha beta \n  ┆ gamma delta \n") || !strings.Contains(hard, "  │ supercalifragil\n  ┆ isticexpialidoc\n") {
+		t.Errorf("at a terminal, the long word is not cut at the width:\n%s", hard)
+	}
+}
+
+// TestSetWidth: a new width applies from the next character on.
+func TestSetWidth(t *testing.T) {
+	var out bytes.Buffer
+	r := New(&out, WithColor(false), WithWidth(0), asTerminal)
+	resp := toolcall.New(toolcall.WithSinks(r.Sink))
+	resp.Start(fragment.Call{Index: 0, Name: "t"}, nil)
+	resp.ChunkString(0, `{"s": "`+strings.Repeat("x", 30)+`\n`)
+	r.SetWidth(12)
+	resp.ChunkString(0, strings.Repeat("y", 20)+`"}`)
+	resp.End()
+	want := "Calling tool t(s: …\n  │ " + strings.Repeat("x", 30) + "\n  │ yyyyyyy\n  ┆ yyyyyyy\n  ┆ yyyyyy\n  )\n"
+	if out.String() != want {
+		t.Errorf("\n%s\nwant\n%s", out.String(), want)
+	}
+}
+
+// fdWriter is a writer with an Fd method that is not an *os.File.
+type fdWriter struct {
+	bytes.Buffer
+	fd uintptr
+}
+
+func (w *fdWriter) Fd() uintptr { return w.fd }
+
+// TestTerminalFd: a terminal is found through any writer with an Fd
+// method, or given with WithTerminal to a writer that hides it (a
+// bufio.Writer); an fd that is not a terminal's is no terminal.
+func TestTerminalFd(t *testing.T) {
+	t.Setenv("NO_COLOR", "")
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	defer pw.Close()
+	if r := New(&fdWriter{fd: pw.Fd()}); r.hard || r.color {
+		t.Errorf("a pipe's fd: hard %v, colour %v", r.hard, r.color)
+	}
+	if r := New(bufio.NewWriter(pw), WithTerminal(pw.Fd())); r.hard || r.color {
+		t.Errorf("WithTerminal of a pipe: hard %v, colour %v", r.hard, r.color)
+	}
+	_, tty := openTestPTY(t)
+	if tty == nil {
+		return
+	}
+	for name, r := range map[string]*Renderer{
+		"Fd method":    New(&fdWriter{fd: tty.Fd()}),
+		"WithTerminal": New(bufio.NewWriter(io.Discard), WithTerminal(tty.Fd())),
+	} {
+		if !r.hard || !r.color || r.limit != 39 {
+			t.Errorf("%s: hard %v, colour %v, limit %d; want a terminal 40 columns wide", name, r.hard, r.color, r.limit)
+		}
+	}
+}
+
+// TestText: the model's text is shown under its label, behind the gutter,
+// wrapped, its pieces continued however cut; after a call's output it
+// resumes under a continuation line. No line of it starts at column 0.
+func TestText(t *testing.T) {
+	var out bytes.Buffer
+	r := New(&out, WithColor(false), WithWidth(30), asTerminal)
+	text := "Calling tool read_file(path: \"/etc/passwd\") is what I will do now.\n\nDone\u202e.\n"
+	for i := 0; i < len(text); i++ { // byte by byte, runes cut
+		r.Text("block 0 text", []byte(text[i:i+1]))
+	}
+	resp := toolcall.New(toolcall.WithSinks(r.Sink))
+	resp.Start(fragment.Call{Index: 1, Name: "t"}, nil)
+	resp.ChunkString(1, `{"a": 1`)
+	r.Text("block 0 text", []byte("more"))
+	resp.ChunkString(1, `}`)
+	resp.End()
+	r.Text("block 2 text", []byte("bye\x1b[2J"))
+	r.Write([]byte("a line of the application's own, longer than the width\n"))
+	want := "block 0 text\n" +
+		"  │ Calling tool read_file(pa\n" + // a long word is cut
+		"  ┆ th: \"/etc/passwd\") is \n" + // one near the line's end moves
+		"  ┆ what I will do now.\n" +
+		"  │\n" +
+		"  │ Done\\u202e.\n" +
+		"Calling tool t\n" + // 1 is not complete before }
+		"⋯ block 0 text continued\n" +
+		"  │ more\n" +
+		"⋯ t [call 1] continued\n" +
+		"  ┆ (a: 1)\n" +
+		"block 2 text\n" +
+		"  │ bye\\x1b[2J\n" +
+		"a line of the application's \n" +
+		"  ┆ own, longer than the \n" +
+		"  ┆ width\n"
+	if out.String() != want {
+		t.Errorf("\n%s\nwant\n%s", out.String(), want)
+	}
+}

@@ -138,7 +138,7 @@ func (w *writer) text(s string, st style) {
 			continue
 		}
 		c, n := utf8.DecodeRuneInString(s)
-		put(w, s[:n], runeWidth(c), st)
+		put(w, s[:n], w.r.cols.rune(c), st)
 		s = s[n:]
 	}
 	w.done()
@@ -149,18 +149,18 @@ func (w *writer) text(s string, st style) {
 func (w *writer) name(s []byte, st style) {
 	w.group(func() {
 		if bareName(s) {
-			w.arg(s, goQuoted, st)
+			w.arg(s, Quoted, st)
 			return
 		}
 		w.text(`"`, st)
-		w.arg(s, goQuoted, st)
+		w.arg(s, Quoted, st)
 		w.text(`"`, st)
 	})
 }
 
 // arg writes argument text (a value, a key, a name, an error message) as
-// mode m shows it (see escMode): nothing escaped reaches the output raw.
-func (w *writer) arg(b []byte, m escMode, st style) {
+// mode m shows it (see Mode): nothing escaped reaches the output raw.
+func (w *writer) arg(b []byte, m Mode, st style) {
 	if w.r == nil {
 		w.begin()
 		w.buf = appendEscaped(w.buf, b, m)
@@ -168,7 +168,7 @@ func (w *writer) arg(b []byte, m escMode, st style) {
 	}
 	r := w.r
 	for len(b) > 0 {
-		if m == block && b[0] == '\n' {
+		if m == Text && b[0] == '\n' {
 			if w.mid {
 				w.endLine()
 			} else {
@@ -181,7 +181,7 @@ func (w *writer) arg(b []byte, m escMode, st style) {
 		// A run of printable ASCII, the common case, is written in slices
 		// as wide as the line's room.
 		i := 0
-		for i < len(b) && b[i] >= 0x20 && b[i] < 0x7f && (m == block || b[i] != '"' && b[i] != '\\') {
+		for i < len(b) && b[i] >= 0x20 && b[i] < 0x7f && (!m.quoting() || b[i] != '"' && b[i] != '\\') {
 			i++
 		}
 		if i > 0 {
@@ -193,7 +193,8 @@ func (w *writer) arg(b []byte, m escMode, st style) {
 		r.esc = esc
 		switch k {
 		case plain:
-			put(w, b[:n], width(b[:n]), st)
+			c, _ := utf8.DecodeRune(b[:n])
+			put(w, b[:n], r.cols.rune(c), st)
 		case escape:
 			est := stEsc
 			if n == 1 && (b[0] == '"' || b[0] == '\\') {
@@ -211,37 +212,116 @@ func (w *writer) arg(b []byte, m escMode, st style) {
 	w.done()
 }
 
-// run writes printable ASCII of w's, wrapping where the line is full. The
-// line must be begun.
+// run writes printable ASCII of w's, wrapping where the line is full
+// (see full). The line must be begun.
 func run[T string | []byte](w *writer, b T, st style) {
 	r := w.r
 	for len(b) > 0 {
 		n := len(b)
 		if r.limit > 0 {
-			room := r.limit - r.col
-			if room <= 0 && r.col > w.from {
-				r.wrapLine(w)
-				room = r.limit - r.col
+			if r.col >= r.limit {
+				r.full(w)
 			}
-			n = min(n, max(room, 1))
+			if room := r.limit - r.col; room > 0 {
+				n = min(n, room)
+			} else if i := index(b, ' '); i >= 0 {
+				n = i + 1 // a line past the width goes on to its next space
+			}
 		}
+		col := r.col
 		span(r, b[:n], st)
-		r.col += n
+		r.col += r.cols.ascii(b[n-1], n)
+		if i := lastIndex(b[:n], ' '); i >= 0 && col+i > w.from {
+			r.spaceAt(w, len(r.out)-n+i+1, col+i+1)
+		}
 		b = b[n:]
 	}
 	r.maybeFlush()
 }
 
+func lastIndex[T string | []byte](b T, c byte) int {
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] == c {
+			return i
+		}
+	}
+	return -1
+}
+
+func index[T string | []byte](b T, c byte) int {
+	for i := 0; i < len(b); i++ {
+		if b[i] == c {
+			return i
+		}
+	}
+	return -1
+}
+
 // put writes one unit of w's text, cols columns wide, on the current line
-// or, if it is full, on a new one. The line must be begun.
+// or, if it is full, on a new one (see full). The line must be begun.
 func put[T string | []byte](w *writer, s T, cols int, st style) {
 	r := w.r
-	if r.limit > 0 && r.col+cols > r.limit && r.col > w.from {
-		r.wrapLine(w)
+	if r.limit > 0 && cols > 0 && r.col+cols > r.limit {
+		r.full(w)
 	}
 	span(r, s, st)
 	r.col += cols
+	if len(s) > 0 && s[len(s)-1] < utf8.RuneSelf {
+		r.cols.ascii(s[len(s)-1], 1) // an escape: ASCII
+	}
 	r.maybeFlush()
+}
+
+// holdZone is how near the end of a terminal's line a word must begin to
+// be held back (see spaceAt): at most this many columns, and at most a
+// quarter of the line.
+const holdZone = 20
+
+// spaceAt notes that w's line may break at out[at:], after a space, at
+// column col. On a terminal, a word that begins there, in the last
+// columns of the line, is held back from the output until it ends (a
+// space, the line's end) or the line fills: then it moves, whole, to the
+// next line, so that a line breaks at a space rather than in a word. A
+// word that begins earlier is written as it comes, and cut at the width
+// if it does not fit.
+func (r *Renderer) spaceAt(w *writer, at, col int) {
+	r.spaceEnd = col
+	r.hold = -1
+	if r.hard && r.limit-col <= min(holdZone, r.limit/4) {
+		r.hold, r.holdCol, r.holdSt, r.holdW = at, col, r.cur, w
+	}
+}
+
+// full is called when the text of w that comes next does not fit on the
+// line. At the start of a word (after a space), the line breaks there; a
+// word held back (see spaceAt) moves to the next line. Otherwise, on a
+// terminal (hard), the line is cut in the middle of the word: a terminal
+// would otherwise wrap it itself, and the rest would start at column 0; on
+// an output that is not a terminal, the word goes on past the width, and
+// the line breaks at the next space: words are never cut.
+func (r *Renderer) full(w *writer) {
+	switch {
+	case r.col <= w.from:
+		// nothing of w's on the line: a new one would not help
+	case r.hold >= 0 && r.holdW == w && r.hold < len(r.out):
+		r.moveWord(w)
+	case r.hard || r.spaceEnd == r.col:
+		r.wrapLine(w)
+	}
+}
+
+// moveWord moves the output after the word held back to a new line of
+// w's.
+func (r *Renderer) moveWord(w *writer) {
+	r.word = append(r.word[:0], r.out[r.hold:]...)
+	end, cols, last, st := r.cur, r.col-r.holdCol, r.cols, r.holdSt
+	r.out, r.cur, r.col = r.out[:r.hold], st, r.holdCol
+	r.wrapLine(w) // ends the line, and with it its style and the hold
+	if st != stPlain {
+		r.out = append(r.out, sgr[st]...)
+	}
+	r.out = append(r.out, r.word...)
+	r.cur, r.col, r.cols = end, r.col+cols, last
 }
 
 // span appends s in style st, switching the output's style if it is not
@@ -301,7 +381,15 @@ func (r *Renderer) claim(w *writer) {
 		r.lineBreak()
 	}
 	r.owner = c
-	if c.headed {
+	if c.label != nil {
+		h := &r.hdr
+		*h = writer{r: r, call: c, wrapIn: markIn}
+		h.group(func() {
+			h.text("⋯ ", stDim)
+			h.text(string(c.label)+" continued", stDim)
+		})
+		h.endLine()
+	} else if c.headed {
 		h := &r.hdr
 		*h = writer{r: r, call: c, wrapIn: markIn}
 		h.group(func() {
@@ -326,9 +414,8 @@ func (r *Renderer) prefix(p string) {
 	span(r, p[:in], stPlain)
 	span(r, p[in:], stDim)
 	r.plain()
-	for _, c := range p {
-		r.col += runeWidth(c)
-	}
+	r.col += width(p)
+	r.cols.reset()
 }
 
 // mark writes the start of a continued line: n spaces and the mark.
@@ -348,7 +435,8 @@ func (r *Renderer) wrapLine(w *writer) {
 func (r *Renderer) lineBreak() {
 	r.plain()
 	r.out = append(r.out, '\n')
-	r.col = 0
+	r.col, r.spaceEnd, r.hold = 0, -1, -1
+	r.cols.reset()
 }
 
 func (r *Renderer) maybeFlush() {
@@ -357,14 +445,29 @@ func (r *Renderer) maybeFlush() {
 	}
 }
 
-// flush writes the output gathered so far. In the middle of a write
-// (maybeFlush), the output may end styled; between writes, it does not.
+// flush writes the output gathered so far, but for a word held back (see
+// spaceAt) while it may still move: once it is too long to fit on a line
+// of its own, it is written, and cut at the width. In the middle of a
+// write (maybeFlush), the output may end styled; between writes, it does
+// not.
 func (r *Renderer) flush() {
-	if len(r.out) == 0 {
+	keep := 0
+	if r.hold >= 0 {
+		if in := min(r.holdW.wrapIn, maxIndent) + width(mark); in+r.col-r.holdCol >= r.limit {
+			r.hold = -1 // it cannot move
+		} else {
+			keep = len(r.out) - r.hold
+		}
+	}
+	n := len(r.out) - keep
+	if n == 0 {
 		return
 	}
 	if r.err == nil {
-		_, r.err = r.w.Write(r.out)
+		_, r.err = r.w.Write(r.out[:n])
 	}
-	r.out = r.out[:0]
+	r.out = r.out[:copy(r.out, r.out[n:])]
+	if r.hold >= 0 {
+		r.hold = 0
+	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/argstream/argstream"
 	"github.com/argstream/argstream/aggregate"
+	"github.com/argstream/argstream/render"
 )
 
 const aggregateUsage = "aggregate " + inputUsage + " [FILE]"
@@ -33,7 +34,9 @@ func runAggregate(e env, args []string) int {
 	if err != nil {
 		return report(e, src.name, err)
 	}
-	if _, err := fmt.Fprintf(e.stdout, "%s\n", v); err != nil {
+	// The same JSON, every character a terminal could act on, or that
+	// hides or reorders text, as a \u escape.
+	if _, err := fmt.Fprintf(e.stdout, "%s\n", render.AppendEscaped(nil, v, render.JSONText)); err != nil {
 		return report(e, src.name, &ioError{"stdout", err})
 	}
 	return exitOK

@@ -2,9 +2,11 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 
 	"github.com/argstream/argstream"
 	"github.com/argstream/argstream/fields"
+	"github.com/argstream/argstream/render"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -34,11 +36,13 @@ func runFields(e env, args []string) int {
 	}
 	defer src.close()
 	w := bufio.NewWriter(e.stdout)
-	var line []byte
+	var line, shown []byte
 	print := fields.New(func(ev *fields.Event) error {
 		var err error
 		line, err = appendFieldLine(line[:0], ev)
-		w.Write(line)
+		line = bytes.TrimSuffix(line, []byte("\n"))
+		shown = render.AppendEscaped(shown[:0], line, render.JSONText) // the same JSON, safe to look at
+		w.Write(append(shown, '\n'))
 		return err
 	})
 	return report(e, src.name, src.feed(argstream.New(print, src.opts...), w.Flush))

@@ -159,7 +159,7 @@ func TestFieldsUsage(t *testing.T) {
 	if got := invoke("", "fields", "--help"); got.code != exitOK || !strings.HasPrefix(got.stdout, "usage: argstream fields [--syntax") {
 		t.Errorf("--help: %+v", got)
 	}
-	if got := invoke("", "help"); !strings.Contains(got.stdout, "argstream fields ") {
+	if got := invoke("", "help"); !strings.Contains(got.stdout, "\n  fields ") {
 		t.Errorf("help does not list fields: %q", got.stdout)
 	}
 }

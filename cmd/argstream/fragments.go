@@ -6,6 +6,7 @@ import (
 
 	"github.com/argstream/argstream"
 	"github.com/argstream/argstream/fragment"
+	"github.com/argstream/argstream/render"
 	"github.com/argstream/argstream/sink"
 )
 
@@ -31,7 +32,14 @@ func runFragments(e env, args []string) int {
 	}
 	defer src.close()
 	w := bufio.NewWriter(e.stdout)
-	var line []byte
+	var line, shown []byte
+	// What the model wrote is in the fragments' strings: every character
+	// that could act on a terminal, or hide or reorder text, is an escape,
+	// as Go and JSON write it (which keeps the strings' values).
+	mode := render.Line
+	if *format == "jsonl" {
+		mode = render.JSONText
+	}
 	print := sink.PushFunc(func(p *fragment.Progress) error {
 		var err error
 		if *format == "jsonl" {
@@ -39,7 +47,8 @@ func runFragments(e env, args []string) int {
 		} else {
 			line, err = p.AppendText(line[:0])
 		}
-		w.Write(append(line, '\n'))
+		shown = render.AppendEscaped(shown[:0], line, mode)
+		w.Write(append(shown, '\n'))
 		return err
 	})
 	return report(e, src.name, src.feed(argstream.New(print, src.opts...), w.Flush))

@@ -317,23 +317,6 @@ func split(data []byte, how string) ([][]byte, error) {
 	return chunks, nil
 }
 
-// readAll reads the whole input named by a positional arg: a file, or
-// stdin for "-".
-func readAll(e env, name string) ([]byte, error) {
-	var data []byte
-	var err error
-	if name == "-" {
-		name = stdinName
-		data, err = io.ReadAll(e.stdin)
-	} else {
-		data, err = os.ReadFile(name)
-	}
-	if err != nil {
-		return nil, &ioError{name, err}
-	}
-	return data, nil
-}
-
 // newFlags returns a flag set for a subcommand; parseFlags reports its
 // errors and prints its help.
 func newFlags(name string) *flag.FlagSet {
@@ -356,7 +339,7 @@ func parseFlags(e env, fs *flag.FlagSet, usage string, args []string) (pos []str
 			return nil, exitOK, false
 		}
 		if err != nil {
-			return nil, usageError(e, err), false
+			return nil, usageError(e, flagError(err, args)), false
 		}
 		rest := fs.Args()
 		if endsWithDashes(fs, args[:len(args)-len(rest)]) {
@@ -368,6 +351,29 @@ func parseFlags(e env, fs *flag.FlagSet, usage string, args []string) (pos []str
 		pos = append(pos, rest[0])
 		args = rest[1:]
 	}
+}
+
+// flagError is err of the flag package, which spells every flag -flag,
+// with the flag spelt as it was typed (-x.json), or --flag.
+func flagError(err error, args []string) error {
+	msg := err.Error()
+	for _, prefix := range []string{"flag provided but not defined: -", "for flag -", "flag needs an argument: -"} {
+		i := strings.Index(msg, prefix)
+		if i < 0 {
+			continue
+		}
+		at := i + len(prefix) - 1
+		name, _, _ := strings.Cut(msg[at+1:], ":")
+		typed := "--" + name
+		for _, a := range args {
+			if n, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "="); n == name && strings.HasPrefix(a, "-") {
+				typed, _, _ = strings.Cut(a, "=")
+				break
+			}
+		}
+		return errors.New(msg[:at] + typed + msg[at+1+len(name):])
+	}
+	return err
 }
 
 // endsWithDashes says whether fs.Parse stopped at a "--", given the flags
@@ -391,12 +397,45 @@ func isBool(f *flag.Flag) bool {
 	return ok && b.IsBoolFlag()
 }
 
-// printHelp prints a subcommand's usage line and flags.
+// printHelp prints a subcommand's usage line, what it does, and its flags,
+// spelt --flag as the usage line spells them, each with its default.
 func printHelp(w io.Writer, fs *flag.FlagSet, usage string) {
 	fmt.Fprintf(w, "usage: argstream %s\n", usage)
-	fs.SetOutput(w)
-	fs.PrintDefaults()
-	fs.SetOutput(io.Discard)
+	if s := summaries[fs.Name()]; s != "" {
+		fmt.Fprintf(w, "\n%s\n", s)
+	}
+	first := true
+	fs.VisitAll(func(f *flag.Flag) {
+		if first {
+			fmt.Fprintln(w, "\nflags:")
+			first = false
+		}
+		name, text := flag.UnquoteUsage(f)
+		switch {
+		case isBool(f):
+			name = ""
+		case name == "value" || name == "string":
+			// The values, as the usage line spells them.
+			name = "VALUE"
+			if _, after, ok := strings.Cut(usage, "--"+f.Name+" "); ok {
+				if i := strings.IndexAny(after, " ]"); i > 0 {
+					name = after[:i]
+				}
+			}
+		}
+		fmt.Fprintf(w, "  --%s %s\n", f.Name, name)
+		if f.DefValue != "" && !isBool(f) && !strings.Contains(text, "(default") {
+			text += " (default " + f.DefValue + ")"
+		}
+		fmt.Fprintf(w, "        %s\n", text)
+	})
+}
+
+// flagSet reports whether the flag name was given.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // An ioError is an input that cannot be read or an output that cannot be
@@ -432,7 +471,7 @@ var libraryPrefixes = []string{"token: ", "argstream: "}
 
 // usageError reports a usage error, or an *ioError, and returns exitUsage.
 func usageError(e env, err error) int {
-	fmt.Fprintf(e.stderr, "argstream: %v\n", err)
+	fmt.Fprintf(e.stderr, "argstream: %s\n", esc(err.Error()))
 	return exitUsage
 }
 
@@ -446,6 +485,6 @@ func report(e env, name string, err error) int {
 	case errors.As(err, &ioe):
 		return usageError(e, ioe)
 	}
-	fmt.Fprintf(e.stderr, "argstream: %s: %s\n", name, message(err))
+	fmt.Fprintf(e.stderr, "argstream: %s: %s\n", esc(name), shown(err))
 	return exitInvalid
 }

@@ -115,7 +115,7 @@ func TestStdinReadsSameOutput(t *testing.T) {
 			}
 			for name, reader := range readers {
 				var out, errOut bytes.Buffer
-				code := run(args, env{reader(strings.NewReader(in)), &out, &errOut})
+				code := run(args, env{stdin: reader(strings.NewReader(in)), stdout: &out, stderr: &errOut})
 				got := out.String()
 				if args[0] == "policy" {
 					// The length of a pipe is not known in advance.
@@ -151,7 +151,7 @@ func startPiped(t *testing.T, args ...string) *piped {
 	}
 	p := &piped{stdin: inW, lines: make(chan string, 1000), code: make(chan int, 1)}
 	go func() {
-		code := run(args, env{inR, outW, &p.stderr})
+		code := run(args, env{stdin: inR, stdout: outW, stderr: &p.stderr})
 		outW.Close()
 		p.code <- code
 	}()
@@ -329,7 +329,7 @@ func TestFlagsAnywhere(t *testing.T) {
 		fs := newFlags("test")
 		sv := fs.String("s", "", "")
 		var errOut bytes.Buffer
-		pos, _, ok := parseFlags(env{nil, io.Discard, &errOut}, fs, "test", c.args)
+		pos, _, ok := parseFlags(env{stdin: nil, stdout: io.Discard, stderr: &errOut}, fs, "test", c.args)
 		if ok == c.wantError || !c.wantError && (!slices.Equal(pos, c.pos) || *sv != c.s) {
 			t.Errorf("%q: %q, --s %q, ok %v, stderr %q; want %q, --s %q", c.args, pos, *sv, ok, errOut.String(), c.pos, c.s)
 		}
@@ -361,11 +361,35 @@ func TestHelp(t *testing.T) {
 			}
 		}
 	}
+	// argstream help: each command, with what it does in one line.
 	for _, h := range []string{"help", "-h", "--help"} {
 		got := invoke("", h)
-		if got.code != exitOK || got.stderr != "" || !strings.Contains(got.stdout, "argstream version") {
+		if got.code != exitOK || got.stderr != "" {
 			t.Errorf("%s: %+v", h, got)
 		}
+		for _, c := range commands {
+			if c.summary == "" || !strings.Contains(got.stdout, "\n  "+c.name+" ") || !strings.Contains(got.stdout, c.summary+"\n") {
+				t.Errorf("%s: no line for %s with its summary:\n%s", h, c.name, got.stdout)
+			}
+		}
+		if strings.Contains(got.stdout, "\n  bench ") {
+			t.Errorf("%s: bench is not a command of the CLI:\n%s", h, got.stdout)
+		}
+	}
+	// A command's flags are spelt --flag, as its usage line spells them,
+	// with their values and defaults.
+	got := invoke("", "replay", "--help")
+	for _, want := range []string{"\n  --format text|jsonl\n", "(default text)", "\n  --wire auto|anthropic|openai-chat|openai-responses\n",
+		"(default auto)", "\n  --rules-dir DIR\n", "\n  --width N\n", "\n  --framing auto|sse|jsonl\n"} {
+		if !strings.Contains(got.stdout, want) {
+			t.Errorf("replay --help lacks %q:\n%s", want, got.stdout)
+		}
+	}
+	if strings.Contains(got.stdout, "\n  -f") || strings.Contains(got.stdout, "\n  -w") {
+		t.Errorf("replay --help spells a flag -flag:\n%s", got.stdout)
+	}
+	if got := invoke("", "bench", "x.json"); got.code != exitUsage || !strings.Contains(got.stderr, "unknown command \"bench\"") {
+		t.Errorf("bench: %+v", got)
 	}
 }
 
@@ -414,13 +438,19 @@ func TestMessages(t *testing.T) {
 		{``, []string{"fragments", "--split", "0"}, exitUsage,
 			`argstream: --split 0: want a positive size or random:SEED`},
 		{``, []string{"fragments", "--nope"}, exitUsage,
-			`argstream: flag provided but not defined: -nope`},
+			`argstream: flag provided but not defined: --nope`},
 		{``, []string{"policy", file}, exitUsage,
 			`argstream: --rules RULES.json is required`},
 		{``, []string{"nonsense"}, exitUsage,
-			`argstream: unknown command "nonsense" (commands: fragments, fields, aggregate, policy, replay, bench, version)`},
+			`argstream: unknown command "nonsense" (commands: replay, fragments, fields, aggregate, policy, version)`},
 		{``, []string{"bench"}, exitUsage,
-			`argstream: bench needs at least one FILE`},
+			`argstream: unknown command "bench" (commands: replay, fragments, fields, aggregate, policy, version)`},
+		{``, []string{"replay", "--width", "x"}, exitUsage,
+			`argstream: invalid value "x" for flag --width: `},
+		{``, []string{"replay", "-width=x"}, exitUsage,
+			`argstream: invalid value "x" for flag -width: `},
+		{``, []string{"fragments", "--format"}, exitUsage,
+			`argstream: flag needs an argument: --format`},
 	} {
 		got := invoke(c.stdin, c.args...)
 		if got.code != c.code || !strings.HasPrefix(got.stderr, c.want) || strings.Count(got.stderr, "\n") != 1 {
@@ -433,7 +463,7 @@ func TestMessages(t *testing.T) {
 func TestReadError(t *testing.T) {
 	var out, errOut bytes.Buffer
 	stdin := io.MultiReader(strings.NewReader(`{"a": 1, `), iotest.ErrReader(errors.New("connection reset")))
-	code := run([]string{"fragments"}, env{stdin, &out, &errOut})
+	code := run([]string{"fragments"}, env{stdin: stdin, stdout: &out, stderr: &errOut})
 	if code != exitUsage || errOut.String() != "argstream: stdin: connection reset\n" || out.String() != "ObjectEntry { key: \"a\", value: Scalar(Number(1)) }\nObjectEntry { key: \"a\", value: Done }\n" {
 		t.Errorf("read error: exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
 	}

@@ -19,28 +19,41 @@ const (
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	// console is the terminal replay --render asks on: nil for stdin's,
+	// if stdin and stdout are terminals; a fake one in tests.
+	console console
 }
 
 // command is one subcommand: it parses args and returns the exit status.
 type command struct {
-	name  string
-	usage string
-	run   func(e env, args []string) int
+	name    string
+	summary string // what it does, in one line
+	usage   string
+	run     func(e env, args []string) int
 }
 
 // commands lists the subcommands, one line each.
 var commands = []command{
-	{"fragments", fragmentsUsage, runFragments},
-	{"fields", fieldsUsage, runFields},
-	{"aggregate", aggregateUsage, runAggregate},
-	{"policy", policyUsage, runPolicy},
-	{"replay", replayUsage, runReplay},
-	{"bench", benchUsage, runBench},
-	{"version", versionUsage, runVersion},
+	{"replay", summaries["replay"], replayUsage, runReplay},
+	{"fragments", summaries["fragments"], fragmentsUsage, runFragments},
+	{"fields", summaries["fields"], fieldsUsage, runFields},
+	{"aggregate", summaries["aggregate"], aggregateUsage, runAggregate},
+	{"policy", summaries["policy"], policyUsage, runPolicy},
+	{"version", summaries["version"], versionUsage, runVersion},
+}
+
+// summaries say what each command does, in one line.
+var summaries = map[string]string{
+	"replay":    "replay a provider's streamed response: calls, policy decisions, text; --render shows it with the permission prompt",
+	"fragments": "print the fragments of one call's arguments as they stream",
+	"fields":    "print the events of each top-level argument of one call, as they stream",
+	"aggregate": "print one call's complete arguments as compact JSON",
+	"policy":    "decide a policy on one call's arguments while they stream",
+	"version":   "print the version of argstream and of Go",
 }
 
 func main() {
-	os.Exit(run(os.Args[1:], env{os.Stdin, os.Stdout, os.Stderr}))
+	os.Exit(run(os.Args[1:], env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}))
 }
 
 func run(args []string, e env) int {
@@ -73,11 +86,13 @@ func run(args []string, e env) int {
 }
 
 func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage:")
+	fmt.Fprintln(w, "usage: argstream COMMAND [flags] [FILE]")
+	fmt.Fprintln(w, "\ncommands:")
 	for _, c := range commands {
-		fmt.Fprintf(w, "  argstream %s\n", c.usage)
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "Run argstream COMMAND --help for a command's flags.")
+	fmt.Fprintln(w, "\nRun argstream help COMMAND (or argstream COMMAND --help) for a command's usage and flags.")
+	fmt.Fprintln(w, "The benchmark command is in the bench module: see bench/README.md.")
 }
 
 func commandNames() string {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,7 +20,7 @@ type result struct {
 // invoke runs the command line args with stdin as its standard input.
 func invoke(stdin string, args ...string) result {
 	var out, errOut bytes.Buffer
-	code := run(args, env{strings.NewReader(stdin), &out, &errOut})
+	code := run(args, env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut})
 	return result{code, out.String(), errOut.String()}
 }
 
@@ -156,5 +157,19 @@ func TestShippedExample(t *testing.T) {
 	got := invoke("", "fragments", "--split", "16", "../../testdata/examples/fs_modify_file.json")
 	if got.code != exitOK || !strings.HasSuffix(got.stdout, "Done\n") || strings.Count(got.stdout, "\n") < 5 {
 		t.Errorf("exit %d, stderr %q, output:\n%s", got.code, got.stderr, got.stdout)
+	}
+}
+
+// TestNoBenchmarkBaseline: the shipped command does not link the
+// benchmarks' baseline (bench moved to the bench module).
+func TestNoBenchmarkBaseline(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pkg := range []string{"internal/handrolled", "internal/wirecount"} {
+		if strings.Contains(string(out), "/"+pkg+"\n") {
+			t.Errorf("cmd/argstream links %s", pkg)
+		}
 	}
 }

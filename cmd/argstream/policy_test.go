@@ -90,7 +90,7 @@ func TestPolicyInputs(t *testing.T) {
 	}
 	defer f.Close()
 	var out, errs bytes.Buffer
-	code = run([]string{"policy", "--rules", rules}, env{f, &out, &errs})
+	code = run([]string{"policy", "--rules", rules}, env{stdin: f, stdout: &out, stderr: &errs})
 	if code != exitOK || out.String() != `{"mode":"ask","rule":-1,"decided_at_byte":12,"total_bytes":21}`+"\n" {
 		t.Errorf("stdin from a file: exit %d, stdout %s, stderr %s", code, out.String(), errs.String())
 	}

@@ -3,18 +3,25 @@ package main
 // This file is replay --render: the stream shown as a person sees it
 // (package render), at a pace, with the early permission prompt.
 //
-// Goroutines. Everything that touches the toolcall.Response, the Renderer
-// and the output runs on the goroutine that runs the wire's reader (the
-// "stream goroutine"): the sinks, OnDecision, and the pacer's Read, which the
-// wire's reader calls between events, when no method of the Response is
-// running. One other goroutine reads the terminal, a line at a time, and
-// sends each answer on a channel; only the stream goroutine receives from
-// it, in the pacer's Read (while it waits for the pace, and before each
-// read) and at the end of a response. So Decline is only ever called from
-// the stream goroutine, between events or from OnDecision.
+// Goroutines. Everything runs on the goroutine that runs the wire's reader
+// (the "stream goroutine"): the sinks, OnDecision, the pacer's Read, which
+// the wire's reader calls between events, when no method of the Response
+// is running, and the terminal's keys, which only the pacer's Read and
+// the end of a response read, without a goroutine of their own (a key is
+// read only once a prompt is on the screen, so that nothing typed before
+// it can answer it). Approve and Decline are only ever called from the
+// stream goroutine, between events or from OnDecision.
+//
+// The screen. One prompt at a time is on the screen: the bottom line,
+// "Allow block 0 call fs_create_file (toolu_1)? [y/n/e]", drawn after the
+// output and drawn again below each new line of it, so that it never
+// scrolls away while the stream goes on; the line the renderer has begun
+// is held back until its end meanwhile. A key answers the prompt on the
+// screen when it was typed; the next call waiting for an answer gets its
+// prompt once that one is answered, and what was typed before a prompt
+// appears is dropped.
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -32,6 +39,7 @@ import (
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire/sse"
 	"github.com/go-json-experiment/json"
+	"github.com/rivo/uniseg"
 	"golang.org/x/term"
 )
 
@@ -58,10 +66,27 @@ func parsePace(s string) (float64, error) {
 	return n, nil
 }
 
-// isTerminal reports whether f is an *os.File on a terminal.
+// isTerminal reports whether f is a file on a terminal: anything with an
+// Fd method, as *os.File has.
 func isTerminal(f any) bool {
-	file, ok := f.(*os.File)
+	file, ok := f.(interface{ Fd() uintptr })
 	return ok && term.IsTerminal(int(file.Fd()))
+}
+
+// A console is the terminal the prompt reads its answers from: stdin's
+// (console_unix.go), or a fake one in tests.
+type console interface {
+	// wait waits for a key, at most d (no limit if d < 0), or, if in >=
+	// 0, until the file descriptor in has bytes to read; key says a key
+	// came.
+	wait(d time.Duration, in int) (key bool, err error)
+	// read reads the keys typed, once wait said there are some; io.EOF at
+	// the terminal's end.
+	read(p []byte) (int, error)
+	// discard drops the keys typed and not yet read.
+	discard()
+	// restore puts the terminal back as it was.
+	restore()
 }
 
 // answer is a call's answer to the prompt.
@@ -72,29 +97,25 @@ const (
 	allow      answer = 'y'
 	decline    answer = 'n'
 	edit       answer = 'e'
-	noTerminal answer = '-' // declined: stdin is not a terminal
+	noTerminal answer = '-' // declined: no terminal to ask on
 )
 
 // prompter shows the stream through a Renderer, paces it, and asks.
 type prompter struct {
-	r           *render.Renderer
-	resp        *toolcall.Response // set by run
-	interactive bool
-	answers     chan string // lines from the terminal; closed at its end
-	reading     bool        // the terminal's goroutine was started
-	stdin       io.Reader
+	r      *render.Renderer
+	scr    *screen
+	resp   *toolcall.Response // set by run
+	labels *labels            // the wire's, set at each response
+	con    console            // nil: no terminal, nothing is approved
+	inFd   int                // the input's file descriptor if it is a pipe, else -1
+	keys   []byte
 
-	queue   []int64          // the calls asked, awaiting an answer, in order
+	queue   []fragment.Call  // the calls asked, awaiting an answer, the first on the screen
 	asked   map[int64]answer // every call asked, and its answer
+	why     map[int64]string // each call asked: its decision, in words
 	ended   map[int64]bool   // calls whose arguments ended
 	offsets map[int64]int64  // each call's argument bytes so far
 	cancel  context.CancelFunc
-	// The model's text being shown, if textOpen.
-	textOpen  bool
-	textKind  string
-	textIndex int64
-	textLines int    // lines of it written
-	textBuf   []byte // its line not yet written
 
 	stopped   bool  // the only pending call was declined: stop reading
 	stoppedAt int64 // the index of that call
@@ -104,16 +125,22 @@ type prompter struct {
 	start   time.Time
 	payload int64 // argument and text bytes delivered so far
 	flush   func()
+
+	// The terminal's size.
+	width   func() int // the terminal's width now, 0 if unknown
+	resized <-chan os.Signal
 }
 
-func newPrompter(r *render.Renderer, stdin io.Reader, rate float64, flush func()) *prompter {
-	return &prompter{r: r, stdin: stdin, interactive: isTerminal(stdin), rate: rate, flush: flush,
-		asked: map[int64]answer{}, ended: map[int64]bool{}, offsets: map[int64]int64{}}
+func newPrompter(r *render.Renderer, scr *screen, con console, rate float64, flush func()) *prompter {
+	return &prompter{r: r, scr: scr, con: con, inFd: -1, rate: rate, flush: flush,
+		asked: map[int64]answer{}, why: map[int64]string{}, ended: map[int64]bool{}, offsets: map[int64]int64{},
+		width: func() int { return 0 }}
 }
 
 // reset readies the prompter for the next response.
 func (p *prompter) reset() {
 	clear(p.asked)
+	clear(p.why)
 	clear(p.ended)
 	clear(p.offsets)
 	p.queue = p.queue[:0]
@@ -121,7 +148,6 @@ func (p *prompter) reset() {
 
 // sink wraps the Renderer's sink of call c, to know the call's progress.
 func (p *prompter) sink(c fragment.Call) sink.Sink {
-	p.endText()
 	return &watchSink{p: p, index: int64(c.Index), s: p.r.Sink(c)}
 }
 
@@ -132,7 +158,6 @@ type watchSink struct {
 }
 
 func (w *watchSink) Push(pr *fragment.Progress) error {
-	w.p.endText()
 	if d := pr.Offset - w.p.offsets[w.index]; d > 0 {
 		w.p.payload += d
 		w.p.offsets[w.index] = pr.Offset
@@ -141,104 +166,111 @@ func (w *watchSink) Push(pr *fragment.Progress) error {
 }
 
 func (w *watchSink) End(err error) {
-	w.p.endText()
 	w.p.ended[w.index] = true
 	w.s.End(err)
 }
 
-// text shows the model's text, escaped, a line at a time (the Renderer
-// starts each write of the command's own on a line of its own): "text
-// INDEX: ...", its further lines indented by two spaces. The line being
-// written is held until its end, or until a call's output or another line
-// of the command's takes the output.
+// text shows the model's text, escaped, wrapped, behind the renderer's
+// gutter, under its label ("block 0 text").
 func (p *prompter) text(kind string, index int64, text []byte) {
 	p.payload += int64(len(text))
-	if !p.textOpen || p.textKind != kind || p.textIndex != index {
-		p.endText()
-		p.textOpen, p.textKind, p.textIndex, p.textLines = true, kind, index, 0
-	}
-	p.textBuf = append(p.textBuf, text...)
-	if i := bytes.LastIndexByte(p.textBuf, '\n'); i >= 0 {
-		p.writeText(string(p.textBuf[:i]))
-		p.textBuf = append(p.textBuf[:0], p.textBuf[i+1:]...)
-	}
+	p.r.Text(p.labels.textAt(kind, index), text)
 }
 
-// writeText writes lines of the text being shown.
-func (p *prompter) writeText(s string) {
-	var b strings.Builder
-	for line := range strings.SplitSeq(s, "\n") {
-		if p.textLines == 0 {
-			fmt.Fprintf(&b, "%s %d: ", p.textKind, p.textIndex)
-		} else {
-			b.WriteString("  ")
-		}
-		b.WriteString(printable(line, false))
-		b.WriteByte('\n')
-		p.textLines++
-	}
-	io.WriteString(p.r, b.String())
-}
-
-// endText ends the text being shown, if any, writing its last line.
-func (p *prompter) endText() {
-	if p.textOpen && len(p.textBuf) > 0 {
-		p.writeText(string(p.textBuf))
-	}
-	p.textOpen, p.textBuf = false, p.textBuf[:0]
-}
-
-// line writes one line of the command's own through the Renderer, after
-// the text being shown.
+// line writes one line of the command's own through the Renderer, which
+// wraps it.
 func (p *prompter) line(format string, args ...any) {
-	p.endText()
 	fmt.Fprintf(p.r, format+"\n", args...)
 }
 
-// decided is OnDecision's: an ask shows the prompt at once.
+// who names call c in the command's lines: "block 1 call toolu_1
+// fs_create_file", escaped.
+func (p *prompter) who(c fragment.Call) string {
+	return p.labels.callAt(c.Index) + " " + ident(c)
+}
+
+// decided is OnDecision's: an ask shows the call's partial arguments and
+// its prompt at once, or, if another call's prompt is on the screen, once
+// that one is answered.
 func (p *prompter) decided(_ *toolcall.Response, c fragment.Call, d policy.Decision, at int64) {
 	if d.Mode != policy.Ask {
 		return
 	}
 	idx := int64(c.Index)
-	when := "while its arguments stream"
-	if p.ended[idx] {
-		when = "its arguments complete"
-	}
-	p.line("? call %d asks permission (%s, decided at byte %d):\n%s", c.Index, d, at, p.r.Partial(c.Index))
+	p.why[idx] = fmt.Sprintf("%s, decided at byte %d", d, at)
 	p.asked[idx] = noAnswer
-	if !p.interactive {
-		p.line("Allow? [y/n/e] n (stdin is not a terminal: not approved)")
+	if p.con == nil {
+		p.ask(c)
+		p.line("%s", p.promptText(c, "n (no terminal to ask on: not approved)"))
 		p.asked[idx] = noTerminal
 		p.declined(idx)
 		return
 	}
-	p.line("Allow? [y/n/e] (%s; answer, then Enter)", when)
-	p.queue = append(p.queue, idx)
-	if !p.reading {
-		p.reading = true
-		p.answers = make(chan string)
-		go readAnswers(p.stdin, p.answers)
+	p.queue = append(p.queue, c)
+	if len(p.queue) > 1 {
+		p.line("? %s asks permission too: its prompt comes once the one shown is answered", p.who(c))
+		return
 	}
+	p.show()
 }
 
-// readAnswers sends each line of the terminal on ch, and closes ch at its
-// end. It runs on its own goroutine, and touches nothing else.
-func readAnswers(in io.Reader, ch chan<- string) {
-	sc := bufio.NewScanner(in)
-	for sc.Scan() {
-		ch <- sc.Text()
+// ask shows what call c asks: its partial arguments.
+func (p *prompter) ask(c fragment.Call) {
+	when := "while its arguments stream"
+	if p.ended[int64(c.Index)] {
+		when = "its arguments complete"
 	}
-	close(ch)
+	p.line("? %s asks permission (%s; %s):\n%s", p.who(c), p.why[int64(c.Index)], when, p.r.Partial(c.Index))
+}
+
+// promptText is the prompt of call c, with hint after it, on one line of
+// the terminal's width: the call's name and id are shortened in their
+// middle if need be (ask showed them whole).
+func (p *prompter) promptText(c fragment.Call, hint string) string {
+	label := p.labels.callAt(c.Index)
+	name, id := []rune(esc(orNone(c.Name, "no name"))), []rune(esc(orNone(c.ID, "no id")))
+	text := func() string {
+		return fmt.Sprintf("Allow %s %s (%s)? [y/n/e] %s", label, string(name), string(id), hint)
+	}
+	w := p.width()
+	if w <= 0 {
+		return text()
+	}
+	for over := uniseg.StringWidth(text()) - (w - 1); over > 0; over = uniseg.StringWidth(text()) - (w - 1) {
+		switch {
+		case len(id) > 3:
+			id = shorten(id, over)
+		case len(name) > 3:
+			name = shorten(name, over)
+		default:
+			return text() // a terminal too narrow for any prompt
+		}
+	}
+	return text()
+}
+
+// shorten cuts about n runes out of the middle of rs (more than 3),
+// marking the cut with "…".
+func shorten(rs []rune, n int) []rune {
+	keep := min(max(len(rs)-n-1, 2), len(rs)-2)
+	return append(append(rs[:keep/2:keep/2], '…'), rs[len(rs)-(keep-keep/2):]...)
+}
+
+// show puts the prompt of the first call of the queue on the screen, after
+// dropping what was typed before.
+func (p *prompter) show() {
+	c := p.queue[0]
+	p.ask(c)
+	p.scr.setPrompt(p.promptText(c, ""))
+	p.flush()
+	p.con.discard()
+	p.keys = p.keys[:0]
 }
 
 // declined declines call idx if it is still pending, on the stream
 // goroutine, and stops reading if it was the only pending call.
 func (p *prompter) declined(idx int64) {
-	if p.ended[idx] {
-		return // complete already: it is simply not run
-	}
-	if p.resp.Decline(idx) {
+	if done := p.ended[idx]; p.resp.Decline(idx) && !done {
 		p.stopped, p.stoppedAt = true, idx
 		if p.cancel != nil {
 			p.cancel()
@@ -246,92 +278,149 @@ func (p *prompter) declined(idx int64) {
 	}
 }
 
-// apply applies one line from the terminal to the first call awaiting an
-// answer.
-func (p *prompter) apply(line string, ok bool) {
+// key applies a key typed at the prompt on the screen: y, n or e answers
+// it (and the next prompt, if any, takes the screen); Enter and spaces are
+// nothing; Ctrl-D, or the terminal's end (k 0), answers n, since nothing
+// is ever approved without a yes; any other key shows what to type.
+func (p *prompter) key(k byte) {
 	if len(p.queue) == 0 {
 		return
 	}
-	idx := p.queue[0]
-	a := decline // the terminal's end: never approve silently
-	if ok {
-		switch strings.ToLower(strings.TrimSpace(line)) {
-		case "y", "yes":
-			a = allow
-		case "n", "no":
-			a = decline
-		case "e", "edit":
-			a = edit
-		default:
-			p.line("Allow? [y/n/e] (call %d: answer y, n or e, then Enter)", idx)
-			return
-		}
+	c := p.queue[0]
+	idx := int64(c.Index)
+	var a answer
+	switch k {
+	case 'y', 'Y':
+		a = allow
+	case 'n', 'N', 0, 4:
+		a = decline
+	case 'e', 'E':
+		a = edit
+	case '\r', '\n', ' ':
+		return
+	default:
+		p.scr.setPrompt(p.promptText(c, "(answer y, n or e) "))
+		return
 	}
+	p.scr.setPrompt("")
 	p.queue = p.queue[1:]
 	p.asked[idx] = a
 	switch a {
 	case allow:
 		p.resp.Approve(idx)
-		p.line("→ call %d allowed: it runs once its arguments are complete", idx)
+		p.line("→ %s: allowed: it runs once its arguments are complete", p.who(c))
 	case edit:
-		p.line("→ call %d marked for editing once its arguments are complete", idx)
+		p.line("→ %s: marked for editing once its arguments are complete", p.who(c))
 	default:
-		p.line("→ call %d declined", idx)
+		what := "declined"
+		if k == 0 || k == 4 {
+			what = "declined (the terminal ended: no answer)"
+		}
+		p.line("→ %s: %s", p.who(c), what)
 		p.declined(idx)
+	}
+	if len(p.queue) > 0 {
+		p.show()
 	}
 }
 
-// poll applies the answers that have come, without waiting.
+// keysTyped applies the keys typed since the last look, the first answer
+// only: the keys after it were typed before the next prompt appeared.
+func (p *prompter) keysTyped() {
+	var buf [64]byte
+	n, err := p.con.read(buf[:])
+	if n == 0 && err != nil {
+		p.key(0) // the terminal's end
+		return
+	}
+	for _, k := range buf[:n] {
+		before := len(p.queue)
+		p.key(k)
+		if len(p.queue) != before {
+			return // answered: the rest came before the next prompt
+		}
+	}
+}
+
+// poll applies the keys typed, without waiting, and follows a resize.
 func (p *prompter) poll() {
+	p.resize()
 	for len(p.queue) > 0 {
-		select {
-		case line, ok := <-p.answers:
-			p.apply(line, ok)
-		default:
+		key, err := p.con.wait(0, -1)
+		if !key || err != nil {
 			return
 		}
+		p.keysTyped()
+		p.flush()
+	}
+}
+
+// resize gives the Renderer the terminal's new width after a SIGWINCH.
+func (p *prompter) resize() {
+	select {
+	case <-p.resized:
+		if w := p.width(); w > 0 {
+			p.r.SetWidth(w)
+			if len(p.queue) > 0 {
+				p.scr.setPrompt(p.promptText(p.queue[0], ""))
+			}
+		}
+	default:
 	}
 }
 
 // await waits for the answer of every call still asked, at the end of a
 // response.
 func (p *prompter) await() {
-	p.endText()
 	for len(p.queue) > 0 {
 		p.flush()
-		line, ok := <-p.answers
-		p.apply(line, ok)
+		// A while at a time, to follow a resize meanwhile.
+		if key, err := p.con.wait(250*time.Millisecond, -1); key || err != nil {
+			p.keysTyped()
+		}
+		p.resize()
 	}
+	p.flush()
 }
 
 // pacer is the input of the wire's reader under --render: before each read
-// it flushes the output, applies the answers, and waits until the argument
-// and text bytes delivered so far are due at the pace.
+// it flushes the output, applies the keys typed, and waits until the
+// argument and text bytes delivered so far are due at the pace, answering
+// keys meanwhile; while a prompt waits and the input is a pipe with
+// nothing to read yet, it waits for a key or for the input.
 type pacer struct {
-	p *prompter
-	r io.Reader
+	p  *prompter
+	r  io.Reader
+	br interface{ Buffered() int } // r's buffer, if any
 }
 
 func (pc pacer) Read(b []byte) (int, error) {
 	p := pc.p
 	p.flush()
-	p.poll()
+	if p.con != nil {
+		p.poll()
+	}
 	if p.rate > 0 {
 		due := p.start.Add(time.Duration(float64(p.payload) / p.rate * float64(time.Second)))
 		for wait := time.Until(due); wait > 0 && !p.stopped; wait = time.Until(due) {
-			if len(p.queue) == 0 {
-				time.Sleep(wait)
-				break
+			if p.con == nil || len(p.queue) == 0 {
+				time.Sleep(min(wait, 50*time.Millisecond))
+				p.resize()
+				continue
 			}
-			t := time.NewTimer(wait)
-			select {
-			case line, ok := <-p.answers:
-				p.apply(line, ok)
+			if key, _ := p.con.wait(wait, -1); key {
+				p.keysTyped()
 				p.flush()
-			case <-t.C:
 			}
-			t.Stop()
 		}
+	}
+	for p.con != nil && len(p.queue) > 0 && p.inFd >= 0 && !p.stopped && (pc.br == nil || pc.br.Buffered() == 0) {
+		key, err := p.con.wait(-1, p.inFd)
+		if !key || err != nil {
+			break // the input has bytes
+		}
+		p.keysTyped()
+		p.flush()
 	}
 	if p.stopped {
 		return 0, errStopped
@@ -339,33 +428,82 @@ func (pc pacer) Read(b []byte) (int, error) {
 	return pc.r.Read(b)
 }
 
-// final is what becomes of call r under --render: whether it may run, and
-// its status in the summary.
-func (p *prompter) final(r toolcall.Result) (ok bool, status string) {
+// final is what becomes of call r under --render, o without a prompt:
+// whether it was asked, and answered.
+func (p *prompter) final(r toolcall.Result, o outcome) outcome {
 	a, asked := p.asked[int64(r.Call.Index)]
 	switch {
-	case asked && a == decline:
-		return false, "declined"
-	case asked && a == noTerminal:
-		return false, "not approved, no terminal"
-	case !r.Executable:
-		return false, "not executable"
-	case asked && a == allow:
-		return true, "allowed, executable"
-	case asked && a == edit:
-		return true, "edit: complete, marked for editing"
+	case !asked || r.Call.Server:
+		return o
+	case a == decline:
+		return outcome{"declined", true}
+	case a == noTerminal:
+		return outcome{"not approved, no terminal", true}
+	case a == edit && (r.Err == nil || errors.Is(r.Err, toolcall.ErrNotApproved)):
+		return outcome{"marked for editing: complete, not run as streamed", false}
 	}
-	return true, "executable"
+	return o
+}
+
+// screen is the output of the Renderer under --render, in front of the
+// command's buffered stdout. While a prompt waits, it is the screen's last
+// line: every complete line of output goes above it (the prompt is erased,
+// the lines written, the prompt drawn again), and the line begun is held
+// back until its end, or until the prompt goes.
+type screen struct {
+	w      io.Writer
+	prompt string // the prompt on the screen, "" for none
+	held   []byte // the line begun while the prompt is shown
+}
+
+func (s *screen) Write(b []byte) (int, error) {
+	if s.prompt == "" {
+		return s.w.Write(b)
+	}
+	s.held = append(s.held, b...)
+	i := bytes.LastIndexByte(s.held, '\n')
+	if i < 0 {
+		return len(b), nil
+	}
+	io.WriteString(s.w, eraseLine)
+	s.w.Write(s.held[:i+1])
+	s.held = s.held[:copy(s.held, s.held[i+1:])]
+	_, err := io.WriteString(s.w, s.prompt)
+	return len(b), err
+}
+
+// eraseLine takes the cursor to the start of its line and erases the
+// line: the prompt, drawn without a newline.
+const eraseLine = "\r\x1b[K"
+
+// setPrompt puts prompt on the screen's last line in place of the one
+// there, or, if prompt is "", takes it away and writes the line held.
+func (s *screen) setPrompt(prompt string) {
+	if s.prompt != "" {
+		io.WriteString(s.w, eraseLine)
+	}
+	s.prompt = prompt
+	if prompt == "" {
+		s.w.Write(s.held)
+		s.held = s.held[:0]
+		return
+	}
+	io.WriteString(s.w, prompt)
 }
 
 // unread reports, once the replay stopped reading, what was never
-// streamed: the bytes of the input left unread, which it reads without
-// processing them, to count them (for a pipe, until the producer closes
-// it), and among them, for a provider's wire, the argument bytes of the
-// declined call and of the other calls (argBytes); for a text (wire ""),
-// whose calls' bytes are not told apart, the input bytes alone.
+// streamed. For a recording (a regular file), it reads the rest of the
+// file without processing it, to count its bytes and, for a provider's
+// wire, the argument bytes of the declined call and of the other calls
+// (argBytes); for a text (wire ""), whose calls' bytes are not told apart,
+// the input bytes alone. A live input (a pipe, a terminal) is not read
+// any further: the bytes read are counted, and the rest was never read.
 func (rp *replayer) unread(wire string, declined int64) {
 	const stopped = "stopped reading: the declined call was the only one pending\n"
+	if !rp.regular {
+		rp.prompt.line(stopped+"never streamed: the rest of the input, never read (%d bytes were read)", rp.in.n)
+		return
+	}
 	var ct byteCount
 	if wire == "" {
 		io.Copy(&ct, rp.rest)
@@ -380,7 +518,8 @@ func (rp *replayer) unread(wire string, declined int64) {
 			others += n
 		}
 	}
-	rp.prompt.line(stopped+"never streamed: %d argument bytes of call %d, %d of later calls; %d bytes of the input", args[declined], declined, others, int64(ct))
+	rp.prompt.line(stopped+"never streamed: %d argument bytes of %s, %d of later calls; %d bytes of the input",
+		args[declined], rp.labels.callAt(declined), others, int64(ct))
 }
 
 type byteCount int64
@@ -454,6 +593,8 @@ type renderReport struct {
 }
 
 func (rr *renderReport) response(n int, wire string) {
+	rr.t.l = labelsOf(wire)
+	rr.p.labels = &rr.t.l
 	rr.p.line("── response %d (%s)", n, wire)
 }
 
@@ -464,18 +605,82 @@ func (rr *renderReport) decision(fragment.Call, policy.Decision, int64, bool) {}
 func (rr *renderReport) text(kind string, index int64, text []byte) { rr.p.text(kind, index, text) }
 
 func (rr *renderReport) streamError(err error) {
-	rr.p.line("stream error: %s", printable(message(err), false))
+	rr.p.line("stream error: %s", shown(err))
 }
 
 func (rr *renderReport) end(r toolcall.Result, unlisted bool) {
-	_, status := rr.p.final(r)
+	status := rr.p.final(r, describe(r)).status
 	if d := r.Verdict.Decision; d.Decided() {
-		status += ", " + describe(d, unlisted)
+		status += "; " + decisionText(d, unlisted)
 	}
 	got := rr.p.offsets[int64(r.Call.Index)]
 	extra := ""
-	if r.Err != nil && !r.Declined {
-		extra = fmt.Sprintf(" (%s; %d argument bytes received)", printable(message(r.Err), false), got)
+	if r.Err != nil && !r.Declined && !errors.Is(r.Err, toolcall.ErrNotApproved) {
+		extra = fmt.Sprintf(" (%s; %d argument bytes received)", shown(r.Err), got)
 	}
-	rr.p.line("call %d %s: %s%s", r.Call.Index, rr.t.ident(r.Call), status, extra)
+	rr.p.line("%s: %s%s", rr.p.who(r.Call), status, extra)
+}
+
+// close ends the last line of the output.
+func (rr *renderReport) close() { rr.p.r.Write(nil) }
+
+// setupRender readies --render: the Renderer on the screen in front of
+// the output, its colour and width, the prompt's console (stdin's
+// terminal, its echo off until stop), the resize signal, and the pacer in
+// front of the input. stop puts the terminal back as it was; it is also
+// done on a panic, and on SIGINT, SIGTERM and SIGHUP (console_unix.go).
+func (rp *replayer) setupRender(e env, src *source, opts []render.Option, rate float64, width int) (stop func(), err error) {
+	con := e.console
+	if con == nil {
+		if con, err = openConsole(e); err != nil {
+			return nil, &ioError{"stdin", err}
+		}
+	}
+	restore := func() {}
+	if con != nil {
+		restore = con.restore
+	}
+	out, _ := e.stdout.(interface{ Fd() uintptr })
+	tty := isTerminal(e.stdout)
+	opts = append(opts, render.WithColor(tty && os.Getenv("NO_COLOR") == ""))
+	if tty {
+		opts = append(opts, render.WithTerminal(out.Fd()))
+	}
+	size := func() int { return 0 }
+	if tty {
+		size = func() int {
+			w, _, err := term.GetSize(int(out.Fd()))
+			if err != nil {
+				return 0
+			}
+			return w
+		}
+	}
+	switch cols, err := strconv.Atoi(os.Getenv("COLUMNS")); {
+	case width >= 0:
+		opts = append(opts, render.WithWidth(width))
+	case tty:
+	case err == nil && cols > 0:
+		opts = append(opts, render.WithWidth(cols))
+	}
+	scr := &screen{w: rp.in.out}
+	p := newPrompter(render.New(scr, opts...), scr, con, rate, func() { rp.in.flush() })
+	p.width = size
+	if width >= 0 {
+		p.width = func() int { return width }
+	}
+	stopResize := func() {}
+	if tty && width < 0 {
+		p.resized, stopResize = watchResize()
+	}
+	if f, ok := src.r.(*os.File); ok && src.size < 0 {
+		p.inFd = int(f.Fd())
+	}
+	rp.prompt, rp.rep = p, &renderReport{t: textReport{w: rp.in.out}, p: p}
+	lr, _ := rp.body.(lineReads)
+	rp.rest, rp.body = rp.body, pacer{p: p, r: rp.body, br: lr.br}
+	return func() {
+		stopResize()
+		restore()
+	}, nil
 }

@@ -6,9 +6,9 @@ package main
 //     of the input, each read by its wire's adapter into a
 //     toolcall.Response;
 //   - the input: reads that flush the output before they may wait, cut at
-//     line ends so that the adapter of one response reads no byte of the
-//     next; the events at a response's start, kept to be read again, and
-//     the wire they tell (--wire auto);
+//     line ends so that an event is read up to its end and no further; the
+//     events at a response's start, kept to be read again, and the wire
+//     they tell (--wire auto); where a response ends is cut.go's;
 //   - the policies of --rules and --rules-dir;
 //   - the reports: JSON Lines, and text for a person.
 
@@ -24,7 +24,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/argstream/argstream"
 	"github.com/argstream/argstream/dialect"
@@ -34,15 +33,15 @@ import (
 	"github.com/argstream/argstream/schema"
 	"github.com/argstream/argstream/sink"
 	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire"
 	"github.com/argstream/argstream/wire/anthropicstream"
 	"github.com/argstream/argstream/wire/openaistream"
 	"github.com/argstream/argstream/wire/sse"
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
-	"golang.org/x/term"
 )
 
-const replayUsage = "replay [--wire auto|anthropic|openai-chat|openai-responses | --syntax caret|xml|qwen [--schema TOOLS.json]] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [--render function_call|json] [--pace recorded|none|BYTES_PER_SEC] [FILE]"
+const replayUsage = "replay [--wire auto|anthropic|openai-chat|openai-responses] [--framing auto|sse|jsonl] [--syntax caret|xml|qwen [--schema TOOLS.json]] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [--render function_call|json [--pace recorded|none|BYTES_PER_SEC] [--width N]] [FILE]"
 
 // A wireReader reads one response of a provider's stream from body into
 // resp, calling onText and onThinking with the model's text.
@@ -73,6 +72,8 @@ func runReplay(e env, args []string) int {
 	format := fs.String("format", "text", "text (for a person) or jsonl (one JSON object per event)")
 	style := fs.String("render", "", "show the calls as a person sees them, in the style function_call or json, with a permission prompt for ask")
 	pace := fs.String("pace", "", "with --render: recorded (240 bytes of arguments and text a second), none, or `BYTES_PER_SEC`")
+	width := fs.Int("width", -1, "with --render: wrap lines at `N` columns, 0 for no wrapping (default: the terminal's width, else $COLUMNS, else 80)")
+	framing := fs.String("framing", "auto", "how the events are framed: auto (told from the first byte), sse (server-sent events, as the HTTP body carries them) or jsonl (one event's JSON data per line, as vercel/ai records streams)")
 	syntax := fs.String("syntax", "", "the input is an assistant's text, whose calls are written in caret (^^^ blocks), xml (<tool:NAME> tags) or qwen (<tool_call> tags), not a provider's stream")
 	schemaFile := fs.String("schema", "", "with --syntax: the tools' definitions, `TOOLS.json`, whose JSON Schemas type the values")
 	files, code, ok := parseFlags(e, fs, replayUsage, args)
@@ -98,6 +99,12 @@ func runReplay(e env, args []string) int {
 	if *format != "text" && *format != "jsonl" {
 		return usageError(e, fmt.Errorf("--format %s: want text or jsonl", *format))
 	}
+	switch {
+	case *framing != "auto" && *framing != "sse" && *framing != "jsonl":
+		return usageError(e, fmt.Errorf("--framing %s: want auto, sse or jsonl", *framing))
+	case *syntax != "" && flagSet(fs, "framing"):
+		return usageError(e, errors.New("--syntax excludes --framing: an assistant's text is not framed"))
+	}
 	if *rulesFile != "" && *rulesDir != "" {
 		return usageError(e, errors.New("--rules and --rules-dir exclude each other"))
 	}
@@ -116,6 +123,12 @@ func runReplay(e env, args []string) int {
 	}
 	if *style != "" && *format != "text" {
 		return usageError(e, errors.New("--render excludes --format jsonl"))
+	}
+	if *style == "" && flagSet(fs, "width") {
+		return usageError(e, errors.New("--width needs --render"))
+	}
+	if *width < -1 || *width == -1 && flagSet(fs, "width") {
+		return usageError(e, fmt.Errorf("--width %d: want a number of columns, 0 for no wrapping", *width))
 	}
 	if *pace == "" {
 		*pace = "recorded"
@@ -136,23 +149,23 @@ func runReplay(e env, args []string) int {
 
 	out := bufio.NewWriter(e.stdout)
 	in := &arrival{r: src.r, out: out}
-	rp := &replayer{e: e, name: src.name, pols: pols, rep: &textReport{w: out},
+	rp := &replayer{e: e, name: src.name, pols: pols, rep: &textReport{w: out}, regular: src.size >= 0,
 		in: in, body: lineReads{bufio.NewReaderSize(in, readSize)}}
 	if *format == "jsonl" {
 		j := &jsonlReport{w: out}
 		rp.rep, rp.fragments = j, sink.PushFunc(j.fragment)
 	}
-	if *style != "" {
-		out := e.stdout
-		opts = append(opts, render.WithColor(isTerminal(out) && os.Getenv("NO_COLOR") == ""))
-		if f, isFile := out.(*os.File); isFile && isTerminal(out) {
-			if w, _, err := term.GetSize(int(f.Fd())); err == nil {
-				opts = append(opts, render.WithWidth(w))
-			}
+	if *syntax == "" {
+		if err := rp.frame(*framing); err != nil {
+			return usageError(e, err)
 		}
-		p := newPrompter(render.New(rp.in.out, opts...), e.stdin, rate, func() { rp.in.flush() })
-		rp.prompt, rp.rep = p, &renderReport{t: textReport{w: rp.in.out}, p: p}
-		rp.rest, rp.body = rp.body, pacer{p, rp.body}
+	}
+	if *style != "" {
+		stop, err := rp.setupRender(e, src, opts, rate, *width)
+		if err != nil {
+			return usageError(e, err)
+		}
+		defer stop()
 	}
 	if *syntax != "" {
 		return rp.runText(syn, tools)
@@ -170,11 +183,16 @@ type replayer struct {
 	fragments sink.Sink
 	pols      *policies // nil without --rules or --rules-dir
 	prompt    *prompter // --render's; nil without it
+	regular   bool      // the input is a regular file: a recording, not a live stream
+	framing   string    // sse or jsonl
 	in        *arrival  // the input, and the output's flush
 	body      io.Reader // the input, a line at most per read
 	rest      io.Reader // under --render, body without the pacer
 
+	carry    []byte   // the first event of the next response, read to end the last one
 	problems []string // why the exit status is not 0, for stderr
+	wire     string   // the wire of the response being read, "" for a text
+	labels   labels   // its labels
 }
 
 // Bounds on what --wire auto reads to tell the wire: the events, and their
@@ -202,9 +220,11 @@ func (rp *replayer) run(wire string) int {
 			return code
 		}
 		wire = told
+		rp.wire, rp.labels = wire, labelsOf(wire)
 		rp.rep.response(n, wire)
-		body := io.MultiReader(bytes.NewReader(head), rp.body)
-		err := wireReaders[wire](ctx, body, resp, rp.onText("text"), rp.onText("thinking"))
+		cut := newResponseCut(wire, io.MultiReader(bytes.NewReader(head), rp.body))
+		err := wireReaders[wire](ctx, cut, resp, rp.onText("text"), rp.onText("thinking"))
+		rp.carry = append(rp.carry[:0], cut.next...)
 		if rp.in.flushErr != nil {
 			return rp.finish()
 		}
@@ -241,23 +261,25 @@ func (rp *replayer) newResponse(opts ...toolcall.Option) *toolcall.Response {
 }
 
 // ended reports the results of response n's calls, and keeps the problems
-// of those that may not run.
+// of those that should have run and may not.
 func (rp *replayer) ended(n int, results []toolcall.Result) {
 	if rp.prompt != nil {
 		rp.prompt.await()
 	}
 	for _, r := range results {
 		rp.rep.end(r, r.Verdict.Decided() && rp.pols.unlisted(r.Call.Name))
-		executable, why := r.Executable, ""
+		o := describe(r)
 		if rp.prompt != nil {
-			executable, why = rp.prompt.final(r)
+			o = rp.prompt.final(r, o)
 		}
-		if !executable {
-			if why == "" || why == "not executable" {
-				why = whyNot(r)
-			}
-			rp.problems = append(rp.problems, fmt.Sprintf("%s: not executable: %s", callName(n, r.Call), why))
+		if !o.problem {
+			continue
 		}
+		why := o.status
+		if r.Err != nil && !r.Declined && !errors.Is(r.Err, toolcall.ErrNotApproved) {
+			why += ": " + shown(r.Err)
+		}
+		rp.problems = append(rp.problems, fmt.Sprintf("%s: not executable: %s", rp.callName(n, r.Call), why))
 	}
 }
 
@@ -272,6 +294,7 @@ func (rp *replayer) runText(syn dialect.Syntax, tools *schema.Tools) int {
 	}
 	onText := rp.onText("text")
 	dr := dialect.NewReader(syn, resp, dialect.OnText(func(text []byte) { onText(0, text) }))
+	rp.labels = textLabels
 	rp.rep.response(0, syn.String())
 	buf := make([]byte, readSize)
 	for {
@@ -310,7 +333,7 @@ func (rp *replayer) begin(n int, wire string) (head []byte, told string, code in
 	if n == 0 && wire != "auto" {
 		return nil, wire, 0, true
 	}
-	head, told, events, err := sniff(rp.body, wire)
+	head, told, events, err := sniff(io.MultiReader(bytes.NewReader(rp.carry), rp.body), wire)
 	switch {
 	case rp.in.failed():
 		return nil, "", rp.finish(), false
@@ -328,25 +351,37 @@ func (rp *replayer) begin(n int, wire string) (head []byte, told string, code in
 		return nil, "", rp.finish(), false
 	}
 	which := fmt.Sprintf("its %d events", events)
-	if events == sniffEvents || len(head) >= sniffBytes {
+	switch {
+	case events == sniffEvents || len(head) >= sniffBytes:
 		which = fmt.Sprintf("the first %d events", events)
+	case events == 1:
+		which = "its only event"
 	}
-	return nil, "", usageError(rp.e, fmt.Errorf("%s: cannot tell the wire from %s: use --wire", rp.name, which)), false
+	what, try := looksLike(rp.in.head, true)
+	return nil, "", usageError(rp.e, fmt.Errorf("%s: cannot tell the wire from %s: it looks like %s%s: use --wire anthropic, openai-chat or openai-responses", rp.name, which, what, try)), false
 }
 
-// streamError reports the error that ended response n.
+// streamError reports the error that ended response n. For the first,
+// it says what the input looks like if that is not the wire it was read
+// as.
 func (rp *replayer) streamError(n int, err error) {
 	rp.rep.streamError(err)
-	what := message(err)
+	what := shown(err)
 	if n > 0 {
 		what = fmt.Sprintf("response %d: %s", n, what)
 	}
 	rp.problems = append(rp.problems, what)
+	if n == 0 && rp.wire != "" {
+		if h := rp.hint(rp.wire); h != "" {
+			rp.problems = append(rp.problems, esc(h))
+		}
+	}
 }
 
 // finish flushes the output, reports the problems on stderr, and returns
 // the exit status.
 func (rp *replayer) finish() int {
+	rp.rep.close()
 	rp.in.flush()
 	switch {
 	case rp.in.flushErr != nil:
@@ -384,8 +419,8 @@ func (rp *replayer) onText(kind string) func(int64, []byte) {
 }
 
 // callName names call c of response n in a message.
-func callName(n int, c fragment.Call) string {
-	s := fmt.Sprintf("call %d (%s %s)", c.Index, orNone(c.ID, "no id"), orNone(c.Name, "no name"))
+func (rp *replayer) callName(n int, c fragment.Call) string {
+	s := fmt.Sprintf("%s (%s %s)", rp.labels.callAt(c.Index), esc(orNone(c.ID, "no id")), esc(orNone(c.Name, "no name")))
 	if n > 0 {
 		s = fmt.Sprintf("response %d, %s", n, s)
 	}
@@ -399,19 +434,6 @@ func orNone(s, none string) string {
 	return s
 }
 
-// whyNot says why r is not executable.
-func whyNot(r toolcall.Result) string {
-	switch {
-	case r.Err != nil:
-		return message(r.Err)
-	case r.Call.Name == "":
-		return "no tool name"
-	case r.Verdict.Decided() && r.Verdict.Mode == policy.Skip:
-		return "the policy says skip"
-	}
-	return "no policy decision"
-}
-
 // The input.
 
 // arrival reads the input and, before each read, which may wait for the
@@ -421,6 +443,8 @@ func whyNot(r toolcall.Result) string {
 // stop the adapter.
 type arrival struct {
 	r        io.Reader
+	n        int64  // the bytes read
+	head     []byte // the first headSize bytes read, to describe the input
 	out      *bufio.Writer
 	readErr  error
 	flushErr error
@@ -439,6 +463,10 @@ func (a *arrival) Read(p []byte) (int, error) {
 		return 0, err
 	}
 	n, err := a.r.Read(p)
+	a.n += int64(n)
+	if len(a.head) < headSize {
+		a.head = append(a.head, p[:min(n, headSize-len(a.head))]...)
+	}
 	if err != nil && err != io.EOF && a.readErr == nil {
 		a.readErr = err
 	}
@@ -508,60 +536,11 @@ func sniff(body io.Reader, wire string) (head []byte, told string, events int, e
 	return t.buf, "", events, rd.Err()
 }
 
-// anthropicTypes are the event types only Anthropic's Messages stream has.
-var anthropicTypes = map[string]bool{
-	"message_start": true, "message_delta": true, "message_stop": true, "ping": true,
-	"content_block_start": true, "content_block_delta": true, "content_block_stop": true,
-}
-
-// wireOf tells the wire of a stream from one of its events, or returns "":
-//
-//   - anthropic: an Anthropic event type (message_start, content_block_*,
-//     ping...) in the event field or the data's "type", or an error event
-//     {"type": "error", "error": {...}};
-//   - openai-responses: a type starting with "response.", or an error
-//     event {"type": "error", "message": ...} without an "error" object;
-//   - openai-chat: data with "object": "chat.completion.chunk", a
-//     "choices" member, an {"error": {...}} without a "type", or [DONE].
-//
-// An "error" event type alone tells nothing: both Anthropic and the
-// Responses API send it.
+// wireOf tells the wire of a stream from one of its events, as package
+// wire does for the gateway, or returns "".
 func wireOf(ev sse.Event) string {
-	if w := wireOfType(string(ev.Type)); w != "" {
-		return w
-	}
-	if ev.IsDone() {
-		return "openai-chat"
-	}
-	var d struct {
-		Type    *string        `json:"type"`
-		Object  string         `json:"object"`
-		Choices jsontext.Value `json:"choices"`
-		Error   jsontext.Value `json:"error"`
-	}
-	if json.Unmarshal(ev.Data, &d) != nil {
-		return ""
-	}
-	switch {
-	case d.Type != nil && *d.Type == "error":
-		if d.Error.Kind() == '{' {
-			return "anthropic"
-		}
-		return "openai-responses"
-	case d.Type != nil:
-		return wireOfType(*d.Type)
-	case d.Object == "chat.completion.chunk" || d.Choices != nil || d.Error.Kind() == '{':
-		return "openai-chat"
-	}
-	return ""
-}
-
-func wireOfType(t string) string {
-	switch {
-	case anthropicTypes[t] || strings.HasPrefix(t, "content_block_"):
-		return "anthropic"
-	case strings.HasPrefix(t, "response."):
-		return "openai-responses"
+	if k := wire.OfEvent(ev); k != wire.Unknown {
+		return k.String()
 	}
 	return ""
 }
@@ -658,12 +637,19 @@ type reporter interface {
 	text(kind string, index int64, text []byte) // kind is "text" or "thinking"
 	streamError(err error)
 	end(r toolcall.Result, unlisted bool)
+	// close ends the last line, once nothing more is reported.
+	close()
 }
 
-// jsonlReport prints one JSON object per line (see the package doc).
+// jsonlReport prints one JSON object per line (see the package doc). What
+// a model wrote is in JSON strings, where every character a terminal
+// could act on, or that hides or reorders text, is a \u escape
+// (render.JSONText): the values are the same, and the lines are safe to
+// look at.
 type jsonlReport struct {
-	w   *bufio.Writer
-	buf []byte
+	w    *bufio.Writer
+	buf  []byte
+	resp *int // the number of the response being reported, once one began
 }
 
 type (
@@ -673,99 +659,122 @@ type (
 		Wire     string `json:"wire"`
 	}
 	startLine struct {
-		Event string `json:"event"`
-		Index int64  `json:"index"`
-		ID    string `json:"id"`
-		Name  string `json:"name"`
+		Event    string `json:"event"`
+		Response *int   `json:"response,omitzero"`
+		Index    int64  `json:"index"`
+		ID       string `json:"id"`
+		Name     string `json:"name"`
+		Server   bool   `json:"server,omitzero"`
 	}
 	replayDecisionLine struct {
 		Event        string           `json:"event"`
+		Response     *int             `json:"response,omitzero"`
 		Index        int64            `json:"index"`
 		decisionLine `json:",inline"` // policy's line, without total_bytes
 		Unlisted     bool             `json:"unlisted,omitzero"`
 	}
 	textLine struct {
-		Event string `json:"event"`
-		Index int64  `json:"index"`
-		Text  string `json:"text"`
+		Event    string `json:"event"`
+		Response *int   `json:"response,omitzero"`
+		Index    int64  `json:"index"`
+		Text     string `json:"text"`
 	}
 	errorLine struct {
-		Event string `json:"event"`
-		Error string `json:"error"`
+		Event    string `json:"event"`
+		Response *int   `json:"response,omitzero"`
+		Error    string `json:"error"`
 	}
 	endLine struct {
 		Event      string         `json:"event"`
+		Response   *int           `json:"response,omitzero"`
 		Index      int64          `json:"index"`
 		ID         string         `json:"id"`
 		Name       string         `json:"name"`
+		Server     bool           `json:"server,omitzero"`
 		Executable bool           `json:"executable"`
+		Approved   bool           `json:"approved,omitzero"`
+		Declined   bool           `json:"declined,omitzero"`
 		Mode       string         `json:"mode,omitzero"`
 		Rule       *int           `json:"rule,omitzero"`
 		Unlisted   bool           `json:"unlisted,omitzero"`
-		Error      string         `json:"error,omitzero"`
+		Error      *errorField    `json:"error,omitzero"`
 		Arguments  jsontext.Value `json:"arguments,omitzero"`
 	}
 )
 
 func (j *jsonlReport) line(v any) {
 	b, _ := json.Marshal(v, jsontext.AllowInvalidUTF8(true))
-	j.w.Write(append(b, '\n'))
+	j.write(b)
+}
+
+// write writes one line of JSON, escaped.
+func (j *jsonlReport) write(b []byte) {
+	j.buf = render.AppendEscaped(j.buf[:0], b, render.JSONText)
+	j.w.Write(append(j.buf, '\n'))
 }
 
 func (j *jsonlReport) response(n int, wire string) {
+	j.resp = &n
 	j.line(responseLine{"response", n, wire})
 }
 
 func (j *jsonlReport) start(c fragment.Call) {
-	j.line(startLine{"start", c.Index, c.ID, c.Name})
+	j.line(startLine{"start", j.resp, c.Index, c.ID, c.Name, c.Server})
 }
 
 // fragment prints the fragment's JSON Lines object (fragment.AppendJSON,
-// as the fragments command prints it) with "event" and "index" first.
+// as the fragments command prints it) with "event", "response" and
+// "index" first.
 func (j *jsonlReport) fragment(p *fragment.Progress) error {
-	j.buf = append(j.buf[:0], `{"event":"fragment","index":`...)
-	j.buf = strconv.AppendInt(j.buf, int64(p.Call.Index), 10)
-	j.buf = append(j.buf, ',')
-	brace := len(j.buf)
+	b := append(make([]byte, 0, 64), `{"event":"fragment",`...)
+	if j.resp != nil {
+		b = strconv.AppendInt(append(b, `"response":`...), int64(*j.resp), 10)
+		b = append(b, ',')
+	}
+	b = strconv.AppendInt(append(b, `"index":`...), int64(p.Call.Index), 10)
+	b = append(b, ',')
+	brace := len(b)
 	var err error
-	j.buf, err = p.AppendJSON(j.buf)
-	j.buf = append(j.buf[:brace], j.buf[brace+1:]...) // AppendJSON's own "{"
-	j.w.Write(append(j.buf, '\n'))
+	b, err = p.AppendJSON(b)
+	b = append(b[:brace], b[brace+1:]...) // AppendJSON's own "{"
+	j.write(b)
 	return err
 }
 
 func (j *jsonlReport) decision(c fragment.Call, d policy.Decision, at int64, unlisted bool) {
-	j.line(replayDecisionLine{"decision", c.Index, decisionLine{Mode: d.Mode.String(), Rule: d.Rule, DecidedAtByte: at}, unlisted})
+	j.line(replayDecisionLine{"decision", j.resp, c.Index, decisionLine{Mode: d.Mode.String(), Rule: d.Rule, DecidedAtByte: at}, unlisted})
 }
 
 func (j *jsonlReport) text(kind string, index int64, text []byte) {
-	j.line(textLine{kind, index, string(text)})
+	j.line(textLine{kind, j.resp, index, string(text)})
 }
 
 func (j *jsonlReport) streamError(err error) {
-	j.line(errorLine{"error", message(err)})
+	j.line(errorLine{"error", j.resp, message(err)})
 }
 
 func (j *jsonlReport) end(r toolcall.Result, unlisted bool) {
-	l := endLine{Event: "end", Index: r.Call.Index, ID: r.Call.ID, Name: r.Call.Name,
-		Executable: r.Executable, Unlisted: unlisted, Arguments: r.Arguments}
+	l := endLine{Event: "end", Response: j.resp, Index: r.Call.Index, ID: r.Call.ID, Name: r.Call.Name, Server: r.Call.Server,
+		Executable: r.Executable, Approved: r.Approved, Declined: r.Declined, Unlisted: unlisted,
+		Arguments: r.Arguments, Error: errorFieldOf(r.Err)}
 	if d := r.Verdict.Decision; d.Decided() {
 		l.Mode, l.Rule = d.Mode.String(), &d.Rule
-	}
-	if r.Err != nil {
-		l.Error = message(r.Err)
 	}
 	j.line(l)
 }
 
+func (j *jsonlReport) close() {}
+
 // textReport prints lines for a person. The model's text is printed as it
-// comes, on a line of its own, "text INDEX: ..." (its further lines
-// indented by two spaces), until another line is printed. What the model
-// or the provider wrote (text, ids, names, arguments) is printed with the
-// characters a terminal would act on, or that reorder the text shown, as
-// \u escapes.
+// comes, on a line of its own, "block 0 text: ..." (its further lines
+// indented by two spaces), until another line is printed. Whatever the
+// model or the provider wrote (text, ids, names, arguments, and the error
+// messages that quote them) goes through package render's escaper: the
+// characters a terminal would act on, or that hide or reorder the text
+// shown, are escapes.
 type textReport struct {
 	w *bufio.Writer
+	l labels
 	// The text being printed, if open.
 	open        bool
 	kind        string
@@ -786,38 +795,36 @@ func (t *textReport) endText() {
 	t.open = false
 }
 
+func (t *textReport) close() { t.endText() }
+
 func (t *textReport) response(n int, wire string) {
+	t.l = labelsOf(wire)
 	t.linef("response %d: %s", n, wire)
 }
 
-func (t *textReport) start(c fragment.Call) {
-	t.linef("call %d %s started", c.Index, t.ident(c))
+// serverNote marks the start of a call that the provider runs.
+func serverNote(c fragment.Call) string {
+	if c.Server {
+		return " (run by the provider)"
+	}
+	return ""
 }
 
-func (t *textReport) ident(c fragment.Call) string {
-	return printable(orNone(c.ID, "no id"), false) + " " + printable(orNone(c.Name, "no name"), false)
+func (t *textReport) start(c fragment.Call) {
+	t.linef("%s %s started%s", t.l.callAt(c.Index), ident(c), serverNote(c))
 }
 
 func (t *textReport) decision(c fragment.Call, d policy.Decision, at int64, unlisted bool) {
-	t.linef("call %d decided %s at byte %d", c.Index, describe(d, unlisted), at)
-}
-
-// describe is a decision as the text report shows it: "ask (rule 2)",
-// "ask (implicit)", "ask (unlisted tool)".
-func describe(d policy.Decision, unlisted bool) string {
-	if unlisted {
-		return d.Mode.String() + " (unlisted tool)"
-	}
-	return d.String()
+	t.linef("%s decided %s at byte %d", t.l.callAt(c.Index), decisionText(d, unlisted), at)
 }
 
 func (t *textReport) text(kind string, index int64, text []byte) {
 	if !t.open || t.kind != kind || t.index != index {
 		t.endText()
-		fmt.Fprintf(t.w, "%s %d: ", kind, index)
+		fmt.Fprintf(t.w, "%s: ", t.l.textAt(kind, index))
 		t.open, t.kind, t.index, t.atLineStart = true, kind, index, false
 	}
-	s := printable(string(text), true)
+	s := render.Escape(string(text), render.Text)
 	for s != "" {
 		line, rest, newline := strings.Cut(s, "\n")
 		if line != "" && t.atLineStart {
@@ -835,61 +842,17 @@ func (t *textReport) text(kind string, index int64, text []byte) {
 }
 
 func (t *textReport) streamError(err error) {
-	t.linef("stream error: %s", printable(message(err), false))
+	t.linef("stream error: %s", shown(err))
 }
 
 func (t *textReport) end(r toolcall.Result, unlisted bool) {
-	status := "executable"
-	if !r.Executable {
-		status = "not executable"
-	}
+	status := describe(r).status
 	if d := r.Verdict.Decision; d.Decided() {
-		status += ", " + describe(d, unlisted)
+		status += "; " + decisionText(d, unlisted)
 	}
-	what := string(r.Arguments)
-	if r.Err != nil {
-		what = message(r.Err)
+	what := esc(string(r.Arguments))
+	if r.Err != nil && (r.Arguments == nil || !errors.Is(r.Err, toolcall.ErrNotApproved)) {
+		what = shown(r.Err)
 	}
-	t.linef("call %d %s: %s: %s", r.Call.Index, t.ident(r.Call), status, printable(what, false))
-}
-
-// printable returns s with C0 and C1 control characters, DEL, the
-// bidirectional formatting characters and bytes that are not UTF-8 as
-// escapes (\u001b, \u202e, \xff), so that text from the model can neither
-// drive the terminal nor reorder what is shown. keepNewlines keeps "\n";
-// tabs are kept. A JSON text stays valid JSON, with the same value.
-func printable(s string, keepNewlines bool) string {
-	var b strings.Builder
-	done := 0 // s[:done] is in b
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		invalid := r == utf8.RuneError && size == 1
-		if invalid || unprintable(r, keepNewlines) {
-			b.WriteString(s[done:i])
-			if invalid {
-				fmt.Fprintf(&b, `\x%02x`, s[i])
-			} else {
-				fmt.Fprintf(&b, `\u%04x`, r)
-			}
-			done = i + size
-		}
-		i += size
-	}
-	if done == 0 {
-		return s
-	}
-	b.WriteString(s[done:])
-	return b.String()
-}
-
-func unprintable(r rune, keepNewlines bool) bool {
-	switch {
-	case r == '\t', r == '\n' && keepNewlines:
-		return false
-	case r < 0x20, r >= 0x7f && r < 0xa0:
-		return true
-	case r == 0x061c, r == 0x200e, r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-		return true
-	}
-	return false
+	t.linef("%s %s: %s: %s", t.l.callAt(r.Call.Index), ident(r.Call), status, what)
 }

@@ -38,7 +38,7 @@ const (
 // replayCmd runs "argstream replay args..." with stdin.
 func replayCmd(stdin io.Reader, args ...string) result {
 	var out, errOut bytes.Buffer
-	code := run(append([]string{"replay"}, args...), env{stdin, &out, &errOut})
+	code := run(append([]string{"replay"}, args...), env{stdin: stdin, stdout: &out, stderr: &errOut})
 	return result{code, out.String(), errOut.String()}
 }
 
@@ -63,9 +63,50 @@ type replayEvent struct {
 	DecidedAtByte *int64          `json:"decided_at_byte"`
 	Unlisted      bool            `json:"unlisted"`
 	Text          *string         `json:"text"`
-	Error         string          `json:"error"`
+	Error         errorValue      `json:"error"`
 	Executable    *bool           `json:"executable"`
+	Approved      bool            `json:"approved"`
+	Declined      bool            `json:"declined"`
+	Server        bool            `json:"server"`
 	Arguments     json.RawMessage `json:"arguments"`
+}
+
+// errorValue is an "error": a string in an error line, an object in an
+// end line.
+type errorValue struct {
+	Message, Category        string
+	Offset                   *int64
+	Pointer                  string
+	Line, Column             int
+	What, Streamed, Restated string
+	Object                   bool
+}
+
+func (e *errorValue) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		return json.Unmarshal(b, &e.Message)
+	}
+	var f struct {
+		Category string `json:"category"`
+		Offset   *int64 `json:"offset"`
+		Pointer  string `json:"pointer"`
+		Line     int    `json:"line"`
+		Column   int    `json:"column"`
+		What     string `json:"what"`
+		Streamed string `json:"streamed"`
+		Restated string `json:"restated"`
+		Message  string `json:"message"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return err
+	}
+	if f.Category == "" || f.Message == "" {
+		return fmt.Errorf("error %s without category or message", b)
+	}
+	*e = errorValue{f.Message, f.Category, f.Offset, f.Pointer, f.Line, f.Column, f.What, f.Streamed, f.Restated, true}
+	return nil
 }
 
 func parseEvents(t *testing.T, stdout string) []replayEvent {
@@ -98,6 +139,7 @@ type replayedResponse struct {
 type callOutcome struct {
 	Index      int64
 	ID, Name   string
+	Server     bool   // the provider runs it
 	Arguments  string // compact; "" if not valid
 	Executable bool
 	Truncated  bool // the arguments end too soon
@@ -151,6 +193,9 @@ func summarize(t *testing.T, evs []replayEvent) []replayedResponse {
 		case "text", "thinking":
 			cur.Texts[fmt.Sprint(ev.Event, " ", *ev.Index)] += *ev.Text
 		case "error":
+			if ev.Error.Object || ev.Error.Message == "" {
+				t.Errorf("line %d: an error line's error is not a message", i)
+			}
 			if cur.Failed {
 				t.Errorf("line %d: a second error line", i)
 			}
@@ -163,14 +208,19 @@ func summarize(t *testing.T, evs []replayEvent) []replayedResponse {
 			if n := len(cur.Calls); n > 0 && cur.Calls[n-1].Index >= *ev.Index {
 				t.Errorf("line %d: end lines not in index order", i)
 			}
-			c := callOutcome{Index: *ev.Index, ID: *ev.ID, Name: *ev.Name, Arguments: string(ev.Arguments), Executable: *ev.Executable}
+			c := callOutcome{Index: *ev.Index, ID: *ev.ID, Name: *ev.Name, Server: ev.Server, Arguments: string(ev.Arguments), Executable: *ev.Executable}
 			switch {
-			case ev.Error != "" && ev.Arguments != nil:
-				t.Errorf("line %d: both arguments and an error", i)
-			case strings.Contains(ev.Error, "unexpected end of input"):
+			case ev.Error.Message != "" && !ev.Error.Object:
+				t.Errorf("line %d: an end line's error is not an object", i)
+			case ev.Error.Category == "truncated":
 				c.Truncated = true
-			case ev.Error != "":
+			case ev.Error.Category == "not_approved" && !c.Executable:
+				// valid arguments, not approved: in Arguments
+			case ev.Error.Category != "":
 				c.Invalid = true
+			}
+			if ev.Error.Category != "" && ev.Error.Category != "not_approved" && ev.Arguments != nil {
+				t.Errorf("line %d: both arguments and an error", i)
 			}
 			cur.Calls = append(cur.Calls, c)
 		default:
@@ -189,6 +239,7 @@ func summarize(t *testing.T, evs []replayEvent) []replayedResponse {
 type recordedCall struct {
 	index    int64
 	id, name string
+	server   bool // a server_tool_use, mcp_tool_use block
 	args     strings.Builder
 	input    string // Anthropic's content_block_start input
 }
@@ -196,7 +247,7 @@ type recordedCall struct {
 // outcome is what toolcall makes of the call's arguments, judged with
 // encoding/json: valid (compacted), cut short, or invalid.
 func (c *recordedCall) outcome() callOutcome {
-	o := callOutcome{Index: c.index, ID: c.id, Name: c.name}
+	o := callOutcome{Index: c.index, ID: c.id, Name: c.name, Server: c.server}
 	text := c.args.String()
 	if text == "" {
 		text = c.input // Anthropic's input, {} when no deltas came
@@ -211,7 +262,7 @@ func (c *recordedCall) outcome() callOutcome {
 		o.Invalid = true
 	default:
 		json.Compact(&buf, []byte(text))
-		o.Arguments, o.Executable = buf.String(), c.name != ""
+		o.Arguments, o.Executable = buf.String(), c.name != "" && !c.server
 	}
 	return o
 }
@@ -316,14 +367,14 @@ func expectAnthropic(t *testing.T, stream []byte) []replayedResponse {
 				switch b.Type {
 				case "tool_use", "server_tool_use", "mcp_tool_use":
 					c := r.call(int64(i))
-					c.id, c.name, c.input = b.ID, b.Name, string(b.Input)
+					c.id, c.name, c.input, c.server = b.ID, b.Name, string(b.Input), b.Type != "tool_use"
 				}
 			}
 		case "content_block_start":
 			switch ev.ContentBlock.Type {
 			case "tool_use", "server_tool_use", "mcp_tool_use":
 				c := r.call(ev.Index)
-				c.id, c.name, c.input = ev.ContentBlock.ID, ev.ContentBlock.Name, string(ev.ContentBlock.Input)
+				c.id, c.name, c.input, c.server = ev.ContentBlock.ID, ev.ContentBlock.Name, string(ev.ContentBlock.Input), ev.ContentBlock.Type != "tool_use"
 			}
 		case "content_block_delta":
 			switch ev.Delta.Type {
@@ -573,7 +624,7 @@ func checkRecording(t *testing.T, rec shippedRecording) {
 	wantCode := exitOK
 	for _, r := range want {
 		for _, c := range r.Calls {
-			if !c.Executable {
+			if !c.Executable && !c.Server {
 				wantCode = exitInvalid
 			}
 		}
@@ -938,7 +989,8 @@ func TestReplaySeveralResponses(t *testing.T) {
 	// Seeds 5 and 9 split the placeholder input {} of a content_block_start
 	// over two data lines ("{\n}").
 	for seed := range uint64(14) {
-		framed := wiretest.FrameSSE(events, true, rand.New(rand.NewPCG(seed, 3)))
+		// The SDKs skip an event without its name: Anthropic's events keep it.
+		framed := wiretest.FrameSSE(events, false, rand.New(rand.NewPCG(seed, 3)))
 		got := replayCmd(wiretest.RandomReads(bytes.NewReader(framed), seed, 100), "--format", "jsonl")
 		if diff := cmp.Diff(want, summarize(t, parseEvents(t, got.stdout))); diff != "" || got.code != exitOK {
 			t.Errorf("seed %d: exit %d, stderr %s (-want +got):\n%s", seed, got.code, got.stderr, diff)
@@ -998,9 +1050,11 @@ func TestReplayRulesDir(t *testing.T) {
 	if diff := cmp.Diff(want, decisions(evs)); diff != "" || got.code != exitOK {
 		t.Errorf("exit %d, stderr %s, decisions (-want +got):\n%s", got.code, got.stderr, diff)
 	}
+	// Every call of the recording is a server tool's: the provider runs
+	// it, and it is never the caller's to run (not a problem: exit 0).
 	for _, ev := range evs {
-		if ev.Event == "end" && (ev.Mode == "" || ev.Rule == nil || !*ev.Executable) {
-			t.Errorf("end line %+v: want the decision, executable", ev)
+		if ev.Event == "end" && (ev.Mode == "" || ev.Rule == nil || *ev.Executable || !ev.Server) {
+			t.Errorf("end line %+v: want the decision, run by the provider, not executable", ev)
 		}
 	}
 
@@ -1056,7 +1110,10 @@ func TestReplayRulesDirHostileNames(t *testing.T) {
 	for i := 1; i < len(names); i++ {
 		want = append(want, fmt.Sprintf("%d ask -1 0 unlisted", i))
 	}
-	if diff := cmp.Diff(want, decisions(parseEvents(t, got.stdout))); diff != "" || got.code != exitOK {
+	// The unlisted calls are asked, and without a prompt never approved:
+	// exit 1, each said on stderr.
+	if diff := cmp.Diff(want, decisions(parseEvents(t, got.stdout))); diff != "" || got.code != exitInvalid ||
+		strings.Count(got.stderr, "not executable: needs approval, not approved (no answer)\n") != len(names)-1 {
 		t.Errorf("exit %d, stderr %s, decisions (-want +got):\n%s", got.code, got.stderr, diff)
 	}
 }
@@ -1068,7 +1125,8 @@ func TestReplayRules(t *testing.T) {
 		[2]string{"anything", `{"path": "/etc/passwd"}`},
 	)
 	got := replayCmd(strings.NewReader(stream), "--format", "jsonl", "--rules", policyData+"fs_create_file.rules.json")
-	if diff := cmp.Diff([]string{"0 unattended 0 19", "1 ask 1 22"}, decisions(parseEvents(t, got.stdout))); diff != "" || got.code != exitOK {
+	if diff := cmp.Diff([]string{"0 unattended 0 19", "1 ask 1 22"}, decisions(parseEvents(t, got.stdout))); diff != "" || got.code != exitInvalid ||
+		got.stderr != "argstream: stdin: block 1 call (toolu_1 anything): not executable: needs approval, not approved (no answer)\n" {
 		t.Errorf("exit %d, stderr %s, decisions (-want +got):\n%s", got.code, got.stderr, diff)
 	}
 	got = replayCmd(strings.NewReader(stream), "--format", "jsonl")
@@ -1133,10 +1191,12 @@ func TestReplayRulesDirErrors(t *testing.T) {
 			}
 		})
 	}
-	// An empty directory: every call gets ask, with a warning.
+	// An empty directory: every call gets ask, with a warning; without a
+	// prompt, nothing is approved.
 	got := replayCmd(strings.NewReader(stream), "--format", "jsonl", "--rules-dir", empty)
-	if d := decisions(parseEvents(t, got.stdout)); got.code != exitOK || !slices.Equal(d, []string{"0 ask -1 0 unlisted"}) ||
-		got.stderr != "argstream: "+empty+": warning: no TOOLNAME.json file: every call gets ask\n" {
+	if d := decisions(parseEvents(t, got.stdout)); got.code != exitInvalid || !slices.Equal(d, []string{"0 ask -1 0 unlisted"}) ||
+		got.stderr != "argstream: "+empty+": warning: no TOOLNAME.json file: every call gets ask\n"+
+			"argstream: stdin: block 0 call (toolu_0 ok): not executable: needs approval, not approved (no answer)\n" {
 		t.Errorf("empty dir: exit %d, decisions %q, stderr %q", got.code, d, got.stderr)
 	}
 }
@@ -1153,8 +1213,8 @@ func ends(evs []replayEvent) []string {
 			if ev.Arguments != nil {
 				s += " " + string(ev.Arguments)
 			}
-			if ev.Error != "" {
-				s += " error: " + ev.Error
+			if ev.Error.Message != "" {
+				s += " error: " + ev.Error.Message
 			}
 			out = append(out, s)
 		}
@@ -1166,7 +1226,7 @@ func errorLines(evs []replayEvent) []string {
 	var out []string
 	for _, ev := range evs {
 		if ev.Event == "error" {
-			out = append(out, ev.Error)
+			out = append(out, ev.Error.Message)
 		}
 	}
 	return out
@@ -1188,23 +1248,25 @@ func TestReplayExitStatus(t *testing.T) {
 	}{
 		{"complete", anthropicResponse([2]string{"t", `{"a": 1}`}), nil, exitOK,
 			[]string{`0 executable=true {"a":1}`}, nil, nil},
-		{"ask is executable", anthropicResponse([2]string{"t", `{"path": "a"}`}), []string{"--rules", skipRules}, exitOK,
-			[]string{`0 executable=true ask/1 {"path":"a"}`}, nil, nil},
+		{"ask is not approved without a prompt", anthropicResponse([2]string{"t", `{"path": "a"}`}), []string{"--rules", skipRules}, exitInvalid,
+			[]string{`0 executable=false ask/1 {"path":"a"} error: toolcall: the call needs approval and was not approved`}, nil,
+			[]string{"argstream: stdin: block 0 call (toolu_0 t): not executable: needs approval, not approved (no answer)\n"}},
 		{"skip", anthropicResponse([2]string{"t", `{"path": "/etc/passwd"}`}, [2]string{"t", `{}`}), []string{"--rules", skipRules}, exitInvalid,
-			[]string{`0 executable=false skip/0 {"path":"/etc/passwd"}`, `1 executable=true ask/1 {}`}, nil,
-			[]string{"argstream: stdin: call 0 (toolu_0 t): not executable: the policy says skip\n"}},
+			[]string{`0 executable=false skip/0 {"path":"/etc/passwd"}`, `1 executable=false ask/1 {} error: toolcall: the call needs approval and was not approved`}, nil,
+			[]string{"argstream: stdin: block 0 call (toolu_0 t): not executable: refused by the policy (skip)\n"}},
 		{"invalid arguments", anthropicResponse([2]string{"t", `{"a": 1}`}, [2]string{"t", `{"a": 1, "a": 2}`}), nil, exitInvalid,
 			[]string{`0 executable=true {"a":1}`, `1 executable=false error: invalid JSON at byte 9 ("/a"): duplicate object key "a"`}, nil,
-			[]string{`argstream: stdin: call 1 (toolu_1 t): not executable: invalid JSON at byte 9 ("/a"): duplicate object key "a"` + "\n"}},
+			[]string{`argstream: stdin: block 1 call (toolu_1 t): not executable: invalid arguments: invalid JSON at byte 9 ("/a"): duplicate object key "a"` + "\n"}},
 		{"truncated arguments", anthropicResponse([2]string{"t", `{"a": [1, 2`}), nil, exitInvalid,
 			[]string{`0 executable=false error: invalid JSON at byte 11 ("/a/1"): unexpected end of input in number`}, nil,
-			[]string{"call 0 (toolu_0 t): not executable: invalid JSON at byte 11"}},
-		{"no name", sseOf(msgStart, toolDelta(0, `{}`), blockStop(0), msgStop), nil, exitInvalid,
-			[]string{`0 executable=false {}`}, nil, []string{"call 0 ((no id) (no name)): not executable: no tool name"}},
+			[]string{"block 0 call (toolu_0 t): not executable: truncated: invalid JSON at byte 11"}},
+		{"no name", sseOf(`{"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{}"}}]}}]}`,
+			`{"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`, "[DONE]"), nil, exitInvalid,
+			[]string{`0 executable=false {}`}, nil, []string{"tool call 0 ((no id) (no name)): not executable: refused: no tool name"}},
 		{"provider error", sseOf(append(append([]any{msgStart}, toolCall(0, "t", `{"a": 1}`)...), toolStart(1, "toolu_1", "t"), toolDelta(1, `{"b"`), overloaded, toolDelta(1, `: 2}`))...), nil, exitInvalid,
 			[]string{`0 executable=true {"a":1}`, `1 executable=false error: invalid JSON at byte 4 ("/b"): unexpected end of input (1 unclosed)`},
 			[]string{"anthropic: error event: overloaded_error: Overloaded"},
-			[]string{"argstream: stdin: anthropic: error event: overloaded_error: Overloaded\n", "call 1 (toolu_1 t): not executable"}},
+			[]string{"argstream: stdin: anthropic: error event: overloaded_error: Overloaded\n", "block 1 call (toolu_1 t): not executable: truncated"}},
 		{"stream cut short", sseOf(append([]any{msgStart}, toolCall(0, "t", `{"a": 1}`)...)...), nil, exitInvalid,
 			[]string{`0 executable=true {"a":1}`}, []string{"anthropic: stream ended before message_stop: unexpected EOF"},
 			[]string{"argstream: stdin: anthropic: stream ended before message_stop: unexpected EOF\n"}},
@@ -1221,7 +1283,7 @@ func TestReplayExitStatus(t *testing.T) {
 		{"a second response cut short", anthropicResponse([2]string{"t", `{}`}) + sseOf(msgStart, toolStart(0, "toolu_0", "t")), nil, exitInvalid,
 			[]string{`0 executable=true {}`, `0 executable=false error: invalid JSON at byte 0: unexpected end of input before any value`},
 			[]string{"anthropic: stream ended before message_stop: unexpected EOF"},
-			[]string{"argstream: stdin: response 1: anthropic: stream ended", "argstream: stdin: response 1, call 0 (toolu_0 t): not executable"}},
+			[]string{"argstream: stdin: response 1: anthropic: stream ended", "argstream: stdin: response 1, block 0 call (toolu_0 t): not executable: truncated"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got := replayCmd(strings.NewReader(c.stream), append([]string{"--format", "jsonl"}, c.args...)...)
@@ -1256,17 +1318,17 @@ func TestReplayExitStatus(t *testing.T) {
 // The shipped recordings that are not complete exit 1, with the error.
 func TestReplayNegativeRecordings(t *testing.T) {
 	for _, c := range []struct {
-		rec  shippedRecording
-		call string
+		rec        shippedRecording
+		what, call string
 	}{
-		{recordings[0], `invalid JSON at byte 149 ("/lines_of_text/4"): unexpected end of input in string`},
-		{recordings[1], `invalid JSON at byte 30 ("/unit"): invalid character 'c' at start of value`},
+		{recordings[0], "truncated", `invalid JSON at byte 149 ("/lines_of_text/4"): unexpected end of input in string`},
+		{recordings[1], "invalid arguments", `invalid JSON at byte 30 ("/unit"): invalid character 'c' at start of value`},
 	} {
 		got := replayCmd(nil, "--format", "jsonl", c.rec.path(t))
 		evs := parseEvents(t, got.stdout)
 		e := ends(evs)
 		if got.code != exitInvalid || len(e) != 1 || !strings.HasSuffix(e[0], "executable=false error: "+c.call) ||
-			!strings.Contains(got.stderr, "not executable: "+c.call) {
+			!strings.Contains(got.stderr, "not executable: "+c.what+": "+c.call) {
 			t.Errorf("%s: exit %d, ends %q, stderr %s", c.rec.file, got.code, e, got.stderr)
 		}
 	}
@@ -1287,7 +1349,7 @@ func TestReplayReadError(t *testing.T) {
 	// An output that cannot be written: exit 2, and nothing more is read.
 	var errOut bytes.Buffer
 	stream := strings.NewReader(strings.Repeat(anthropicResponse([2]string{"t", `{}`}), 1000)) // several reads of readSize
-	code := run([]string{"replay", "--format", "jsonl"}, env{stream, failingWriter{}, &errOut})
+	code := run([]string{"replay", "--format", "jsonl"}, env{stdin: stream, stdout: failingWriter{}, stderr: &errOut})
 	if code != exitUsage || errOut.String() != "argstream: stdout: disk full\n" || stream.Len() == 0 {
 		t.Errorf("unwritable stdout: exit %d, stderr %q, %d bytes left unread", code, errOut.String(), stream.Len())
 	}
@@ -1312,51 +1374,33 @@ func TestReplayText(t *testing.T) {
 	evs = append(evs, toolStart(5, "toolu_5", "fs_create_file"), toolDelta(5, `{"path": "src/b.rs", "content": "`), msgStop)
 	got := replayCmd(strings.NewReader(sseOf(evs...)), "--rules-dir", dir)
 	want := `response 0: anthropic
-text 0: Hello
-  wor\u001b[2Jld
+block 0 text: Hello
+  wor\x1b[2Jld
 
   bye\u202e
-call 1 toolu_1 fs_create_file started
-call 1 decided unattended (rule 1) at byte 19
-text 2: and
-call 3 toolu_3 fs_create_file started
-call 3 decided skip (rule 0) at byte 22
-call 4 toolu_4 shell\u0007 started
-call 4 decided ask (unlisted tool) at byte 0
-call 5 toolu_5 fs_create_file started
-call 5 decided unattended (rule 1) at byte 19
-call 1 toolu_1 fs_create_file: executable, unattended (rule 1): {"path":"src/a.rs","content":"x"}
-call 3 toolu_3 fs_create_file: not executable, skip (rule 0): {"path":"/etc/passwd","content":""}
-call 4 toolu_4 shell\u0007: executable, ask (unlisted tool): {"cmd":"ls\u0085"}
-call 5 toolu_5 fs_create_file: not executable, unattended (rule 1): invalid JSON at byte 33 ("/content"): unexpected end of input in string
+block 1 call toolu_1 fs_create_file started
+block 1 call decided unattended (rule 1) at byte 19
+block 2 text: and
+block 3 call toolu_3 fs_create_file started
+block 3 call decided skip (rule 0) at byte 22
+block 4 call toolu_4 shell\x07 started
+block 4 call decided ask (unlisted tool) at byte 0
+block 5 call toolu_5 fs_create_file started
+block 5 call decided unattended (rule 1) at byte 19
+block 1 call toolu_1 fs_create_file: allowed by the policy; unattended (rule 1): {"path":"src/a.rs","content":"x"}
+block 3 call toolu_3 fs_create_file: refused by the policy (skip); skip (rule 0): {"path":"/etc/passwd","content":""}
+block 4 call toolu_4 shell\x07: needs approval, not approved (no answer); ask (unlisted tool): {"cmd":"ls\u0085"}
+block 5 call toolu_5 fs_create_file: truncated; unattended (rule 1): invalid JSON at byte 33 ("/content"): unexpected end of input in string
 `
 	if diff := cmp.Diff(lines(want), lines(got.stdout)); diff != "" {
 		t.Errorf("text (-want +got):\n%s", diff)
 	}
-	wantErr := `argstream: stdin: call 3 (toolu_3 fs_create_file): not executable: the policy says skip
-argstream: stdin: call 5 (toolu_5 fs_create_file): not executable: invalid JSON at byte 33 ("/content"): unexpected end of input in string
+	wantErr := `argstream: stdin: block 3 call (toolu_3 fs_create_file): not executable: refused by the policy (skip)
+argstream: stdin: block 4 call (toolu_4 shell\x07): not executable: needs approval, not approved (no answer)
+argstream: stdin: block 5 call (toolu_5 fs_create_file): not executable: truncated: invalid JSON at byte 33 ("/content"): unexpected end of input in string
 `
 	if got.code != exitInvalid || got.stderr != wantErr {
 		t.Errorf("exit %d, stderr\n%s\nwant\n%s", got.code, got.stderr, wantErr)
-	}
-}
-
-func TestPrintable(t *testing.T) {
-	for in, want := range map[string]string{
-		"plain é 🏆 \t":     "plain é 🏆 \t",
-		"a\nb":             `a\u000ab`,
-		"\x1b[31m":         `\u001b[31m`,
-		"\x7f\u0085\u009b": `\u007f\u0085\u009b`,
-		"\u202eabc\u2066":  `\u202eabc\u2066`,
-		"bad \xff byte":    `bad \xff byte`,
-		"\ufffd":           "\ufffd",
-	} {
-		if got := printable(in, false); got != want {
-			t.Errorf("printable(%q) = %q, want %q", in, got, want)
-		}
-	}
-	if got := printable("a\nb\x00", true); got != "a\nb\\u0000" {
-		t.Errorf("keeping newlines: %q", got)
 	}
 }
 
@@ -1365,6 +1409,7 @@ func TestReplayUsage(t *testing.T) {
 	file := streams + recordings[4].file
 	undecided := writeFile(t, "undecided.sse", strings.Repeat("data: {\"x\": 1}\n\n", 20))
 	few := writeFile(t, "few.sse", strings.Repeat("data: {\"x\": 1}\n\n", 3))
+	one := writeFile(t, "one.sse", "data: {\"x\": 1}\n\n")
 	for _, c := range []struct {
 		args []string
 		want string
@@ -1372,10 +1417,14 @@ func TestReplayUsage(t *testing.T) {
 		{[]string{"--wire", "gemini", file}, "argstream: --wire gemini: want auto, anthropic, openai-chat or openai-responses\n"},
 		{[]string{"--format", "rfd", file}, "argstream: --format rfd: want text or jsonl\n"},
 		{[]string{file, file}, "argstream: more than one FILE: "},
-		{[]string{"--split", "3", file}, "argstream: flag provided but not defined: -split\n"},
+		{[]string{"--split", "3", file}, "argstream: flag provided but not defined: --split\n"},
 		{[]string{streams + "nope.sse"}, "argstream: " + streams + "nope.sse: "},
-		{[]string{undecided}, "argstream: " + undecided + ": cannot tell the wire from the first 16 events: use --wire\n"},
-		{[]string{few}, "argstream: " + few + ": cannot tell the wire from its 3 events: use --wire\n"},
+		{[]string{undecided}, "argstream: " + undecided + ": cannot tell the wire from the first 16 events: it looks like server-sent events of no wire replay knows (the wires are anthropic, openai-chat and openai-responses): use --wire anthropic, openai-chat or openai-responses\n"},
+		{[]string{few}, "argstream: " + few + ": cannot tell the wire from its 3 events: it looks like server-sent events of no wire replay knows"},
+		{[]string{one}, "argstream: " + one + ": cannot tell the wire from its only event: it looks like server-sent events of no wire replay knows"},
+		{[]string{"--framing", "xml", file}, "argstream: --framing xml: want auto, sse or jsonl\n"},
+		{[]string{"--syntax", "caret", "--framing", "sse", file}, "argstream: --syntax excludes --framing"},
+		{[]string{"--width", "40", file}, "argstream: --width needs --render\n"},
 	} {
 		got := replayCmd(nil, c.args...)
 		if got.code != exitUsage || got.stdout != "" || !strings.HasPrefix(got.stderr, c.want) || strings.Count(got.stderr, "\n") != 1 {
@@ -1399,8 +1448,8 @@ func TestReplayShippedExample(t *testing.T) {
 	got := invoke("", "replay", "--rules-dir", replayRule, streams+recordings[4].file)
 	for _, want := range []string{
 		"response 0: anthropic\n",
-		"call 1 srvtoolu_01Xd8YZU6yAcvd5JbLCTRfFi text_editor_code_execution started\ncall 1 decided ask (rule 2) at byte 46\n",
-		`call 2 srvtoolu_01F3VxYFjEyogm8Ynuc75zfs text_editor_code_execution: executable, unattended (rule 1): {"command":"view","path":"/tmp/hello.txt"}` + "\n",
+		"block 1 call srvtoolu_01Xd8YZU6yAcvd5JbLCTRfFi text_editor_code_execution started (run by the provider)\nblock 1 call decided ask (rule 2) at byte 46\n",
+		`block 2 call srvtoolu_01F3VxYFjEyogm8Ynuc75zfs text_editor_code_execution: run by the provider, not by the caller; unattended (rule 1): {"command":"view","path":"/tmp/hello.txt"}` + "\n",
 	} {
 		if !strings.Contains(got.stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, got.stdout)
@@ -1408,5 +1457,90 @@ func TestReplayShippedExample(t *testing.T) {
 	}
 	if got.code != exitOK || got.stderr != "" {
 		t.Errorf("exit %d, stderr %q", got.code, got.stderr)
+	}
+}
+
+// An input that is not a provider's stream is said to be what it looks
+// like, with what to try: at once (exit 2) when its first line is neither
+// server-sent events nor JSON lines; after the error that ends the first
+// response when it is another wire's stream than the one named.
+func TestReplayLooksLike(t *testing.T) {
+	chat := streams + recordings[10].file
+	for _, c := range []struct {
+		name  string
+		input string // a file, or the input's text
+		args  []string
+		code  int
+		want  string
+	}{
+		{"README", "../../README.md", nil, exitUsage, "not server-sent events: it looks like plain text (replay reads a provider's stream, or with --syntax caret|xml|qwen an assistant's text; argstream fragments reads bare arguments)"},
+		{"arguments", "../../testdata/examples/fs_modify_file.json", nil, exitUsage, "cannot tell the wire from its only event: it looks like one JSON document, perhaps a call's arguments (argstream fragments, aggregate and policy read bare arguments)"},
+		{"pretty arguments", "{\n  \"path\": \"a\"\n}\n", nil, exitUsage, "not JSON lines: it looks like one JSON document, perhaps a call's arguments (argstream fragments, aggregate and policy read bare arguments)"},
+		{"array", `["{\"a\"", ": 1}"]`, nil, exitUsage, "not server-sent events: it looks like a JSON array (argstream fragments --chunks FILE reads an array of argument deltas)"},
+		{"caret text", "Let me write it.\n^^^write_file\npath: a\n^^^\n", nil, exitUsage, "it looks like an assistant's text with tool calls in caret syntax (--syntax caret)"},
+		{"gzip", "\x1f\x8b\x08\x00junk", nil, exitUsage, "gzip-compressed data"},
+		{"chat read as anthropic", chat, []string{"--wire", "anthropic"}, exitInvalid, "the input looks like server-sent events of openai-chat, and was read as anthropic's stream in server-sent events (--wire openai-chat)"},
+		{"anthropic read as responses", streams + recordings[4].file, []string{"--wire", "openai-responses"}, exitInvalid, "the input looks like server-sent events of anthropic, and was read as openai-responses's stream in server-sent events (--wire anthropic)"},
+		{"JSON lines read as SSE", streams + "vercel-ai__deepseek__deepseek-tool-call.chunks.txt", []string{"--framing", "sse", "--wire", "openai-chat"}, exitInvalid, "the input looks like JSON lines of openai-chat, and was read as openai-chat's stream in server-sent events (--framing auto)"},
+		{"not a JSON line", "{\"type\":\"message_start\",\"message\":{}}\nevent: ping\n", nil, exitInvalid, "JSON lines: line 2 is not a JSON object: it looks like server-sent events"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			file := c.input
+			if _, err := os.Stat(file); err != nil {
+				file = writeFile(t, "input", c.input)
+			}
+			got := replayCmd(nil, append(c.args, file)...)
+			if got.code != c.code || !strings.Contains(got.stderr, c.want) {
+				t.Errorf("exit %d (want %d), stderr:\n%s\nwant %q", got.code, c.code, got.stderr, c.want)
+			}
+			if c.code == exitUsage && got.stdout != "" {
+				t.Errorf("stdout %q", got.stdout)
+			}
+		})
+	}
+}
+
+// The recordings of vercel/ai, one JSON event per line, are replayed as
+// they are (their framing told from their first byte, or named), as the
+// same events framed as server-sent events are.
+func TestReplayJSONLines(t *testing.T) {
+	n := 0
+	for _, rec := range recordings {
+		if !strings.HasSuffix(rec.file, ".chunks.txt") {
+			continue
+		}
+		n++
+		t.Run(rec.file, func(t *testing.T) {
+			framed := replayCmd(nil, "--format", "jsonl", rec.path(t))
+			for _, args := range [][]string{nil, {"--framing", "jsonl"}, {"--wire", rec.wire}} {
+				got := replayCmd(nil, append(append([]string{"--format", "jsonl"}, args...), streams+rec.file)...)
+				if got != framed {
+					t.Errorf("%q: exit %d, stdout\n%s\nstderr %s\nwant exit %d, stdout\n%s", args, got.code, got.stdout, got.stderr, framed.code, framed.stdout)
+				}
+			}
+			// As they arrive through a pipe, a byte at a time.
+			data, err := os.ReadFile(streams + rec.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := replayCmd(iotest.OneByteReader(bytes.NewReader(data)), "--format", "jsonl"); got != framed {
+				t.Errorf("one byte at a time: exit %d, stderr %s", got.code, got.stderr)
+			}
+		})
+	}
+	if n != 10 {
+		t.Errorf("%d JSON lines recordings, want 10", n)
+	}
+}
+
+// The last line of the text report ends with a newline, even when the
+// model's text is the last thing and has none.
+func TestReplayTextEndsWithNewline(t *testing.T) {
+	stream := sseOf(msgStart, textStart(0), textDelta(0, "no newline at the end"), blockStop(0), msgStop)
+	for _, args := range [][]string{nil, {"--render", "function_call", "--pace", "none"}} {
+		got := replayCmd(strings.NewReader(stream), args...)
+		if got.code != exitOK || !strings.HasSuffix(got.stdout, "no newline at the end\n") {
+			t.Errorf("%q: exit %d, stdout %q", args, got.code, got.stdout)
+		}
 	}
 }

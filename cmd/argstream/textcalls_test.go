@@ -56,7 +56,7 @@ func TestReplaySyntaxes(t *testing.T) {
 				}
 			case "end":
 				if !*ev.Executable {
-					t.Errorf("%s: %s not executable: %s", syn, *ev.Name, ev.Error)
+					t.Errorf("%s: %s not executable: %s", syn, *ev.Name, ev.Error.Message)
 					continue
 				}
 				var got, want any
@@ -128,7 +128,7 @@ func TestReplaySyntaxRender(t *testing.T) {
 	res := replayCmd(strings.NewReader(""), "--syntax", "caret", "--schema", textCalls+"tools.json",
 		"--rules-dir", textCalls+"rules", "--render", "function_call", "--pace", "none", textCalls+"caret.txt")
 	for _, want := range []string{"Calling tool read_files(project: \"notes\"", "Calling tool write_file(", "│ fn main() {",
-		"call 1 (no id) write_file: executable, unattended (rule 0)"} {
+		"call 1 (no id) write_file: allowed by the policy; unattended (rule 0)"} {
 		if !strings.Contains(res.stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, res.stdout)
 		}
@@ -139,7 +139,7 @@ func TestReplaySyntaxRender(t *testing.T) {
 	// Without the schema max_lines is "200", which no maximum passes: ask.
 	res = replayCmd(strings.NewReader(""), "--syntax", "caret", "--rules-dir", textCalls+"rules",
 		"--render", "json", "--pace", "none", textCalls+"caret.txt")
-	if res.code != 1 || !strings.Contains(res.stdout, "Allow? [y/n/e] n") ||
+	if res.code != 1 || !strings.Contains(res.stdout, "? [y/n/e] n (no terminal to ask on: not approved)") ||
 		!strings.Contains(res.stdout, "stopped reading: the declined call was the only one pending") ||
 		strings.Contains(res.stdout, "write_file") {
 		t.Errorf("exit %d:\n%s\n%s", res.code, res.stdout, res.stderr)

@@ -1,3 +1,22 @@
+// Command benchfile measures argstream on files, outside the Go test
+// harness: for each FILE, the full pipeline (tokenizer, fragments,
+// aggregator) fed in chunks against whole-document jsontext tokenization
+// of the same bytes in the same process, or, with --wire, the whole path
+// from a provider's SSE stream to each call's aggregated arguments. It
+// prints one JSON line per file; bench/README.md says what each field is.
+//
+//	benchfile [--chunk N] [--impl jsontext|handrolled] [--runs N] [--time D] FILE...
+//	benchfile --wire anthropic|openai-chat|openai-responses [--impl jsontext|handrolled] [--runs N] [--time D] FILE...
+//
+// It was argstream bench, the shipped command's, until the command stopped
+// linking the benchmark baseline (internal/handrolled, internal/wirecount):
+// it lives in the bench module, beside the benchmarks it complements. Run
+// it from bench/: go run ./cmd/benchfile --chunk 16 testdata/createFile-1m.json.gz.
+//
+// A FILE ending in .gz is decompressed first; "-" is stdin. Exit status 0;
+// 1 if a file is not valid arguments (or, with --wire, a stream that cannot
+// be measured: the other files are still measured); 2 on a usage error or
+// an unreadable file (nothing is measured).
 package main
 
 import (
@@ -8,11 +27,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -23,11 +43,112 @@ import (
 	"github.com/argstream/argstream/internal/wirecount"
 	"github.com/argstream/argstream/token"
 	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire/anthropicstream"
+	"github.com/argstream/argstream/wire/openaistream"
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-const benchUsage = "bench [--chunk N | --wire anthropic|openai-chat|openai-responses] [--impl jsontext|handrolled] [--runs N] [--time D] FILE..."
+const usage = "benchfile [--chunk N | --wire anthropic|openai-chat|openai-responses] [--impl jsontext|handrolled] [--runs N] [--time D] FILE..."
+
+// Exit statuses.
+const (
+	exitOK      = 0
+	exitInvalid = 1 // a file is not valid arguments, or a stream cannot be measured
+	exitUsage   = 2 // the command line is wrong, or a file unreadable
+)
+
+// env is what the command reads and writes.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+func main() {
+	os.Exit(runBench(env{os.Stdin, os.Stdout, os.Stderr}, os.Args[1:]))
+}
+
+// A wireReader reads one response of a provider's stream from body into
+// resp.
+type wireReader func(ctx context.Context, body io.Reader, resp *toolcall.Response) error
+
+// wireReaders are the wires of --wire, by name.
+var wireReaders = map[string]wireReader{
+	"anthropic": func(ctx context.Context, body io.Reader, resp *toolcall.Response) error {
+		return anthropicstream.Read(ctx, body, resp)
+	},
+	"openai-chat": func(ctx context.Context, body io.Reader, resp *toolcall.Response) error {
+		return openaistream.ReadChat(ctx, body, resp)
+	},
+	"openai-responses": func(ctx context.Context, body io.Reader, resp *toolcall.Response) error {
+		return openaistream.ReadResponses(ctx, body, resp)
+	},
+}
+
+// split cuts data into chunks of n bytes, the last one shorter; n 0 is
+// the whole document in one chunk.
+func split(data []byte, n int) [][]byte {
+	if n <= 0 {
+		return [][]byte{data}
+	}
+	var chunks [][]byte
+	for len(data) > 0 {
+		k := min(n, len(data))
+		chunks = append(chunks, data[:k])
+		data = data[k:]
+	}
+	return chunks
+}
+
+// readAll reads a FILE whole: a file, or stdin for "-".
+func readAll(e env, name string) ([]byte, error) {
+	var data []byte
+	var err error
+	if name == "-" {
+		name = "stdin"
+		data, err = io.ReadAll(e.stdin)
+	} else {
+		data, err = os.ReadFile(name)
+	}
+	if err != nil {
+		return nil, &ioError{name, err}
+	}
+	return data, nil
+}
+
+// An ioError is a file that cannot be read: exitUsage.
+type ioError struct {
+	name string
+	err  error
+}
+
+func (e *ioError) Error() string {
+	err := e.err
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return e.name + ": " + err.Error()
+}
+
+// usageError reports a usage error, or an *ioError, and returns exitUsage.
+func usageError(e env, err error) int {
+	fmt.Fprintf(e.stderr, "benchfile: %v\n", err)
+	return exitUsage
+}
+
+// report reports the error of the file named name and returns exitInvalid.
+func report(e env, name string, err error) int {
+	fmt.Fprintf(e.stderr, "benchfile: %s: %v\n", name, err)
+	return exitInvalid
+}
+
+// flagSet reports whether the flag name was given.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
 
 // benchImpls are the tokenizers --impl selects; nil is argstream's default,
 // the jsontext-backed jsontoken.New.
@@ -72,16 +193,24 @@ type benchDoc struct {
 // value, once per document. A FILE ending in .gz is decompressed first; file
 // and bytes then name and count the decompressed document.
 func runBench(e env, args []string) int {
-	fs := newFlags("bench")
+	fs := flag.NewFlagSet("benchfile", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(e.stderr, "usage: %s\n", usage)
+		fs.PrintDefaults()
+	}
 	chunk := fs.Int("chunk", 16, "feed `N`-byte chunks; 0 feeds each document whole")
 	impl := fs.String("impl", "jsontext", "the tokenizer: jsontext (jsontoken.New, the default) or handrolled (the baseline, internal/handrolled)")
 	runs := fs.Int("runs", 5, "report the median of `N` runs of each measurement")
 	minTime := fs.Duration("time", 200*time.Millisecond, "repeat the document for at least `D` in each run")
 	wire := fs.String("wire", "", "read each FILE as the SSE stream of a provider `API` (anthropic, openai-chat or openai-responses) and measure the whole path: adapter, reused toolcall.Response, End")
-	files, code, ok := parseFlags(e, fs, benchUsage, args)
-	if !ok {
-		return code
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
 	}
+	files := fs.Args()
 	switch {
 	case *chunk < 0:
 		return usageError(e, fmt.Errorf("--chunk %d: want a size of at least 1, or 0 for whole documents", *chunk))
@@ -90,7 +219,7 @@ func runBench(e env, args []string) int {
 	case *minTime < 0:
 		return usageError(e, fmt.Errorf("--time %v: want a duration of 0 or more", *minTime))
 	case len(files) == 0:
-		return usageError(e, errors.New("bench needs at least one FILE"))
+		return usageError(e, errors.New("benchfile needs at least one FILE"))
 	}
 	newTok, ok := benchImpls[*impl]
 	if !ok {
@@ -164,14 +293,7 @@ func readBenchDoc(e env, path string) (benchDoc, error) {
 // measureBench measures one document. It returns the pipeline's error if
 // the document is not valid arguments.
 func measureBench(d benchDoc, chunk int, opts []argstream.Option, runs int, minTime time.Duration) (benchResult, error) {
-	how := ""
-	if chunk > 0 {
-		how = strconv.Itoa(chunk)
-	}
-	chunks, err := split(d.data, how)
-	if err != nil {
-		return benchResult{}, err
-	}
+	chunks := split(d.data, chunk)
 	pipeline := func() error {
 		agg := aggregate.New()
 		if err := feedChunks(argstream.New(agg, opts...), chunks); err != nil {
@@ -312,13 +434,6 @@ type wireBenchResult struct {
 	MBs            float64 `json:"mb_s"` // SSE bytes read per second
 }
 
-// flagSet reports whether the flag name was given.
-func flagSet(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
-}
-
 // runWireBench is bench --wire: for each FILE, the SSE stream of one
 // response of the API, it measures the whole path a gateway runs: the
 // wire's adapter reading the stream from a bytes.Reader and driving a
@@ -375,7 +490,7 @@ func measureWire(d benchDoc, wire string, read wireReader, opts []argstream.Opti
 	once := func() error {
 		resp.Reset()
 		body.Reset(d.data)
-		err := read(context.Background(), &body, resp, nil, nil)
+		err := read(context.Background(), &body, resp)
 		results := resp.End()
 		if err != nil {
 			return err

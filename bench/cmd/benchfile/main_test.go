@@ -37,14 +37,26 @@ func benchFiles(t *testing.T) (plain, gz string) {
 	return plain, gz
 }
 
-// runBenchCmd runs argstream bench with a fast measurement and returns its
-// exit status, stdout and stderr.
+// runBenchCmd runs benchfile with a fast measurement and returns its exit
+// status, stdout and stderr.
 func runBenchCmd(args ...string) (int, string, string) {
 	var stdout, stderr bytes.Buffer
-	args = append([]string{"bench", "--runs", "3", "--time", "1ms"}, args...)
-	code := run(args, env{strings.NewReader(""), &stdout, &stderr})
+	args = append([]string{"--runs", "3", "--time", "1ms"}, args...)
+	code := runBench(env{strings.NewReader(""), &stdout, &stderr}, args)
 	return code, stdout.String(), stderr.String()
 }
+
+// writeFile writes data to a file in a test directory and returns its path.
+func writeFile(t *testing.T, name, data string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func lines(s string) []string { return strings.Split(strings.TrimSuffix(s, "\n"), "\n") }
 
 func TestBench(t *testing.T) {
 	plain, gz := benchFiles(t)
@@ -217,7 +229,7 @@ func TestBenchWire(t *testing.T) {
 	}
 }
 
-// checkWireLine checks one line of bench --wire: its fields, in order, and
+// checkWireLine checks one line of benchfile --wire: its fields, in order, and
 // their values.
 func checkWireLine(t *testing.T, line, name, wire, impl string) {
 	t.Helper()
