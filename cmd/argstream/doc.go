@@ -8,6 +8,7 @@
 //	argstream replay [--wire auto|anthropic|openai-chat|openai-responses] [--framing auto|sse|jsonl] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [FILE]
 //	argstream replay --syntax caret|xml|qwen [--schema TOOLS.json] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [FILE]
 //	argstream replay --render function_call|json [--syntax ...] [--rules RULES.json | --rules-dir DIR] [--pace recorded|none|BYTES_PER_SEC] [--width N] [FILE]
+//	argstream proxy --upstream URL [--listen ADDR] (--rules RULES.json | --rules-dir DIR) [--ask forward|block] [--audit FILE] [--admin ADDR] [--drain DURATION]
 //	argstream version
 //	argstream help [COMMAND]
 //
@@ -276,4 +277,31 @@
 // call the caller's to run may run, or was marked for editing; 1 if a call
 // was declined (n, or no terminal) or may not run, or a response ended in
 // an error, each reason on stderr after the output; 2 as without --render.
+//
+// # Proxy
+//
+// proxy is package guard's gateway as a server: it listens on ADDR
+// (127.0.0.1:8787 by default: this machine only) and forwards every
+// request to the upstream URL, its path and query kept (POST /v1/messages
+// goes to URL/v1/messages), so that ANTHROPIC_BASE_URL=http://127.0.0.1:8787
+// or OPENAI_BASE_URL=http://127.0.0.1:8787/v1 puts an agent behind it. The
+// tool calls of each response are judged while it streams by the policy of
+// --rules (every tool's) or --rules-dir (DIR/TOOLNAME.json; a tool without
+// a file gets ask): a call its policy skips never reaches the client, which
+// reads a notice in its place; --ask says whether a call its policy asks
+// for is forwarded (the default: the agent's own prompt asks) or blocked.
+//
+// Each call, once its response ends, is one JSON line of the audit log
+// (--audit FILE, appended to; stderr without it), as guard.Record's
+// AppendJSON writes it: never a header, a request body or an argument
+// value. --admin ADDR serves GET /healthz ("ok") and GET /metrics
+// (guard.Metrics, Prometheus's text format). stdout says where it listens:
+// "argstream proxy: listening on http://ADDR, forwarding to URL".
+//
+// A request's headers must come within 10 seconds, and an idle connection
+// is closed after 2 minutes; nothing bounds a response that streams. On
+// SIGINT or SIGTERM, proxy stops listening and lets the responses in
+// flight end, for --drain at most (30s by default; a second signal cuts
+// them at once), then exits 0. It exits 2 for a wrong command line,
+// unreadable rules or an address it cannot listen on.
 package main

@@ -39,6 +39,7 @@ var commands = []command{
 	{"fields", summaries["fields"], fieldsUsage, runFields},
 	{"aggregate", summaries["aggregate"], aggregateUsage, runAggregate},
 	{"policy", summaries["policy"], policyUsage, runPolicy},
+	{"proxy", summaries["proxy"], proxyUsage, runProxy},
 	{"version", summaries["version"], versionUsage, runVersion},
 }
 
@@ -49,6 +50,7 @@ var summaries = map[string]string{
 	"fields":    "print the events of each top-level argument of one call, as they stream",
 	"aggregate": "print one call's complete arguments as compact JSON",
 	"policy":    "decide a policy on one call's arguments while they stream",
+	"proxy":     "a gateway in front of a provider's API: enforce the policy on every tool call while the response streams",
 	"version":   "print the version of argstream and of Go",
 }
 
