@@ -71,7 +71,14 @@ func newExchange(req *http.Request) (*exchange, error) {
 		Model  jsontext.Value `json:"model"`
 		Stream jsontext.Value `json:"stream"`
 	}
-	if json.Unmarshal(body, &v, json.RejectUnknownMembers(false)) == nil {
+	err = json.Unmarshal(body, &v, json.RejectUnknownMembers(false))
+	if err != nil && bytes.HasPrefix(bytes.TrimLeft(body, " \t\r\n"), []byte("{")) {
+		// A JSON object the gateway cannot read (a repeated member, invalid
+		// UTF-8) may be read otherwise upstream: as asking for a stream, or
+		// as a model's request on a path the gateway does not know.
+		return nil, fmt.Errorf("guard: a request body the gateway cannot read: %w", err)
+	}
+	if err == nil {
 		x.model = v.Model != nil
 		x.stream = string(v.Stream) == "true"
 	}

@@ -329,3 +329,25 @@ func TestUpstreamHangs(t *testing.T) {
 		t.Errorf("%d goroutines, %d before", n, before)
 	}
 }
+
+// TestUnreadableRequest: a request whose JSON body the gateway cannot read
+// (a repeated "stream", which the upstream may read as true) never reaches
+// the upstream, through either face.
+func TestUnreadableRequest(t *testing.T) {
+	for _, face := range []string{"transport", "proxy"} {
+		u := newUpstream(t, nil, 0)
+		client, base := clientFor(t, face, New(Config{}), u.srv.URL)
+		resp, err := client.Post(base+"/v1/messages", "application/json", strings.NewReader(`{"model":"m","stream":false,"stream":true}`))
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusBadGateway {
+				t.Errorf("%s: status %d, want the request refused", face, resp.StatusCode)
+			}
+		}
+		select {
+		case <-u.done:
+			t.Errorf("%s: the upstream got the request", face)
+		default:
+		}
+	}
+}
