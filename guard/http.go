@@ -264,9 +264,15 @@ func NewProxy(upstream *url.URL, g *Guard) *httputil.ReverseProxy {
 			x, err := newExchange(pr.Out)
 			if err != nil {
 				// The request is refused: its body is gone, and the
-				// upstream must not get it.
-				x = &exchange{}
+				// upstream must not get it, not even its headers. A
+				// request whose context is done is never sent: the
+				// transport fails it with its cause, which ErrorHandler
+				// gets.
+				ctx, cancel := context.WithCancelCause(pr.Out.Context())
+				cancel(err)
 				pr.Out.Body = errorBody{err}
+				pr.Out = pr.Out.WithContext(context.WithValue(ctx, exchangeKey{}, &exchange{}))
+				return
 			}
 			x.prepare(pr.Out)
 			ctx, cancel := context.WithCancel(pr.Out.Context())
