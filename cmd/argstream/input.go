@@ -9,7 +9,8 @@ package main
 //   - chunker, which re-cuts the bytes as they arrive into the chunks
 //     --split asks for, and split, the same cut of bytes already in memory.
 //
-// The flags' parsing and the messages are flags.go's.
+// The flags' parsing and the messages are flags.go's; replay's input, read
+// a line at a time and sniffed for its wire, is input_replay.go's.
 
 import (
 	"errors"
