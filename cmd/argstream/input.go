@@ -2,8 +2,9 @@ package main
 
 // This file is structured in the following way:
 //
-//   - input, the flags every subcommand shares, and source, the input they
-//     name (FILE, stdin or --chunks), opened;
+//   - input, the input flags of the single-call commands (fragments,
+//     fields, aggregate, policy), openCallInput, the start they share, and
+//     source, the input the flags name (FILE, stdin or --chunks), opened;
 //   - source.feed, which feeds the input to a stream as it arrives, read by
 //     read, and flushes the output after each read;
 //   - chunker, which re-cuts the bytes as they arrive into the chunks
@@ -37,7 +38,7 @@ const stdinName = "stdin"
 // returns is fed at once, however little.
 const readSize = 64 << 10
 
-// input is the input flags every subcommand shares.
+// input is the input flags the single-call commands share.
 type input struct {
 	split  string
 	chunks string
@@ -50,6 +51,30 @@ func (in *input) register(fs *flag.FlagSet) {
 	fs.StringVar(&in.schema, "schema", "", "with --syntax caret, xml or qwen: the tools' definitions, `TOOLS.json`, whose JSON Schemas type the values (without it every value is a string)")
 	fs.StringVar(&in.split, "split", "", "feed `N`-byte chunks, or random:SEED for random lengths 0..64 (default: each read as it arrives)")
 	fs.StringVar(&in.chunks, "chunks", "", "feed the strings of the JSON array in `CHUNKS.json`, in order")
+}
+
+// openCallInput is the start of a single-call command: it adds the input
+// flags to fs, which holds the command's own, parses args, calls check (if
+// not nil) once the flags are parsed, and opens the input. If ok is false,
+// the command returns code: what went wrong is reported already, check's
+// failure by check.
+func openCallInput(e env, fs *flag.FlagSet, usage string, args []string, check func() (code int, ok bool)) (src *source, code int, ok bool) {
+	var in input
+	in.register(fs)
+	files, code, ok := parseFlags(e, fs, usage, args)
+	if !ok {
+		return nil, code, false
+	}
+	if check != nil {
+		if code, ok := check(); !ok {
+			return nil, code, false
+		}
+	}
+	src, err := in.open(e, files)
+	if err != nil {
+		return nil, usageError(e, err), false
+	}
+	return src, exitOK, true
 }
 
 // source is a subcommand's input, opened.
