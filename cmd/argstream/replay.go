@@ -61,8 +61,7 @@ var wireReaders = map[string]wireReader{
 func runReplay(e env, args []string) int {
 	fs := newFlags("replay")
 	wire := fs.String("wire", "auto", "the provider's stream: auto (told from its first events), anthropic, openai-chat or openai-responses")
-	rulesFile := fs.String("rules", "", "the policy of every tool, `RULES.json` (as for argstream policy)")
-	rulesDir := fs.String("rules-dir", "", "a policy per tool, `DIR`/TOOLNAME.json; a tool without one gets ask")
+	rulesFile, rulesDir := rulesFlags(fs)
 	format := fs.String("format", "text", "text (for a person) or jsonl (one JSON object per event)")
 	style := fs.String("render", "", "show the calls as a person sees them, in the style function_call or json, with a permission prompt for ask")
 	pace := fs.String("pace", "", "with --render: recorded (240 bytes of arguments and text a second), none, or `BYTES_PER_SEC`")
