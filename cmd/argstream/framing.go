@@ -153,16 +153,19 @@ func (j *jsonlEvents) Read(p []byte) (int, error) {
 			j.err = fmt.Errorf("JSON lines: line %d is not a JSON object: it looks like %s%s", j.n, what, try)
 			return 0, j.err
 		}
-		j.out = j.out[:0]
 		var d struct {
 			Type string `json:"type"`
 		}
-		if json.Unmarshal(data, &d) == nil && d.Type != "" && !strings.ContainsAny(d.Type, "\r\n") {
-			// Anthropic's and the Responses API's events carry their type
-			// as their name: the SDKs skip an event without one.
-			j.out = append(append(append(j.out, "event: "...), d.Type...), '\n')
+		if json.Unmarshal(data, &d) != nil || strings.ContainsAny(d.Type, "\r\n") {
+			d.Type = "" // the wire's reader says what is wrong with it
 		}
-		j.out = append(append(append(j.out, "data: "...), data...), "\n\n"...)
+		// Anthropic's and the Responses API's events carry their type as
+		// their name: the SDKs skip an event without one.
+		var err error
+		if j.out, err = sse.AppendEvent(j.out[:0], d.Type, data); err != nil {
+			j.err = fmt.Errorf("JSON lines: line %d: %w", j.n, err)
+			return 0, j.err
+		}
 	}
 	n := copy(p, j.out)
 	j.out = j.out[:copy(j.out, j.out[n:])]

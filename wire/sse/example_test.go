@@ -1,6 +1,7 @@
 package sse_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -73,4 +74,27 @@ func ExampleMaxEventSize() {
 	// Output:
 	// true 64 1
 	// sse: event larger than the limit of 64 bytes at byte 64 (line 1)
+}
+
+// AppendEvent frames an event for a client: a gateway's own events, or a
+// test's stream.
+func ExampleAppendEvent() {
+	var stream []byte
+	stream, _ = sse.AppendEvent(stream, "message_stop", []byte(`{"type":"message_stop"}`))
+	stream, _ = sse.AppendEvent(stream, "", []byte("two\nlines"))
+	fmt.Printf("%s", stream)
+
+	rd := sse.NewReader(bytes.NewReader(stream))
+	for rd.Next() {
+		fmt.Printf("read %q %q\n", rd.Event().Type, rd.Event().Data)
+	}
+	// Output:
+	// event: message_stop
+	// data: {"type":"message_stop"}
+	//
+	// data: two
+	// data: lines
+	//
+	// read "message_stop" "{\"type\":\"message_stop\"}"
+	// read "" "two\nlines"
 }
