@@ -63,8 +63,8 @@ func WithCall(c fragment.Call) Option {
 	return func(cfg *config) { cfg.call = c }
 }
 
-// WithLimits sets the tokenizer's limits, token.MaxDepth and token.MaxSize,
-// and its other options, such as token.AllowConfusableKeys.
+// WithLimits sets the tokenizer's limits, token.WithMaxDepth and token.WithMaxSize,
+// and its other options, such as token.WithConfusableKeys.
 func WithLimits(opts ...token.Option) Option {
 	return func(cfg *config) { cfg.token = append(cfg.token, opts...) }
 }

@@ -123,7 +123,7 @@ func (a *Aggregator) Value() (jsontext.Value, error) {
 // open one rather than report the fragment out of order.
 //
 // The work of one Add is O(len(f.Path)) comparisons of constant cost,
-// len(f.Path) being at most the tokenizer's depth limit (token.MaxDepth,
+// len(f.Path) being at most the tokenizer's depth limit (token.WithMaxDepth,
 // 512 by default), plus O(len(f.Text)) for a scalar or a piece of string,
 // plus O(len(key)) for each key it reads: the key of a member it starts
 // (copied and quoted once), or a key in another slice than the one it
