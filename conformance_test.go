@@ -186,7 +186,7 @@ func readLabels(t *testing.T, file string) map[string]string {
 // rejected by design for their keys are accepted, in every chunking, and
 // aggregate to what jsontext makes of them.
 func TestConfusableKeysAllowed(t *testing.T) {
-	allow := argstream.WithLimits(token.WithConfusableKeys(true))
+	allow := argstream.WithTokenOptions(token.WithConfusableKeys(true))
 	for _, file := range confusableByDesign {
 		data, err := os.ReadFile(file)
 		if err != nil {

@@ -83,7 +83,7 @@ func TestPropertyCutShort(t *testing.T) {
 // and value.
 func TestPropertyConfusableKeys(t *testing.T) {
 	properties := gopter.NewProperties(testutil.PropertyParameters(400))
-	allow := argstream.WithLimits(token.WithConfusableKeys(true))
+	allow := argstream.WithTokenOptions(token.WithConfusableKeys(true))
 	properties.Property("keys a tool would confuse", prop.ForAll(
 		func(doc testutil.Doc, cuts []int) string {
 			data := doc.Text

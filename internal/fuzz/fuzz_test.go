@@ -42,7 +42,7 @@ func FuzzChunking(f *testing.F) {
 			t.Fatalf("%q in %d chunks differs from whole (-whole +chunked):\n%s", data, len(chunks), diff)
 		}
 		if testutil.ConfusableKey(data) != nil {
-			allowed, err := testutil.Observe(chunks, argstream.WithLimits(token.WithConfusableKeys(true)))
+			allowed, err := testutil.Observe(chunks, argstream.WithTokenOptions(token.WithConfusableKeys(true)))
 			if valid := jsontext.Value(data).IsValid(); err != nil || valid != (allowed.Err == "") {
 				t.Fatalf("%q in %d chunks, confusable keys allowed: %v, %s; jsontext says valid = %v", data, len(chunks), err, allowed.Err, valid)
 			}

@@ -143,8 +143,8 @@ func TestWithArgstream(t *testing.T) {
 	}
 	for _, in := range inputs {
 		for _, chunks := range [][][]byte{{[]byte(in)}, testutil.SplitEvery([]byte(in), 1)} {
-			want, werr := testutil.Run(chunks, argstream.WithLimits(token.WithMaxDepth(4)))
-			got, gerr := testutil.Run(chunks, argstream.WithLimits(token.WithMaxDepth(4)), argstream.WithTokenizer(handrolled.NewFunc))
+			want, werr := testutil.Run(chunks, argstream.WithTokenOptions(token.WithMaxDepth(4)))
+			got, gerr := testutil.Run(chunks, argstream.WithTokenOptions(token.WithMaxDepth(4)), argstream.WithTokenizer(handrolled.NewFunc))
 			if d := handrolledtest.DiffError(werr, gerr); d != "" {
 				t.Errorf("%q: %s", in, d)
 			}
