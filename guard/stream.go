@@ -105,7 +105,7 @@ type block struct {
 // and the upstream is cancelled.
 func (g *Guard) Filter(k wire.Kind, body io.ReadCloser, cancel func()) io.ReadCloser {
 	s := &stream{g: g, kind: k, body: body, cancel: cancel, calls: make(map[int64]*callState)}
-	s.rd = sse.NewReader(body, sse.WithRaw(), sse.MaxEventSize(g.cfg.MaxEventSize))
+	s.rd = sse.NewReader(body, sse.WithRaw(), sse.WithMaxEventSize(g.cfg.MaxEventSize))
 	opts := []toolcall.Option{
 		toolcall.WithSinks(s.newSink),
 		toolcall.OnDecision(s.decided),

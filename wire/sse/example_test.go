@@ -59,9 +59,9 @@ func Example_truncated() {
 
 // A limit on the size of one event keeps a hostile server from making the
 // Reader hold memory without bound.
-func ExampleMaxEventSize() {
+func ExampleWithMaxEventSize() {
 	body := strings.NewReader("data: " + strings.Repeat("x", 100) + "\n\n")
-	rd := sse.NewReader(body, sse.MaxEventSize(64))
+	rd := sse.NewReader(body, sse.WithMaxEventSize(64))
 	for rd.Next() {
 		fmt.Println("never")
 	}
@@ -73,4 +73,24 @@ func ExampleMaxEventSize() {
 	// Output:
 	// true 64 1
 	// sse: event larger than the limit of 64 bytes at byte 64 (line 1)
+}
+
+// Events is the loop over a stream's events as a range: the error, if
+// any, comes last.
+func ExampleReader_Events() {
+	body := strings.NewReader("event: message_start\ndata: {\"type\":\"message_start\"}\n\n" +
+		"event: ping\ndata: {\"type\":\"ping\"}\n\n" +
+		"event: content_block_delta\ndata: {\"type\":\"content_bl")
+	rd := sse.NewReader(body)
+	for ev, err := range rd.Events() {
+		if err != nil {
+			fmt.Println(err) // the last iteration
+			continue
+		}
+		fmt.Printf("%s\n", ev.Type) // borrowed: valid until the next iteration
+	}
+	// Output:
+	// message_start
+	// ping
+	// sse: stream ends in the middle of an event at byte 140 (line 8)
 }
