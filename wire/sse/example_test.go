@@ -84,8 +84,8 @@ func ExampleReader_Events() {
 	rd := sse.NewReader(body)
 	for ev, err := range rd.Events() {
 		if err != nil {
-			fmt.Println(err) // the last iteration
-			continue
+			fmt.Println(err) // nothing follows an error
+			return
 		}
 		fmt.Printf("%s\n", ev.Type) // borrowed: valid until the next iteration
 	}
