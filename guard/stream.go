@@ -516,9 +516,8 @@ func (s *stream) resolvePending(reason string) {
 // fates settled: what was pending is blocked); anything else ends the
 // client's stream with the wire's error event.
 func (s *stream) eventError(b *block, err error) {
-	var ae *anthropicstream.ProviderError
-	var oe *openaistream.ProviderError
-	if errors.As(err, &ae) || errors.As(err, &oe) {
+	var pe *wire.ProviderError
+	if errors.As(err, &pe) {
 		s.ended = true
 		s.cancelUpstream()
 		s.resolvePending("the provider ended the response with an error")
