@@ -21,7 +21,7 @@ import (
 // argstream rejects on purpose: duplicate keys make a tool call ambiguous
 // (which "path" does the tool read?), and so do keys that a tool runtime
 // would confuse, equal under case folding or holding NUL (rejected unless
-// token.AllowConfusableKeys; see confusableByDesign).
+// token.WithConfusableKeys(true); see confusableByDesign).
 var rejectedByDesign = map[string]bool{
 	"y_object_duplicated_key.json":           true,
 	"y_object_duplicated_key_and_value.json": true,
@@ -31,7 +31,7 @@ var rejectedByDesign = map[string]bool{
 }
 
 // confusableByDesign are the files of rejectedByDesign that
-// token.AllowConfusableKeys lets through.
+// token.WithConfusableKeys(true) lets through.
 var confusableByDesign = []string{
 	"testdata/JSONTestSuite/test_parsing/y_object_escaped_null_in_key.json",
 	"testdata/json.org-JSON_checker/pass01.json",
@@ -182,11 +182,11 @@ func readLabels(t *testing.T, file string) map[string]string {
 	return labels
 }
 
-// TestConfusableKeysAllowed: with token.AllowConfusableKeys, the documents
+// TestConfusableKeysAllowed: with token.WithConfusableKeys(true), the documents
 // rejected by design for their keys are accepted, in every chunking, and
 // aggregate to what jsontext makes of them.
 func TestConfusableKeysAllowed(t *testing.T) {
-	allow := argstream.WithLimits(token.AllowConfusableKeys(true))
+	allow := argstream.WithTokenOptions(token.WithConfusableKeys(true))
 	for _, file := range confusableByDesign {
 		data, err := os.ReadFile(file)
 		if err != nil {

@@ -79,11 +79,11 @@ func TestPropertyCutShort(t *testing.T) {
 // TestPropertyConfusableKeys: objects whose keys a tool runtime may confuse
 // (equal under case folding, holding NUL), cut anywhere, get the verdict of
 // testutil.ConfusableKey, an independent reference: the same category,
-// offset and pointer. With token.AllowConfusableKeys, jsontext's verdict
+// offset and pointer. With token.WithConfusableKeys(true), jsontext's verdict
 // and value.
 func TestPropertyConfusableKeys(t *testing.T) {
 	properties := gopter.NewProperties(testutil.PropertyParameters(400))
-	allow := argstream.WithLimits(token.AllowConfusableKeys(true))
+	allow := argstream.WithTokenOptions(token.WithConfusableKeys(true))
 	properties.Property("keys a tool would confuse", prop.ForAll(
 		func(doc testutil.Doc, cuts []int) string {
 			data := doc.Text

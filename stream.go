@@ -63,9 +63,10 @@ func WithCall(c fragment.Call) Option {
 	return func(cfg *config) { cfg.call = c }
 }
 
-// WithLimits sets the tokenizer's limits, token.MaxDepth and token.MaxSize,
-// and its other options, such as token.AllowConfusableKeys.
-func WithLimits(opts ...token.Option) Option {
+// WithTokenOptions passes opts to the tokenizer: its limits,
+// [token.WithMaxDepth] and [token.WithMaxSize], and its other options, such
+// as [token.WithConfusableKeys]. Given more than once, it appends.
+func WithTokenOptions(opts ...token.Option) Option {
 	return func(cfg *config) { cfg.token = append(cfg.token, opts...) }
 }
 

@@ -134,12 +134,12 @@ func TestWithCall(t *testing.T) {
 	}
 }
 
-func TestWithLimits(t *testing.T) {
+func TestWithTokenOptions(t *testing.T) {
 	deep := strings.Repeat("[", 5) + strings.Repeat("]", 5)
-	if _, err := testutil.Run([][]byte{[]byte(deep)}, argstream.WithLimits(token.MaxDepth(5))); err != nil {
+	if _, err := testutil.Run([][]byte{[]byte(deep)}, argstream.WithTokenOptions(token.WithMaxDepth(5))); err != nil {
 		t.Errorf("depth 5 with limit 5: %v", err)
 	}
-	_, err := testutil.Run([][]byte{[]byte(deep)}, argstream.WithLimits(token.MaxDepth(4)))
+	_, err := testutil.Run([][]byte{[]byte(deep)}, argstream.WithTokenOptions(token.WithMaxDepth(4)))
 	var se *token.SyntaxError
 	if !errors.As(err, &se) || !errors.Is(err, token.ErrTooDeep) || se.Offset != 4 {
 		t.Errorf("depth 5 with limit 4: %v, want too deep at byte 4", err)
@@ -154,10 +154,10 @@ func TestWithLimits(t *testing.T) {
 	}
 
 	big := []byte(`{"content":"` + strings.Repeat("x", 100) + `"}`)
-	if _, err := testutil.Run([][]byte{big}, argstream.WithLimits(token.MaxSize(int64(len(big))))); err != nil {
+	if _, err := testutil.Run([][]byte{big}, argstream.WithTokenOptions(token.WithMaxSize(int64(len(big))))); err != nil {
 		t.Errorf("size at the limit: %v", err)
 	}
-	s := argstream.New(&testutil.Recorder{}, argstream.WithLimits(token.MaxSize(50)))
+	s := argstream.New(&testutil.Recorder{}, argstream.WithTokenOptions(token.WithMaxSize(50)))
 	err = s.Feed(big[:40])
 	if err == nil {
 		err = s.Feed(big[40:])
@@ -201,7 +201,7 @@ func TestWithTokenizer(t *testing.T) {
 		}
 		return jsontoken.New(h, opts...)
 	}
-	rec, err := testutil.Run([][]byte{[]byte(`[1]`)}, argstream.WithTokenizer(newTok), argstream.WithLimits(token.MaxDepth(3)))
+	rec, err := testutil.Run([][]byte{[]byte(`[1]`)}, argstream.WithTokenizer(newTok), argstream.WithTokenOptions(token.WithMaxDepth(3)))
 	if err != nil || made != 1 || len(rec.Fragments) == 0 {
 		t.Errorf("err %v, tokenizers made %d, fragments %d", err, made, len(rec.Fragments))
 	}

@@ -24,13 +24,13 @@ var ErrIncomplete = errors.New("aggregate: arguments not complete")
 // whenever the key comes in another slice than the last one it checked for
 // that member (see Add), never again for each fragment under the member.
 type Aggregator struct {
-	buf     []byte  // compact JSON of everything received so far
-	levels  []level // the values open along the current path; levels[0] is the root
-	keys    []byte  // the current key of every open object, outermost first
-	quote   []byte  // scratch for quoting
-	done    bool
-	err     error
-	onValue func(fragment.Path, jsontext.Value) error
+	buf    []byte  // compact JSON of everything received so far
+	levels []level // the values open along the current path; levels[0] is the root
+	keys   []byte  // the current key of every open object, outermost first
+	quote  []byte  // scratch for quoting
+	done   bool
+	err    error
+	cfg    config
 }
 
 // level is an open value.
@@ -48,21 +48,25 @@ type level struct {
 
 // Option configures an Aggregator. An Option is not changed by use: one may
 // configure several Aggregators, from several goroutines.
-type Option func(*Aggregator)
+type Option func(*config)
+
+type config struct {
+	onValue func(fragment.Path, jsontext.Value) error
+}
 
 // OnValue calls fn with every value that completes, at any depth, the root
 // included, in the order their Done fragments arrive. path and v are valid
 // until fn returns (v, until Reset: see Add). An error from fn is returned
 // by Add, and by Push, where it stops the stream.
 func OnValue(fn func(path fragment.Path, v jsontext.Value) error) Option {
-	return func(a *Aggregator) { a.onValue = fn }
+	return func(c *config) { c.onValue = fn }
 }
 
 // New returns an Aggregator.
 func New(opts ...Option) *Aggregator {
 	a := &Aggregator{}
 	for _, o := range opts {
-		o(a)
+		o(&a.cfg)
 	}
 	return a
 }
@@ -123,7 +127,7 @@ func (a *Aggregator) Value() (jsontext.Value, error) {
 // open one rather than report the fragment out of order.
 //
 // The work of one Add is O(len(f.Path)) comparisons of constant cost,
-// len(f.Path) being at most the tokenizer's depth limit (token.MaxDepth,
+// len(f.Path) being at most the tokenizer's depth limit (token.WithMaxDepth,
 // 512 by default), plus O(len(f.Text)) for a scalar or a piece of string,
 // plus O(len(key)) for each key it reads: the key of a member it starts
 // (copied and quoted once), or a key in another slice than the one it
@@ -320,8 +324,8 @@ func (a *Aggregator) done1(f *fragment.Fragment, lv *level) (jsontext.Value, err
 	a.keys = a.keys[:lv.keyAt]
 	a.levels = a.levels[:len(a.levels)-1]
 	a.done = len(a.levels) == 0
-	if a.onValue != nil {
-		if err := a.onValue(f.Path, v); err != nil {
+	if a.cfg.onValue != nil {
+		if err := a.cfg.onValue(f.Path, v); err != nil {
 			a.err = err
 			return v, err
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/argstream/argstream/dialect"
 	"github.com/argstream/argstream/schema"
 	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire"
 	"github.com/argstream/argstream/wire/openaistream"
 )
 
@@ -107,7 +108,7 @@ func Example_chatCompletions() {
 	written := toolcall.New(toolcall.WithStreamOptions(argstream.WithTokenizer(dialect.Qwen.Tokenizer(nil))))
 	rd := dialect.NewReader(dialect.Qwen, written, dialect.OnText(func(text []byte) { fmt.Printf("text %q\n", text) }))
 	err := openaistream.ReadChat(context.Background(), strings.NewReader(sse), native,
-		openaistream.OnText(func(_ int64, text []byte) { rd.Write(text) }))
+		wire.OnText(func(_ int64, text []byte) { rd.Write(text) }))
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -86,10 +86,10 @@ var errIncomplete = errors.New("fields: the stream ended before the arguments we
 // largest piece of text and the deepest value met: reused with Reset, not at
 // all.
 type Sink struct {
-	fn    func(*Event) error
-	onEnd func(error)
-	ev    Event
-	buf   []byte // the text of the Delta being built, for JSON values
+	fn  func(*Event) error
+	cfg config
+	ev  Event
+	buf []byte // the text of the Delta being built, for JSON values
 
 	// State of the open field, if any.
 	field  bool    // a field has begun and not ended
@@ -109,7 +109,11 @@ type level struct {
 
 // Option configures a Sink. An Option is not changed by use: one may
 // configure several Sinks, from several goroutines.
-type Option func(*Sink)
+type Option func(*config)
+
+type config struct {
+	onEnd func(error)
+}
 
 // OnEnd calls fn once the stream has ended (from the Sink's End), with nil
 // if the arguments are complete and valid, else with the error that ended
@@ -117,7 +121,7 @@ type Option func(*Sink)
 // another sink returned. A field that had its Start and not its End when
 // the error came never gets its End: it is cut short.
 func OnEnd(fn func(err error)) Option {
-	return func(s *Sink) { s.onEnd = fn }
+	return func(c *config) { c.onEnd = fn }
 }
 
 // New returns a Sink that calls fn with each event, in order. An error from
@@ -127,7 +131,7 @@ func OnEnd(fn func(err error)) Option {
 func New(fn func(e *Event) error, opts ...Option) *Sink {
 	s := &Sink{fn: fn}
 	for _, o := range opts {
-		o(s)
+		o(&s.cfg)
 	}
 	return s
 }
@@ -149,8 +153,8 @@ func (s *Sink) End(err error) {
 	if err == nil && !s.done {
 		err = errIncomplete
 	}
-	if s.onEnd != nil {
-		s.onEnd(err)
+	if s.cfg.onEnd != nil {
+		s.cfg.onEnd(err)
 	}
 }
 

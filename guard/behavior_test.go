@@ -13,8 +13,6 @@ import (
 	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/policy"
 	"github.com/argstream/argstream/wire"
-	"github.com/argstream/argstream/wire/anthropicstream"
-	"github.com/argstream/argstream/wire/openaistream"
 )
 
 // eventReader returns one event's bytes per Read, and counts the reads.
@@ -187,14 +185,15 @@ func TestFailClosed(t *testing.T) {
 				t.Errorf("the client read %q:\n%s", tc.notHeld, out)
 			}
 			_, _, err = readClient(tc.k, out)
-			var ae *anthropicstream.ProviderError
-			var oe *openaistream.ProviderError
+			var pe *wire.ProviderError
 			switch {
-			case !errors.As(err, &ae) && !errors.As(err, &oe):
+			case !errors.As(err, &pe):
 				t.Errorf("the client's reader: %v, want the provider's error event\n%s", err, out)
-			case tc.provider && ae != nil && ae.Type != "overloaded_error":
-				t.Errorf("the provider's error became %+v", ae)
-			case !tc.provider && (ae != nil && !strings.Contains(ae.Message, "argstream gateway") || oe != nil && !strings.Contains(oe.Message, "argstream gateway")):
+			case pe.Wire != tc.k:
+				t.Errorf("the provider's error %+v came on %v, want %v", pe, pe.Wire, tc.k)
+			case tc.provider && pe.Wire == wire.Anthropic && pe.Type != "overloaded_error":
+				t.Errorf("the provider's error became %+v", pe)
+			case !tc.provider && !strings.Contains(pe.Message, "argstream gateway"):
 				t.Errorf("error %v, want the gateway's", err)
 			}
 		})

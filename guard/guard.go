@@ -83,7 +83,7 @@ type Config struct {
 	// decision is pending: past it, the call is blocked (its decision came
 	// too late to be waited for). 0 means DefaultMaxHeld.
 	MaxHeld int
-	// MaxEventSize bounds one event of a response (sse.MaxEventSize); 0
+	// MaxEventSize bounds one event of a response ([sse.WithMaxEventSize]); 0
 	// means sse.DefaultMaxEventSize. A larger event ends the response
 	// with an error.
 	MaxEventSize int

@@ -52,11 +52,11 @@ func readClient(k wire.Kind, out []byte) ([]toolcall.Result, string, error) {
 	var err error
 	switch k {
 	case wire.Anthropic:
-		err = anthropicstream.Read(context.Background(), bytes.NewReader(out), resp, anthropicstream.OnText(onText))
+		err = anthropicstream.Read(context.Background(), bytes.NewReader(out), resp, wire.OnText(onText))
 	case wire.OpenAIChat:
-		err = openaistream.ReadChat(context.Background(), bytes.NewReader(out), resp, openaistream.OnText(onText))
+		err = openaistream.ReadChat(context.Background(), bytes.NewReader(out), resp, wire.OnText(onText))
 	default:
-		err = openaistream.ReadResponses(context.Background(), bytes.NewReader(out), resp, openaistream.OnText(onText))
+		err = openaistream.ReadResponses(context.Background(), bytes.NewReader(out), resp, wire.OnText(onText))
 	}
 	return resp.End(), text.String(), err
 }

@@ -105,7 +105,7 @@ type block struct {
 // and the upstream is cancelled.
 func (g *Guard) Filter(k wire.Kind, body io.ReadCloser, cancel func()) io.ReadCloser {
 	s := &stream{g: g, kind: k, body: body, cancel: cancel, calls: make(map[int64]*callState)}
-	s.rd = sse.NewReader(body, sse.WithRaw(), sse.MaxEventSize(g.cfg.MaxEventSize))
+	s.rd = sse.NewReader(body, sse.WithRaw(), sse.WithMaxEventSize(g.cfg.MaxEventSize))
 	opts := []toolcall.Option{
 		toolcall.WithSinks(s.newSink),
 		toolcall.OnDecision(s.decided),
@@ -517,9 +517,8 @@ func (s *stream) resolvePending(reason string) {
 // fates settled: what was pending is blocked); anything else ends the
 // client's stream with the wire's error event.
 func (s *stream) eventError(b *block, err error) {
-	var ae *anthropicstream.ProviderError
-	var oe *openaistream.ProviderError
-	if errors.As(err, &ae) || errors.As(err, &oe) {
+	var pe *wire.ProviderError
+	if errors.As(err, &pe) {
 		s.ended = true
 		s.cancelUpstream()
 		s.resolvePending("the provider ended the response with an error")

@@ -132,7 +132,7 @@
 // components after resolving both the prefix and the value lexically, as
 // the tool will: in POSIX style (the default) only "/" separates and a
 // backslash is part of a name, as path.Clean reads it; in Windows style
-// (PathsAs(Windows), "path_style": "windows" in the file) "/" and "\"
+// (WithPathStyle(Windows), "path_style": "windows" in the file) "/" and "\"
 // separate, drives, UNC shares and trailing dots, spaces and stream
 // suffixes are resolved as Win32 does, and names compare case-insensitively.
 // "." and empty components are dropped and "x/.." is removed. Then:
@@ -225,7 +225,7 @@
 //
 // Edit is decided early like the others, but acting on it needs the
 // complete arguments (Decision.NeedsCompleteArguments). Skip lets the
-// caller stop parsing at once: with StopOnSkip, Push returns ErrSkip (a
+// caller stop parsing at once: with [WithStopOnSkip], Push returns ErrSkip (a
 // sink.ErrStop) and the stream stops.
 //
 // A decision is about arguments that end up valid. If the stream fails

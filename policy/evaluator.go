@@ -9,9 +9,10 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// ErrSkip is what an Evaluator made with StopOnSkip returns from Push once
-// it has decided Skip. It wraps sink.ErrStop, so the stream stops parsing
-// the call: errors.Is(err, sink.ErrStop) and errors.Is(err, ErrSkip) hold.
+// ErrSkip is what an Evaluator made with [WithStopOnSkip] returns from Push
+// once it has decided Skip. It wraps sink.ErrStop, so the stream stops
+// parsing the call: errors.Is(err, sink.ErrStop) and errors.Is(err, ErrSkip)
+// hold.
 var ErrSkip = fmt.Errorf("policy: decided skip: %w", sink.ErrStop)
 
 // Evaluator decides a policy on one tool call's arguments while they
@@ -35,7 +36,7 @@ var ErrSkip = fmt.Errorf("policy: decided skip: %w", sink.ErrStop)
 // "content" that no rule names passes through without being stored.
 //
 // Decided or not, it follows the values of the parameters declared in
-// Paths to the end of the arguments, keeping only the string being
+// [WithPaths] to the end of the arguments, keeping only the string being
 // completed, and Verdict names the first that is suspect in the policy's
 // path style (Verdict.SuspectPath): such a call never runs unattended,
 // whatever rule decided Unattended, and whenever.
@@ -45,9 +46,8 @@ var ErrSkip = fmt.Errorf("policy: decided skip: %w", sink.ErrStop)
 // Unattended decision is not yet permission to run without asking: only
 // Verdict().Unattended() is, at the end of the arguments.
 type Evaluator struct {
-	p          *Policy
-	onDecision func(Decision, int64)
-	stopOnSkip bool
+	p   *Policy
+	cfg evaluatorConfig
 
 	state    []ruleState
 	hits     []bool     // an All rule had a matching value
@@ -87,8 +87,18 @@ const (
 	eliminated
 )
 
-// EvaluatorOption configures an Evaluator.
-type EvaluatorOption func(*Evaluator)
+// EvaluatorOption configures an Evaluator (Policy.Evaluator). It is a type
+// of its own, not an [Option], because an Evaluator is configured apart from
+// its Policy: one Policy, built once with its Options, serves the Evaluators
+// of many calls, each with its own callback. An EvaluatorOption only sets
+// fields of the configuration it is given: one may configure several
+// Evaluators, from several goroutines.
+type EvaluatorOption func(*evaluatorConfig)
+
+type evaluatorConfig struct {
+	onDecision func(Decision, int64)
+	stopOnSkip bool
+}
 
 // OnDecision calls fn once, the moment the decision is known, with the
 // decision and the offset (fragment.Progress.Offset: the length of the
@@ -102,16 +112,16 @@ type EvaluatorOption func(*Evaluator)
 // user's approval after all. Use it to prepare; only Verdict().Unattended()
 // at the end says the call may run without asking.
 func OnDecision(fn func(d Decision, at int64)) EvaluatorOption {
-	return func(e *Evaluator) { e.onDecision = fn }
+	return func(c *evaluatorConfig) { c.onDecision = fn }
 }
 
-// StopOnSkip makes Push return ErrSkip once the decision is Skip, so that
-// the stream stops parsing a call that will not run and the caller can
+// WithStopOnSkip makes Push return [ErrSkip] once the decision is Skip, so
+// that the stream stops parsing a call that will not run and the caller can
 // cancel it upstream. The arguments are then never checked to the end:
 // Verdict reports them as not valid (Err is ErrSkip). Leave it off to
 // validate the arguments whatever the decision.
-func StopOnSkip() EvaluatorOption {
-	return func(e *Evaluator) { e.stopOnSkip = true }
+func WithStopOnSkip() EvaluatorOption {
+	return func(c *evaluatorConfig) { c.stopOnSkip = true }
 }
 
 // Evaluator returns a streaming evaluator of p for one tool call.
@@ -138,7 +148,7 @@ func (p *Policy) Evaluator(opts ...EvaluatorOption) *Evaluator {
 		n += len(segs)
 	}
 	for _, o := range opts {
-		o(e)
+		o(&e.cfg)
 	}
 	e.agg = aggregate.New(aggregate.OnValue(e.onValue))
 	e.Reset()
@@ -222,13 +232,13 @@ func (e *Evaluator) End(err error) {
 
 // stop is what Push returns once the fragment is handled.
 func (e *Evaluator) stop() error {
-	if e.stopOnSkip && e.decision.Mode == Skip {
+	if e.cfg.stopOnSkip && e.decision.Mode == Skip {
 		return ErrSkip
 	}
 	return nil
 }
 
-// watch follows the strings that the pointers declared in Paths resolve
+// watch follows the strings that the pointers declared in WithPaths resolve
 // to, before and after the decision, and records the pointer of the first
 // that is suspect in the policy's style. It keeps the pieces of the string
 // being completed only, and only until one is found suspect: the work is
@@ -262,7 +272,7 @@ func (e *Evaluator) watch(p *fragment.Progress) {
 	}
 }
 
-// onPaths reports whether a value some pointer declared in Paths resolves
+// onPaths reports whether a value some pointer declared in WithPaths resolves
 // to can be at path.
 func (e *Evaluator) onPaths(path fragment.Path) bool {
 	for i, segs := range e.p.paths {
@@ -402,7 +412,7 @@ func (e *Evaluator) advance(at int64) {
 func (e *Evaluator) decide(d Decision, at int64) {
 	e.decision, e.at = d, at
 	e.capturing = false
-	if e.onDecision != nil {
-		e.onDecision(d, at)
+	if e.cfg.onDecision != nil {
+		e.cfg.onDecision(d, at)
 	}
 }

@@ -170,14 +170,14 @@ func TestInvalidArgumentsAreNotExecutable(t *testing.T) {
 	}
 }
 
-// With StopOnSkip the stream stops at a skip; without it, parsing goes on
+// With WithStopOnSkip the stream stops at a skip; without it, parsing goes on
 // and the arguments are validated.
 func TestSkip(t *testing.T) {
 	p := mustParse(t, `{"run": [{"arg": "/command", "pattern": "\\brm\\s+-[a-zA-Z]*r", "mode": "skip"}, {"mode": "ask"}]}`)
 	args := `{"command": "rm -rf /", "timeout": 30, "bad": tru}`
 	decidedAt := int64(len(`{"command": "rm -rf /"`))
 
-	ev := p.Evaluator(policy.StopOnSkip())
+	ev := p.Evaluator(policy.WithStopOnSkip())
 	s := argstream.New(ev)
 	err := s.Feed([]byte(args))
 	if !errors.Is(err, sink.ErrStop) || !errors.Is(err, policy.ErrSkip) {
@@ -190,15 +190,15 @@ func TestSkip(t *testing.T) {
 
 	v, err = stream(p, [][]byte{[]byte(args)})
 	if err == nil || errors.Is(err, sink.ErrStop) {
-		t.Errorf("without StopOnSkip: %v, want the syntax error", err)
+		t.Errorf("without WithStopOnSkip: %v, want the syntax error", err)
 	}
 	if v.Decision != decided(policy.Skip, 0) || v.At != decidedAt || v.Valid() {
-		t.Errorf("without StopOnSkip: %+v", v)
+		t.Errorf("without WithStopOnSkip: %+v", v)
 	}
 
 	// A skip decided before any byte stops at the first fragment.
 	p = mustParse(t, `{"run": "skip"}`)
-	ev = p.Evaluator(policy.StopOnSkip())
+	ev = p.Evaluator(policy.WithStopOnSkip())
 	if err := argstream.New(ev).Feed([]byte(`{"a": 1}`)); !errors.Is(err, policy.ErrSkip) {
 		t.Errorf("catch-all skip: Feed = %v", err)
 	}

@@ -164,14 +164,14 @@ func ExamplePolicy_Evaluate() {
 	// ask (rule 2)
 }
 
-// With StopOnSkip, a skip stops parsing the call at once, so that the
+// With WithStopOnSkip, a skip stops parsing the call at once, so that the
 // caller can cancel it upstream.
-func ExampleStopOnSkip() {
+func ExampleWithStopOnSkip() {
 	p, _, _ := policy.Parse([]byte(`{"run": [
 		{"arg": "/command", "pattern": "\\brm\\s+-[a-zA-Z]*[rR]", "mode": "skip"},
 		{"mode": "ask"}
 	]}`))
-	ev := p.Evaluator(policy.StopOnSkip())
+	ev := p.Evaluator(policy.WithStopOnSkip())
 	s := argstream.New(ev)
 	err := s.Feed([]byte(`{"command": "rm -rf /", "description": "clean up every`))
 	fmt.Println(errors.Is(err, sink.ErrStop), ev.Decision(), ev.DecidedAt())

@@ -42,11 +42,11 @@ type ruleJSON struct {
 // exclusive_minimum and exclusive_maximum, and optionally "quantifier":
 // "all" or "any" (see Rule.Quantifier), or {"mode": MODE} for a catch-all;
 // a bare MODE is one catch-all rule. "paths" (optional) declares the
-// parameters whose values are file paths (see Paths), and "path_style"
-// (optional, "posix" or "windows") how the tool resolves them (see
-// PathsAs). Unknown keys, duplicate keys and invalid JSON are errors. opts
-// apply as in New (PatternLimit); the file's "paths" and "path_style" are
-// added to them.
+// parameters whose values are file paths (see [WithPaths]), and
+// "path_style" (optional, "posix" or "windows") how the tool resolves them
+// (see [WithPathStyle]). Unknown keys, duplicate keys and invalid JSON are
+// errors. opts apply as in New ([WithPatternLimit]); the file's "paths" and
+// "path_style" are added to them.
 func Parse(data []byte, opts ...Option) (*Policy, []Warning, error) {
 	var f file
 	if err := json.Unmarshal(data, &f, json.RejectUnknownMembers(true)); err != nil {
@@ -83,7 +83,7 @@ func Parse(data []byte, opts ...Option) (*Policy, []Warning, error) {
 	default:
 		return nil, nil, &RuleError{Rule: -1, Field: "run", Err: fmt.Errorf("must be a list of rules or a mode, got %s", f.Run)}
 	}
-	o := newOptions(opts)
+	o := newConfig(opts)
 	if f.Paths != nil {
 		var paths []string
 		if err := json.Unmarshal(f.Paths, &paths); err != nil {

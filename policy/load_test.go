@@ -203,7 +203,7 @@ func TestNew(t *testing.T) {
 		{Arg: "/o", Match: policy.Const(jsontext.Value(`{"k": null}`)), Mode: policy.Skip},
 		{Arg: "/n", Match: policy.Minimum("-5"), Mode: policy.Ask},
 		{Mode: policy.Ask},
-	}, policy.Paths("/path"))
+	}, policy.WithPaths("/path"))
 	if err != nil || len(warns) > 0 {
 		t.Fatal(err, warns)
 	}

@@ -56,7 +56,7 @@ func Enum(vs ...jsontext.Value) Matcher {
 func Pattern(re string) Matcher { return stringMatcher(keyPattern, re) }
 
 // Prefix matches a string that starts with p, or, on a parameter declared
-// as a path (Paths), a path under p (see "Path styles").
+// as a path ([WithPaths]), a path under p (see "Path styles").
 func Prefix(p string) Matcher { return stringMatcher(keyPrefix, p) }
 
 // Minimum matches a number >= n, where n is the text of a JSON number.
@@ -127,7 +127,7 @@ func isBound(key string) bool {
 // declared a path: its values are strings, so only string matchers fit.
 // permissive says the rule is permissive (Unattended): it must hold under
 // every reading of a value, not just one.
-func compile(m Matcher, isPath, permissive bool, o *options) (matcher, error) {
+func compile(m Matcher, isPath, permissive bool, o *config) (matcher, error) {
 	if m.err != nil {
 		return matcher{}, m.err
 	}

@@ -351,23 +351,23 @@ func foldRune(r rune) rune {
 // returns. In Windows style it is folded to lower case, the root written
 // "c:/", "c:" or "//server/share/", stream suffixes and trailing dots and
 // spaces removed: `SRC\.\.Env.` and "src/.env::$DATA" are both "src/.env".
-func (v filePath) String() string {
+func (fp filePath) String() string {
 	var b strings.Builder
-	n := len(v.root) + 3*v.up
-	for _, c := range v.comps {
+	n := len(fp.root) + 3*fp.up
+	for _, c := range fp.comps {
 		n += len(c) + 1
 	}
 	b.Grow(n)
-	b.WriteString(v.root)
+	b.WriteString(fp.root)
 	sep := false
-	for range v.up {
+	for range fp.up {
 		if sep {
 			b.WriteByte('/')
 		}
 		b.WriteString("..")
 		sep = true
 	}
-	for _, c := range v.comps {
+	for _, c := range fp.comps {
 		if sep {
 			b.WriteByte('/')
 		}
@@ -380,38 +380,38 @@ func (v filePath) String() string {
 	return b.String()
 }
 
-// under reports whether the path v lies under prefix: the same style, the
+// under reports whether the path fp lies under prefix: the same style, the
 // same root, climbing out by the same number of "..", prefix's components
-// are v's first components (compared as the style compares names), and if
-// prefix ends with a separator ("src/"), v has at least one more: "src/" is
+// are fp's first components (compared as the style compares names), and if
+// prefix ends with a separator ("src/"), fp has at least one more: "src/" is
 // the content of a directory, "src" is src itself or its content. It does
-// not look at suspect: a suspect v may be under prefix, and must still not
+// not look at suspect: a suspect fp may be under prefix, and must still not
 // satisfy a permissive rule.
-func (v filePath) under(prefix filePath) bool {
-	if v.style != prefix.style || v.root != prefix.root || v.up != prefix.up || len(v.comps) < len(prefix.comps) {
+func (fp filePath) under(prefix filePath) bool {
+	if fp.style != prefix.style || fp.root != prefix.root || fp.up != prefix.up || len(fp.comps) < len(prefix.comps) {
 		return false
 	}
-	if prefix.dir && len(v.comps) == len(prefix.comps) {
+	if prefix.dir && len(fp.comps) == len(prefix.comps) {
 		return false
 	}
 	for i, c := range prefix.comps {
-		if v.comps[i] != c {
+		if fp.comps[i] != c {
 			return false
 		}
 	}
 	return true
 }
 
-// covers reports whether every path under q is under p, so that a rule on
-// p placed before a rule on q leaves q nothing to match.
-func (p filePath) covers(q filePath) bool {
-	if p.style != q.style || p.root != q.root || p.up != q.up || len(q.comps) < len(p.comps) {
+// covers reports whether every path under q is under fp, so that a rule on
+// fp placed before a rule on q leaves q nothing to match.
+func (fp filePath) covers(q filePath) bool {
+	if fp.style != q.style || fp.root != q.root || fp.up != q.up || len(q.comps) < len(fp.comps) {
 		return false
 	}
-	for i, c := range p.comps {
+	for i, c := range fp.comps {
 		if q.comps[i] != c {
 			return false
 		}
 	}
-	return !p.dir || q.dir || len(q.comps) > len(p.comps)
+	return !fp.dir || q.dir || len(q.comps) > len(fp.comps)
 }

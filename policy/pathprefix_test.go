@@ -683,7 +683,7 @@ func TestPropertyMisreadSpellings(t *testing.T) {
 		if st == Windows {
 			spellings = append(slices.Clip(misread), shortName)
 		}
-		o := &options{style: st}
+		o := &config{style: st}
 		properties.Property(st.String()+": suspect wherever inserted", prop.ForAll(
 			func(p string, at, k int) string {
 				q := insertAt(p, at, spellings[k%len(spellings)])

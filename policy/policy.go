@@ -79,8 +79,8 @@ func permissive(m Mode) bool { return m == Unattended }
 // Evaluator.
 type Policy struct {
 	rules []rule
-	paths [][]string // the tokens of each pointer declared in Paths, once each
-	style PathStyle  // how the tool resolves those paths (PathsAs)
+	paths [][]string // the tokens of each pointer declared in WithPaths, once each
+	style PathStyle  // how the tool resolves those paths (WithPathStyle)
 }
 
 // rule is a checked Rule.
@@ -104,56 +104,59 @@ func (r *Rule) quantifier() Quantifier {
 	return Any
 }
 
-// Option configures New.
-type Option func(*options)
+// Option configures [New] and [Parse]. An Option only sets fields of the
+// configuration it is given: one may configure several policies, from
+// several goroutines.
+type Option func(*config)
 
-type options struct {
+type config struct {
 	paths        []string
 	style        PathStyle
 	patternLimit int
 }
 
-// Paths declares parameters, by JSON pointer, whose values are file paths:
-// a prefix on them compares whole path components after lexical
-// resolution in the tool's style (see PathsAs and the package documentation,
-// "Path styles").
-func Paths(pointers ...string) Option {
-	return func(o *options) { o.paths = append(o.paths, pointers...) }
+// WithPaths declares parameters, by JSON pointer, whose values are file
+// paths: a prefix on them compares whole path components after lexical
+// resolution in the tool's style (see [WithPathStyle] and the package
+// documentation, "Path styles"). Given more than once, it appends.
+func WithPaths(pointers ...string) Option {
+	return func(c *config) { c.paths = append(c.paths, pointers...) }
 }
 
-// PathsAs sets how the values of the parameters declared in Paths are
-// resolved: POSIX (the default) or Windows (see the package documentation,
-// "Path styles"). Choose the style of the system the tool runs on.
-func PathsAs(style PathStyle) Option {
-	return func(o *options) { o.style = style }
+// WithPathStyle sets how the values of the parameters declared with
+// [WithPaths] are resolved: POSIX (the default) or Windows (see the package
+// documentation, "Path styles"). Choose the style of the system the tool
+// runs on.
+func WithPathStyle(style PathStyle) Option {
+	return func(c *config) { c.style = style }
 }
 
-// PatternLimit sets the largest compiled size, in instructions, of a
-// pattern, instead of DefaultMaxPatternSize. Matching costs time
+// WithPatternLimit sets the largest compiled size, in instructions, of a
+// pattern, instead of [DefaultMaxPatternSize]. Matching costs time
 // proportional to the size for each byte of the value, so a larger limit
 // lets the arguments cost more.
-func PatternLimit(instructions int) Option {
-	return func(o *options) { o.patternLimit = instructions }
+func WithPatternLimit(instructions int) Option {
+	return func(c *config) { c.patternLimit = instructions }
 }
 
 // New checks rules and returns them as a Policy. Every problem found is an
 // error (a *RuleError each, joined); warnings, such as a list without a
 // final catch-all, come back separately and do not stop the policy.
 func New(rules []Rule, opts ...Option) (*Policy, []Warning, error) {
-	return build(rules, newOptions(opts), nil, nil)
+	return build(rules, newConfig(opts), nil, nil)
 }
 
-func newOptions(opts []Option) options {
-	o := options{patternLimit: DefaultMaxPatternSize}
-	for _, opt := range opts {
-		opt(&o)
+func newConfig(opts []Option) config {
+	c := config{patternLimit: DefaultMaxPatternSize}
+	for _, o := range opts {
+		o(&c)
 	}
-	return o
+	return c
 }
 
 // build is New for rules of which some (broken) already failed to load,
 // with errs their errors: they are not checked again, and the others are.
-func build(rules []Rule, o options, broken []bool, errs []error) (*Policy, []Warning, error) {
+func build(rules []Rule, o config, broken []bool, errs []error) (*Policy, []Warning, error) {
 	var warns []Warning
 	if o.style != POSIX && o.style != Windows {
 		errs = append(errs, &RuleError{Rule: -1, Field: "path_style", Err: fmt.Errorf("unknown path style %v (want posix or windows)", o.style)})
@@ -206,7 +209,7 @@ func build(rules []Rule, o options, broken []bool, errs []error) (*Policy, []War
 }
 
 // check checks one rule on its own.
-func check(i int, r Rule, isPath bool, o *options) (rule, []error) {
+func check(i int, r Rule, isPath bool, o *config) (rule, []error) {
 	c := rule{Rule: r, all: r.quantifier() == All}
 	var errs []error
 	fail := func(field string, err error) {

@@ -338,7 +338,7 @@ func genPolicy() gopter.Gen {
 			pc.style = policy.Windows
 		}
 		opts := func() []policy.Option {
-			return []policy.Option{policy.Paths(pc.paths...), policy.PathsAs(pc.style)}
+			return []policy.Option{policy.WithPaths(pc.paths...), policy.WithPathStyle(pc.style)}
 		}
 		if v[1].(bool) {
 			pc.paths = append(pc.paths, "/path")

@@ -20,10 +20,10 @@ type Verdict struct {
 	Ended bool
 	// Err is the error the stream ended with: nil if the arguments are
 	// complete and valid; a syntax error, a sink's error, or ErrSkip (see
-	// StopOnSkip) otherwise.
+	// WithStopOnSkip) otherwise.
 	Err error
 	// SuspectPath is the location of the first string, in the order of the
-	// arguments, that a pointer declared in Paths resolves to and that is
+	// arguments, that a pointer declared in WithPaths resolves to and that is
 	// suspect in the policy's path style (see PathStyle): "/path", or
 	// "/patterns/1/paths/0" where arrays were met. It is "" if there is
 	// none, so far (the Evaluator follows those values to the end of the

@@ -1,8 +1,8 @@
 // Package token is the vocabulary that every argstream tokenizer shares,
 // whatever the syntax of its input: the events a tokenizer reports (Event,
 // Kind), the Handler that receives them, the Tokenizer interface (Feed,
-// Close) and NewFunc, the options and limits (MaxDepth, MaxSize,
-// AllowConfusableKeys), and the errors (SyntaxError and its categories,
+// Close) and NewFunc, the options and limits ([WithMaxDepth], [WithMaxSize],
+// [WithConfusableKeys]), and the errors (SyntaxError and its categories,
 // ErrClosed). It has no syntax of its own: the tokenizers live in their own
 // packages, the JSON one (the default) in token/jsontoken.
 //
@@ -39,13 +39,14 @@
 //
 // # Input
 //
-// Input must be one document, nested at most MaxDepth deep (DefaultMaxDepth
-// unless set) and, when MaxSize is set, no longer than that. Object keys
-// must be unique; unless AllowConfusableKeys is set, no two keys of an
-// object may be equal under Unicode simple case folding ("path" and
-// "PATH": ErrCaseFoldedKey), and no key may hold U+0000 (ErrNULInKey): a
-// tool runtime would confuse them. Anything else ends in a *SyntaxError
-// that names the syntax and gives the category (errors.Is with ErrSyntax,
-// ErrTruncated, ...), the byte offset in the whole stream and the JSON
-// pointer of the value concerned. Its message is for people and may change.
+// Input must be one document, nested at most as deep as [WithMaxDepth] says
+// ([DefaultMaxDepth] unless given) and, when [WithMaxSize] is given, no
+// longer than that. Object keys must be unique; unless given
+// WithConfusableKeys(true), no two keys of an object may be equal under
+// Unicode simple case folding ("path" and "PATH": ErrCaseFoldedKey), and no
+// key may hold U+0000 (ErrNULInKey): a tool runtime would confuse them.
+// Anything else ends in a *SyntaxError that names the syntax and gives the
+// category (errors.Is with ErrSyntax, ErrTruncated, ...), the byte offset in
+// the whole stream and the JSON pointer of the value concerned. Its message
+// is for people and may change.
 package token

@@ -23,21 +23,21 @@ var (
 	// under Unicode simple case folding (as strings.EqualFold compares them),
 	// such as "path" and "PATH", or "k" and "\u212a" (the Kelvin sign).
 	// Go's encoding/json v1 matches keys to struct fields so, and would read
-	// the second where a policy approved the first. AllowConfusableKeys
+	// the second where a policy approved the first. [WithConfusableKeys]
 	// turns the check off.
 	ErrCaseFoldedKey = errors.New("token: object keys equal under case folding")
 	// ErrNULInKey: an object key holds U+0000 (written "\u0000"), which a
 	// tool written in C would read as the end of the key: "path\u0000x" is
-	// "path" there. AllowConfusableKeys turns the check off.
+	// "path" there. [WithConfusableKeys] turns the check off.
 	ErrNULInKey = errors.New("token: NUL in object key")
 	// ErrInvalidUTF8: a string holds bytes that are not valid UTF-8.
 	ErrInvalidUTF8 = errors.New("token: invalid UTF-8")
 	// ErrInvalidEscape: a string holds an invalid escape sequence, including a
 	// lone UTF-16 surrogate escape such as "\uD800".
 	ErrInvalidEscape = errors.New("token: invalid escape sequence")
-	// ErrTooDeep: arrays and objects are nested deeper than MaxDepth.
+	// ErrTooDeep: arrays and objects are nested deeper than [WithMaxDepth] allows.
 	ErrTooDeep = errors.New("token: nesting too deep")
-	// ErrTooLarge: the input is longer than MaxSize.
+	// ErrTooLarge: the input is longer than [WithMaxSize] allows.
 	ErrTooLarge = errors.New("token: input too large")
 	// ErrSchema: a tool call written in text (caret block, XML tags) has an
 	// argument that does not fit the tool's JSON Schema: a value that is not

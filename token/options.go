@@ -1,11 +1,11 @@
 package token
 
-// DefaultMaxDepth is the nesting limit when MaxDepth is not given: deep
+// DefaultMaxDepth is the nesting limit when [WithMaxDepth] is not given: deep
 // enough for any tool schema, shallow enough to bound the work and memory an
 // adversarial input can demand.
 const DefaultMaxDepth = 512
 
-// HardMaxDepth is the largest limit MaxDepth accepts (jsontext's own).
+// HardMaxDepth is the largest limit [WithMaxDepth] accepts (jsontext's own).
 const HardMaxDepth = 10000
 
 // Option configures a tokenizer. An Option only sets fields of the Config it
@@ -13,8 +13,11 @@ const HardMaxDepth = 10000
 type Option func(*Config)
 
 // Config is the configuration that options build. Tokenizer implementations
-// read it through NewConfig. A Config is a plain value: several goroutines
-// may read one at once, as long as none writes it.
+// read it through [NewConfig]: it is exported, unlike the configuration of
+// the other packages' options, because tokenizers live in other packages
+// (token/jsontoken, token/caret, a caller's own [NewFunc]). A Config is a
+// plain value: several goroutines may read one at once, as long as none
+// writes it.
 type Config struct {
 	MaxDepth int   // at least 1, at most HardMaxDepth
 	MaxSize  int64 // 0 for no limit
@@ -23,9 +26,10 @@ type Config struct {
 	AllowConfusableKeys bool
 }
 
-// MaxDepth limits how deeply arrays and objects may nest: [[1]] has depth 2.
-// Values below 1 select DefaultMaxDepth; values above HardMaxDepth select it.
-func MaxDepth(n int) Option {
+// WithMaxDepth limits how deeply arrays and objects may nest: [[1]] has
+// depth 2. Values below 1 select [DefaultMaxDepth]; values above
+// [HardMaxDepth] select it.
+func WithMaxDepth(n int) Option {
 	return func(c *Config) {
 		switch {
 		case n < 1:
@@ -38,18 +42,18 @@ func MaxDepth(n int) Option {
 	}
 }
 
-// MaxSize limits the input to n bytes; 0 or less means no limit. Input past
-// the limit ends in ErrTooLarge at offset n.
-func MaxSize(n int64) Option {
+// WithMaxSize limits the input to n bytes; 0 or less means no limit. Input
+// past the limit ends in [ErrTooLarge] at offset n.
+func WithMaxSize(n int64) Option {
 	return func(c *Config) { c.MaxSize = max(n, 0) }
 }
 
-// AllowConfusableKeys with allow true accepts the object keys that a tool
+// WithConfusableKeys with allow true accepts the object keys that a tool
 // runtime would confuse, for users who need exactly RFC 8259: keys equal
-// under case folding but not exactly ("path" and "PATH", ErrCaseFoldedKey),
-// and keys holding U+0000 (ErrNULInKey). Exact duplicates stay rejected
-// (ErrDuplicateKey). By default both checks are on.
-func AllowConfusableKeys(allow bool) Option {
+// under case folding but not exactly ("path" and "PATH", [ErrCaseFoldedKey]),
+// and keys holding U+0000 ([ErrNULInKey]). Exact duplicates stay rejected
+// ([ErrDuplicateKey]). By default both checks are on.
+func WithConfusableKeys(allow bool) Option {
 	return func(c *Config) { c.AllowConfusableKeys = allow }
 }
 

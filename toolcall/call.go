@@ -87,7 +87,7 @@ func (c *call) End(err error) {
 	}
 }
 
-// reportDecision tells OnDecision and DeclineOnSkip of a decision, once.
+// reportDecision tells OnDecision and WithDeclineOnSkip of a decision, once.
 func (c *call) reportDecision() {
 	if c.decided || !c.ev.Decision().Decided() {
 		return

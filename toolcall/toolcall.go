@@ -24,7 +24,7 @@ import (
 
 var (
 	// ErrDeclined is a declined call's error: Decline, or a skip decision
-	// with DeclineOnSkip, cut its arguments short. It wraps sink.ErrStop
+	// with WithDeclineOnSkip, cut its arguments short. It wraps sink.ErrStop
 	// (errors.Is holds for both), which is also what the call's sinks get
 	// in End.
 	ErrDeclined error = declined{}
@@ -122,7 +122,7 @@ type Result struct {
 	// policy applied to the call.
 	Verdict policy.Verdict
 	// Declined says the call was declined: by Decline, or by a skip
-	// decision with DeclineOnSkip.
+	// decision with WithDeclineOnSkip.
 	Declined bool
 	// Approved says Approve was called for the call.
 	Approved bool
@@ -191,13 +191,13 @@ func OnDecision(fn func(r *Response, c fragment.Call, d policy.Decision, at int6
 	return func(cfg *config) { cfg.onDecision = fn }
 }
 
-// DeclineOnSkip declines each call the moment its policy decides Skip, as
-// Decline does: its remaining chunks are discarded, its sinks end with
-// ErrDeclined. fn, if not nil, is then called with whether it was the only
-// call still pending: if so, cancel the response (its context) and stop
-// paying for its tokens. fn may call r.Decline and r.Approve, and no other
-// method.
-func DeclineOnSkip(fn func(r *Response, c fragment.Call, onlyPending bool)) Option {
+// WithDeclineOnSkip declines each call the moment its policy decides Skip,
+// as [Response.Decline] does: its remaining chunks are discarded, its sinks
+// end with [ErrDeclined]. fn, if not nil, is then called with whether it
+// was the only call still pending: if so, cancel the response (its context)
+// and stop paying for its tokens. fn may call r.Decline and r.Approve, and
+// no other method.
+func WithDeclineOnSkip(fn func(r *Response, c fragment.Call, onlyPending bool)) Option {
 	return func(cfg *config) { cfg.declineOnSkip, cfg.onSkip = true, fn }
 }
 
@@ -404,8 +404,8 @@ func (r *Response) Fail(err error) {
 // are not known: cancelling loses them. Declining an index never started
 // does nothing and reports false.
 //
-// Decline may be called from a sink or from OnDecision and DeclineOnSkip's
-// callbacks, for any call, and after End, until Reset (the Results
+// Decline may be called from a sink or from the callbacks of OnDecision and
+// WithDeclineOnSkip, for any call, and after End, until Reset (the Results
 // returned by End are updated).
 func (r *Response) Decline(index int64) (onlyPending bool) {
 	c := r.lookup(index)

@@ -392,7 +392,7 @@ func TestPolicy(t *testing.T) {
 		declineOnSkip bool
 		events        []ev
 		decisions     []decision
-		declines      []bool // onlyPending of DeclineOnSkip
+		declines      []bool // onlyPending of WithDeclineOnSkip
 		want          []got
 	}{
 		{name: "catch-all: decided at the start",
@@ -415,17 +415,17 @@ func TestPolicy(t *testing.T) {
 			events:    []ev{start(0, "a", "write", ""), chunk(0, `{"path":"src/a.go","content":"pack`)},
 			decisions: []decision{{0, "unattended", 18}},
 			want:      []got{{ID: "a", Name: "write", Err: "truncated"}}},
-		{name: "skip without DeclineOnSkip: validated to the end, not executable",
+		{name: "skip without WithDeclineOnSkip: validated to the end, not executable",
 			events:    []ev{start(0, "a", "write", ""), chunk(0, `{"path":"/etc/x","content":"y"}`)},
 			decisions: []decision{{0, "skip", 16}},
 			want:      []got{{ID: "a", Name: "write", Args: `{"path":"/etc/x","content":"y"}`}}},
-		{name: "skip with DeclineOnSkip, the only call: cancel",
+		{name: "skip with WithDeclineOnSkip, the only call: cancel",
 			declineOnSkip: true,
 			events:        []ev{start(0, "a", "write", ""), chunk(0, `{"path":"/etc/x",`), chunk(0, `"content":"y"}`)},
 			decisions:     []decision{{0, "skip", 16}},
 			declines:      []bool{true},
 			want:          []got{{ID: "a", Name: "write", Err: "declined", Declined: true}}},
-		{name: "skip with DeclineOnSkip, another call pending: keep going",
+		{name: "skip with WithDeclineOnSkip, another call pending: keep going",
 			declineOnSkip: true,
 			events: []ev{start(0, "a", "read", ""), chunk(0, `{"q":`), start(1, "b", "write", ""),
 				chunk(1, `{"path":"/etc/x",`), chunk(1, `"content":"y"}`), chunk(0, `1}`)},
@@ -433,7 +433,7 @@ func TestPolicy(t *testing.T) {
 			declines:  []bool{false},
 			want: []got{{ID: "a", Name: "read", Args: `{"q":1}`, Executable: true},
 				{Index: 1, ID: "b", Name: "write", Err: "declined", Declined: true}}},
-		{name: "skip at the start with DeclineOnSkip",
+		{name: "skip at the start with WithDeclineOnSkip",
 			declineOnSkip: true,
 			events:        []ev{start(0, "a", "rm", ""), chunk(0, `{"path":"/"}`)},
 			decisions:     []decision{{0, "skip", 0}},
@@ -460,7 +460,7 @@ func TestPolicy(t *testing.T) {
 				}),
 			}
 			if tc.declineOnSkip {
-				opts = append(opts, toolcall.DeclineOnSkip(func(_ *toolcall.Response, c fragment.Call, only bool) { declines = append(declines, only) }))
+				opts = append(opts, toolcall.WithDeclineOnSkip(func(_ *toolcall.Response, c fragment.Call, only bool) { declines = append(declines, only) }))
 			}
 			r := toolcall.New(opts...)
 			for range 2 { // fresh, then reused
@@ -473,7 +473,7 @@ func TestPolicy(t *testing.T) {
 					t.Errorf("decisions (-want +got):\n%s", diff)
 				}
 				if diff := cmp.Diff(tc.declines, declines); diff != "" {
-					t.Errorf("DeclineOnSkip (-want +got):\n%s", diff)
+					t.Errorf("WithDeclineOnSkip (-want +got):\n%s", diff)
 				}
 				for _, x := range res {
 					if x.Executable && x.Verdict.Decided() && !x.Verdict.Executable() {
@@ -806,7 +806,7 @@ func TestDeclinedAtTheLastByte(t *testing.T) {
 		toolcall.WithPolicy(func(string) *policy.Policy {
 			return mustPolicy(t, `{"run": [{"arg": "/confirm", "const": true, "mode": "unattended"}, {"mode": "skip"}]}`)
 		}),
-		toolcall.DeclineOnSkip(func(_ *toolcall.Response, _ fragment.Call, onlyPending bool) { only = append(only, onlyPending) }))
+		toolcall.WithDeclineOnSkip(func(_ *toolcall.Response, _ fragment.Call, onlyPending bool) { only = append(only, onlyPending) }))
 	res := run(t, r, []ev{start(0, "a", "delete", ""), chunk(0, `{"path": "/etc/x", "recursive": true}`)})
 	if diff := cmp.Diff([]bool{false}, only); diff != "" {
 		t.Errorf("onlyPending (-want +got):\n%s", diff)

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire"
 	"github.com/argstream/argstream/wire/anthropicstream"
 )
 
@@ -190,7 +191,7 @@ func TestProxyCommand(t *testing.T) {
 	// place of the third (the last: the upstream is cancelled then).
 	var text strings.Builder
 	read := toolcall.New()
-	err := anthropicstream.Read(context.Background(), strings.NewReader(body), read, anthropicstream.OnText(func(_ int64, b []byte) { text.Write(b) }))
+	err := anthropicstream.Read(context.Background(), strings.NewReader(body), read, wire.OnText(func(_ int64, b []byte) { text.Write(b) }))
 	var calls []string
 	for _, r := range read.End() {
 		calls = append(calls, fmt.Sprintf("%d %s %s %v", r.Call.Index, r.Call.Name, r.Arguments, r.Executable))

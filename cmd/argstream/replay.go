@@ -31,6 +31,7 @@ import (
 	"github.com/argstream/argstream/schema"
 	"github.com/argstream/argstream/sink"
 	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire"
 	"github.com/argstream/argstream/wire/anthropicstream"
 	"github.com/argstream/argstream/wire/openaistream"
 )
@@ -44,13 +45,13 @@ type wireReader func(ctx context.Context, body io.Reader, resp *toolcall.Respons
 // wireReaders are the wires of --wire, by name.
 var wireReaders = map[string]wireReader{
 	"anthropic": func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(int64, []byte)) error {
-		return anthropicstream.Read(ctx, body, resp, anthropicstream.OnText(onText), anthropicstream.OnThinking(onThinking))
+		return anthropicstream.Read(ctx, body, resp, wire.OnText(onText), wire.OnThinking(onThinking))
 	},
 	"openai-chat": func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(int64, []byte)) error {
-		return openaistream.ReadChat(ctx, body, resp, openaistream.OnText(onText), openaistream.OnThinking(onThinking))
+		return openaistream.ReadChat(ctx, body, resp, wire.OnText(onText), wire.OnThinking(onThinking))
 	},
 	"openai-responses": func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(int64, []byte)) error {
-		return openaistream.ReadResponses(ctx, body, resp, openaistream.OnText(onText), openaistream.OnThinking(onThinking))
+		return openaistream.ReadResponses(ctx, body, resp, wire.OnText(onText), wire.OnThinking(onThinking))
 	},
 }
 

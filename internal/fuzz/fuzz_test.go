@@ -15,8 +15,8 @@ import (
 // value or error with its offset and pointer) as the whole input fed at once
 // and as one byte at a time, and agrees with a whole-document jsontext parse
 // (and testutil.ConfusableKey); that a valid input cut short invents nothing
-// (testutil.CheckPrefix); and that token.AllowConfusableKeys lets through
-// exactly what jsontext accepts.
+// (testutil.CheckPrefix); and that token.WithConfusableKeys(true) lets
+// through exactly what jsontext accepts.
 func FuzzChunking(f *testing.F) {
 	for _, s := range seeds(f) {
 		f.Add(s.data, s.cuts)
@@ -42,7 +42,7 @@ func FuzzChunking(f *testing.F) {
 			t.Fatalf("%q in %d chunks differs from whole (-whole +chunked):\n%s", data, len(chunks), diff)
 		}
 		if testutil.ConfusableKey(data) != nil {
-			allowed, err := testutil.Observe(chunks, argstream.WithLimits(token.AllowConfusableKeys(true)))
+			allowed, err := testutil.Observe(chunks, argstream.WithTokenOptions(token.WithConfusableKeys(true)))
 			if valid := jsontext.Value(data).IsValid(); err != nil || valid != (allowed.Err == "") {
 				t.Fatalf("%q in %d chunks, confusable keys allowed: %v, %s; jsontext says valid = %v", data, len(chunks), err, allowed.Err, valid)
 			}

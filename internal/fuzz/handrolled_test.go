@@ -14,7 +14,7 @@ import (
 // and end the same way (the same error: category, offset, pointer and
 // message; the same answers to Feed and Close after the end). An input
 // rejected for a key a tool runtime would confuse is compared again with
-// token.AllowConfusableKeys.
+// token.WithConfusableKeys(true).
 //
 // The seeds are every file under ../../testdata, whole, byte by byte and in
 // small chunks, and each recorded provider stream cut where its deltas were.
@@ -31,17 +31,17 @@ func FuzzHandrolled(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data, cuts []byte, limits uint16) {
 		var opts []token.Option
 		if depth := int(limits & 0x1f); depth != 0 {
-			opts = append(opts, token.MaxDepth(depth))
+			opts = append(opts, token.WithMaxDepth(depth))
 		}
 		if size := int64(limits >> 5); size != 0 {
-			opts = append(opts, token.MaxSize(size))
+			opts = append(opts, token.WithMaxSize(size))
 		}
 		chunks := chunksOf(data, cuts)
 		if d := handrolledtest.Diff(chunks, opts...); d != "" {
 			t.Fatalf("%q in %d chunks (limits %#x):\n%s", data, len(chunks), limits, d)
 		}
 		if err := handrolledtest.Reference(chunks, opts...).Err; errors.Is(err, token.ErrCaseFoldedKey) || errors.Is(err, token.ErrNULInKey) {
-			if d := handrolledtest.Diff(chunks, append(opts, token.AllowConfusableKeys(true))...); d != "" {
+			if d := handrolledtest.Diff(chunks, append(opts, token.WithConfusableKeys(true))...); d != "" {
 				t.Fatalf("%q in %d chunks (limits %#x), confusable keys allowed:\n%s", data, len(chunks), limits, d)
 			}
 		}

@@ -110,7 +110,7 @@ func FuzzSSE(f *testing.F) {
 		f.Add([]byte(s), []byte{1})
 	}
 	f.Fuzz(func(t *testing.T, data, cuts []byte) {
-		for _, opts := range [][]sse.Option{nil, {sse.MaxEventSize(64)}} {
+		for _, opts := range [][]sse.Option{nil, {sse.WithMaxEventSize(64)}} {
 			whole := readSSE(t, [][]byte{data}, opts...)
 			for _, chunks := range [][][]byte{chunksOf(data, cuts), chunksOf(data, []byte{1})} {
 				got := readSSE(t, chunks, opts...)

@@ -70,9 +70,9 @@ func TestCorpora(t *testing.T) {
 			optSets := [][]token.Option{nil}
 			if how == "whole" || how == "bytes" || how == "random0-16" {
 				optSets = append(optSets,
-					[]token.Option{token.MaxDepth(3)},
-					[]token.Option{token.MaxSize(int64(len(data) / 2))},
-					[]token.Option{token.MaxDepth(1), token.MaxSize(int64(len(data)))})
+					[]token.Option{token.WithMaxDepth(3)},
+					[]token.Option{token.WithMaxSize(int64(len(data) / 2))},
+					[]token.Option{token.WithMaxDepth(1), token.WithMaxSize(int64(len(data)))})
 			}
 			for _, opts := range optSets {
 				if d := handrolledtest.Diff(chunks, opts...); d != "" {
@@ -141,7 +141,7 @@ func TestExhaustive(t *testing.T) {
 			}
 			for _, chunks := range ways {
 				n++
-				if d := handrolledtest.Diff(chunks, token.MaxDepth(4)); d != "" {
+				if d := handrolledtest.Diff(chunks, token.WithMaxDepth(4)); d != "" {
 					t.Fatalf("%q in %d chunks:\n%s", in, len(chunks), d)
 				}
 			}

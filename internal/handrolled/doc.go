@@ -16,7 +16,7 @@
 // whitespace) and the key check of internal/keyfold, which finds exact
 // duplicates as well as the keys a tool runtime would confuse (equal under
 // case folding, holding NUL; only exact duplicates under
-// token.AllowConfusableKeys). The grammar and the nesting are its own: an
+// token.WithConfusableKeys(true)). The grammar and the nesting are its own: an
 // explicit stack of open objects and arrays, where jsontoken relies on
 // jsontext.
 //

@@ -60,8 +60,8 @@ type Tokenizer struct {
 var _ token.Tokenizer = (*Tokenizer)(nil)
 
 // New returns a Tokenizer that reports events to h. It takes the options
-// jsontoken.Tokenizer takes (token.MaxDepth, token.MaxSize, token.AllowConfusableKeys),
-// with the same defaults.
+// jsontoken.Tokenizer takes (token.WithMaxDepth, token.WithMaxSize,
+// token.WithConfusableKeys), with the same defaults.
 func New(h token.Handler, opts ...token.Option) *Tokenizer {
 	t := &Tokenizer{}
 	t.lc.Init(h, "JSON", opts...)

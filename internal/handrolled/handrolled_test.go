@@ -143,8 +143,8 @@ func TestWithArgstream(t *testing.T) {
 	}
 	for _, in := range inputs {
 		for _, chunks := range [][][]byte{{[]byte(in)}, testutil.SplitEvery([]byte(in), 1)} {
-			want, werr := testutil.Run(chunks, argstream.WithLimits(token.MaxDepth(4)))
-			got, gerr := testutil.Run(chunks, argstream.WithLimits(token.MaxDepth(4)), argstream.WithTokenizer(handrolled.NewFunc))
+			want, werr := testutil.Run(chunks, argstream.WithTokenOptions(token.WithMaxDepth(4)))
+			got, gerr := testutil.Run(chunks, argstream.WithTokenOptions(token.WithMaxDepth(4)), argstream.WithTokenizer(handrolled.NewFunc))
 			if d := handrolledtest.DiffError(werr, gerr); d != "" {
 				t.Errorf("%q: %s", in, d)
 			}
@@ -173,7 +173,7 @@ func TestDeep(t *testing.T) {
 			open, end = open+"[", "]"+end
 		}
 		in := []byte(open + end)
-		for _, opts := range [][]token.Option{nil, {token.MaxDepth(token.HardMaxDepth)}} {
+		for _, opts := range [][]token.Option{nil, {token.WithMaxDepth(token.HardMaxDepth)}} {
 			if d := handrolledtest.Diff([][]byte{in}, opts...); d != "" {
 				t.Errorf("depth %d: %s", depth, d)
 			}

@@ -92,13 +92,13 @@ func TestPropertyAgree(t *testing.T) {
 	}
 	properties.Property("limits", prop.ForAll(func(doc testutil.Doc, ms []testutil.Mutation, cuts []int, depth int, size int) string {
 		data := testutil.Mutate(doc.Text, ms)
-		return agree(data, cuts, token.MaxDepth(depth), token.MaxSize(int64(size%(len(data)+2))))
+		return agree(data, cuts, token.WithMaxDepth(depth), token.WithMaxSize(int64(size%(len(data)+2))))
 	}, testutil.GenDoc(testutil.GenDeep(12)), gen.SliceOfN(1, mutations), testutil.GenCuts(), gen.IntRange(1, 14), gen.IntRange(1, 1<<20)))
 	properties.Property("keys", prop.ForAll(func(doc string, ms []testutil.Mutation, cuts []int) string {
 		return agree(testutil.Mutate([]byte(doc), ms), cuts)
 	}, genKeyHeavy(), gen.SliceOfN(1, mutations), testutil.GenCuts()))
 	properties.Property("keys, confusable allowed", prop.ForAll(func(doc string, ms []testutil.Mutation, cuts []int) string {
-		return agree(testutil.Mutate([]byte(doc), ms), cuts, token.AllowConfusableKeys(true))
+		return agree(testutil.Mutate([]byte(doc), ms), cuts, token.WithConfusableKeys(true))
 	}, genKeyHeavy(), gen.SliceOfN(1, mutations), testutil.GenCuts()))
 	properties.TestingRun(t)
 }

@@ -3,10 +3,10 @@
 // them and as Go's encoding/json v1 matches keys to struct fields ("key",
 // "KEY" and "\u212aey", with the Kelvin sign, are one key to such a tool),
 // and keys holding U+0000, where a tool written in C stops reading. Both
-// argstream tokenizers use it, through Set.Check, unless
-// token.AllowConfusableKeys is set; the hand-written baseline also finds
-// exact duplicates with it, in the exact mode (SetExact) when
-// token.AllowConfusableKeys is set.
+// argstream tokenizers use it, through Set.Check, unless given
+// token.WithConfusableKeys(true); the hand-written baseline also finds
+// exact duplicates with it, in the exact mode (SetExact), when given
+// token.WithConfusableKeys(true).
 //
 // A Set holds the keys of the open objects of one document, nested as the
 // objects are. Adding a key costs time linear in the key: it is folded and
@@ -75,7 +75,7 @@ func (s *Set) Reset() {
 // SetExact sets the exact mode: keys are compared exactly, not under case
 // folding, and Check accepts NUL, so that it reports only
 // token.ErrDuplicateKey (what a tokenizer needs under
-// token.AllowConfusableKeys). Reset keeps the mode. Set it on an empty Set.
+// token.WithConfusableKeys(true)). Reset keeps the mode. Set it on an empty Set.
 func (s *Set) SetExact(exact bool) { s.exact = exact }
 
 // Open starts a new object, nested in the one open before.

@@ -6,8 +6,8 @@
 // A Base, held as a field of the tokenizer, owns:
 //
 //   - the stream offset (Offset), and the offset base of every chunk;
-//   - token.MaxSize: input past the limit is ErrTooLarge at the limit;
-//   - token.MaxDepth: Enter and Leave count the open containers, and
+//   - token.WithMaxSize: input past the limit is ErrTooLarge at the limit;
+//   - token.WithMaxDepth: Enter and Leave count the open containers, and
 //     TooDeep is the error when Enter refuses one;
 //   - the sticky error: after an error, Feed and Close return it again;
 //   - the closed state: after Close, Feed returns token.ErrClosed, and

@@ -116,7 +116,7 @@ func (l *Base) Depth() int { return l.depth }
 
 // Feed is a tokenizer's Feed: after an error it returns that error, and
 // after Close token.ErrClosed; otherwise it hands chunk to g.Lex, cut at
-// token.MaxSize (the rest is ErrTooLarge at the limit), and keeps the
+// token.WithMaxSize (the rest is ErrTooLarge at the limit), and keeps the
 // error g returns, if any, for every later call. It is Next, g.Lex and
 // Lexed in one call; a tokenizer whose chunks are short may call those
 // itself, to call its lexer directly rather than through Grammar.
@@ -158,7 +158,7 @@ func (l *Base) nextSlow(chunk []byte) ([]byte, int64, error) {
 }
 
 // Lexed ends Feed: err is what lexing the part Next returned gave. It keeps
-// err for every later call, or, if Next cut the chunk at token.MaxSize,
+// err for every later call, or, if Next cut the chunk at token.WithMaxSize,
 // returns ErrTooLarge at the limit.
 func (l *Base) Lexed(err error, g Grammar) error {
 	if err == nil && !l.cut {
@@ -241,7 +241,7 @@ func (l *Base) EmitData(text, escaped []byte, off int64) error {
 }
 
 // Enter counts a container being opened, or reports false, counting
-// nothing, if it would nest deeper than token.MaxDepth: return TooDeep
+// nothing, if it would nest deeper than token.WithMaxDepth: return TooDeep
 // then.
 func (l *Base) Enter() bool {
 	if l.depth >= l.Cfg.MaxDepth {

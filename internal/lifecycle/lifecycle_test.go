@@ -104,7 +104,7 @@ func TestLifecycle(t *testing.T) {
 		{"unclosed", []string{"[yes"}, nil, token.ErrTruncated, 4},
 		{"in word", []string{"[ye"}, nil, token.ErrTruncated, 3},
 		{"trailing", []string{"[]", " x"}, nil, token.ErrTrailingData, 3},
-		{"too large", []string{"[yes", "no]"}, []token.Option{token.MaxSize(5)}, token.ErrTooLarge, 5},
+		{"too large", []string{"[yes", "no]"}, []token.Option{token.WithMaxSize(5)}, token.ErrTooLarge, 5},
 		{"bad", []string{"[yo"}, nil, token.ErrSyntax, 2},
 	} {
 		w := newWords(tt.opts...)

@@ -205,8 +205,8 @@ func (a *Args) begin(k schema.Kind, at int64) error {
 		a.jsAt = at
 		if a.js == nil {
 			depth := a.lc.Cfg.MaxDepth - 2
-			a.js = jsontoken.New((*jsonText)(a), token.MaxDepth(max(depth, 1)),
-				token.AllowConfusableKeys(a.lc.Cfg.AllowConfusableKeys))
+			a.js = jsontoken.New((*jsonText)(a), token.WithMaxDepth(max(depth, 1)),
+				token.WithConfusableKeys(a.lc.Cfg.AllowConfusableKeys))
 		} else {
 			a.js.Reset((*jsonText)(a))
 		}

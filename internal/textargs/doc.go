@@ -32,7 +32,7 @@
 //
 // Keys are checked as the JSON tokenizer checks them: a repeated parameter
 // (unless it is a Repeat array) is token.ErrDuplicateKey, and keys that a
-// tool would confuse are rejected unless token.AllowConfusableKeys
+// tool would confuse are rejected unless given token.WithConfusableKeys(true)
 // (internal/keyfold); a parameter the tool's schema does not allow is
 // token.ErrSchema. Lines counts lines for the errors' Line and Column.
 //

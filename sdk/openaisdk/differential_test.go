@@ -61,6 +61,7 @@ import (
 	"github.com/argstream/argstream/sdk/internal/replay"
 	"github.com/argstream/argstream/sdk/openaisdk"
 	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire"
 	"github.com/argstream/argstream/wire/openaistream"
 	"github.com/google/go-cmp/cmp"
 	"github.com/openai/openai-go/v3"
@@ -976,7 +977,7 @@ func viaResponsesGlue(body []byte) ([]check.Outcome, error) {
 // glueTest checks, on every generated stream of w that the raw adapter
 // accepts (returns nil), that the glue driven by the SDK's events gives
 // the same results as the raw adapter.
-func glueTest(t *testing.T, w *differ.Wire, read func(context.Context, io.Reader, *toolcall.Response, ...openaistream.Option) error, glue func([]byte) ([]check.Outcome, error)) {
+func glueTest(t *testing.T, w *differ.Wire, read func(context.Context, io.Reader, *toolcall.Response, ...wire.Option) error, glue func([]byte) ([]check.Outcome, error)) {
 	base := differ.Seed(t)
 	for _, m := range w.Mutations {
 		t.Run(m.Class, func(t *testing.T) {

@@ -79,7 +79,7 @@ var designExamples = []struct{ name, block, want string }{
 
 func newStream(nf token.NewFunc, opts ...token.Option) *stream {
 	agg := aggregate.New()
-	return &stream{argstream.New(agg, argstream.WithTokenizer(nf), argstream.WithLimits(opts...)), agg}
+	return &stream{argstream.New(agg, argstream.WithTokenizer(nf), argstream.WithTokenOptions(opts...)), agg}
 }
 
 type stream struct {

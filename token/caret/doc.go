@@ -109,9 +109,9 @@
 // concerned ("" for the block's structure). Its message is for people and
 // may change.
 //
-// The options are those of every tokenizer: token.MaxSize, token.MaxDepth
-// (the arguments' object is depth 1, a list depth 2, JSON text deeper) and
-// token.AllowConfusableKeys.
+// The options are those of every tokenizer: [token.WithMaxSize],
+// [token.WithMaxDepth] (the arguments' object is depth 1, a list depth 2,
+// JSON text deeper) and [token.WithConfusableKeys].
 //
 // # Memory
 //

@@ -147,28 +147,28 @@ func checkError(t *testing.T, in string, err, cat error, off int64, line, col in
 	}
 }
 
-// TestMaxSize checks token.MaxSize: the error is at the limit, located.
+// TestMaxSize checks token.WithMaxSize: the error is at the limit, located.
 func TestMaxSize(t *testing.T) {
 	in, off, line, col := place(t, "^^^t\nk ---\nab\ncd"+at+"ef\n--- k\n^^^")
 	for _, chunks := range [][]string{{in}, strings.Split(in, "")} {
-		s := newStream(untyped, token.MaxSize(off))
+		s := newStream(untyped, token.WithMaxSize(off))
 		_, err := feedAll(s, chunks)
 		checkError(t, in, err, token.ErrTooLarge, off, line, col, "/k")
 	}
 }
 
-// TestOptions checks the options every tokenizer takes: MaxDepth (the
-// object is depth 1, a list or array depth 2) and AllowConfusableKeys.
+// TestOptions checks the options every tokenizer takes: WithMaxDepth (the
+// object is depth 1, a list or array depth 2) and WithConfusableKeys.
 func TestOptions(t *testing.T) {
 	in, off, line, col := place(t, "^^^t\nk: v\nl: "+at+"[\na\n]\n^^^")
-	_, err := feedAll(newStream(untyped, token.MaxDepth(1)), []string{in})
+	_, err := feedAll(newStream(untyped, token.WithMaxDepth(1)), []string{in})
 	checkError(t, in, err, token.ErrTooDeep, off, line, col, "/l")
-	if _, err := feedAll(newStream(untyped, token.MaxDepth(2)), []string{in}); err != nil {
-		t.Errorf("MaxDepth(2): %v", err)
+	if _, err := feedAll(newStream(untyped, token.WithMaxDepth(2)), []string{in}); err != nil {
+		t.Errorf("WithMaxDepth(2): %v", err)
 	}
-	got, err := feedAll(newStream(untyped, token.AllowConfusableKeys(true)), []string{"^^^t\nk: 1\nK: 2\n^^^"})
+	got, err := feedAll(newStream(untyped, token.WithConfusableKeys(true)), []string{"^^^t\nk: 1\nK: 2\n^^^"})
 	if want := `{"k":"1","K":"2"}`; err != nil || got != want {
-		t.Errorf("AllowConfusableKeys: %s, %v; want %s", got, err, want)
+		t.Errorf("WithConfusableKeys(true): %s, %v; want %s", got, err, want)
 	}
 }
 

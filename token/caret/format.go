@@ -27,7 +27,7 @@ import (
 // Without a schema, the tokenizer reads back every value as a string; with
 // one that declares each parameter's type (Typed), the same JSON arguments.
 // Keys equal under case folding are written as they are: the tokenizer
-// rejects them unless token.AllowConfusableKeys.
+// rejects them unless given token.WithConfusableKeys(true).
 //
 // Format returns an error, naming the key, for what a caret block cannot
 // carry: arguments that are not one JSON object; a tool name or key that is

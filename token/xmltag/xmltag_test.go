@@ -115,7 +115,7 @@ func TestErrors(t *testing.T) {
 		{Name: "invalid UTF-8", In: "<tool:t><param:a>\nab\xff</param:a></tool:t>", Err: token.ErrInvalidUTF8, Offset: 20, Line: 2, Column: 3, Pointer: "/a"},
 		{Name: "unfinished UTF-8 at the end", In: "<tool:t><param:a>ab\xc3\n</param:a></tool:t>", Err: token.ErrInvalidUTF8, Offset: 19, Line: 1, Column: 20, Pointer: "/a"},
 		{Name: "unfinished UTF-8 before a line break", In: "<tool:t><param:a>\nab\xf4\n\n</param:a></tool:t>", Err: token.ErrInvalidUTF8, Offset: 20, Line: 2, Column: 3, Pointer: "/a"},
-		{Name: "too large", In: "<tool:t>\n<param:a>abcdef</param:a></tool:t>", Opts: []token.Option{token.MaxSize(22)},
+		{Name: "too large", In: "<tool:t>\n<param:a>abcdef</param:a></tool:t>", Opts: []token.Option{token.WithMaxSize(22)},
 			Err: token.ErrTooLarge, Offset: 22, Line: 2, Column: 14, Pointer: "/a"},
 
 		{Name: "repeat not in a row", Tools: codeAssistant,
@@ -131,7 +131,7 @@ func TestErrors(t *testing.T) {
 			Err: token.ErrSyntax, Offset: 39, Line: 3, Column: 2, Pointer: "/filter/a"},
 		{Name: "object not closed", Tools: codeAssistant, In: "<tool:list_files><param:filter>{\"a\":1</param:filter></tool:list_files>",
 			Err: token.ErrTruncated, Offset: 37, Line: 1, Column: 38, Pointer: "/filter/a"},
-		{Name: "too deep", Tools: codeAssistant, In: "<tool:read_files><param:paths>a</param:paths></tool:read_files>", Opts: []token.Option{token.MaxDepth(1)},
+		{Name: "too deep", Tools: codeAssistant, In: "<tool:read_files><param:paths>a</param:paths></tool:read_files>", Opts: []token.Option{token.WithMaxDepth(1)},
 			Err: token.ErrTooDeep, Offset: 30, Line: 1, Column: 31, Pointer: "/paths"},
 	})
 }

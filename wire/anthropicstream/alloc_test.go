@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire"
 )
 
 // synthetic is a stream of one text block and two tool calls, interleaved,
@@ -41,7 +42,7 @@ func allocsPerStream(t *testing.T, stream []byte) float64 {
 	resp := toolcall.New()
 	var br bytes.Reader
 	var textBytes int
-	onText := OnText(func(_ int64, b []byte) { textBytes += len(b) })
+	onText := wire.OnText(func(_ int64, b []byte) { textBytes += len(b) })
 	run := func() {
 		resp.Reset()
 		br.Reset(stream)

@@ -2,7 +2,7 @@ package anthropicstream
 
 // This file is structured in the following way:
 //
-//   - the errors, options and Read, the loop over a body's events;
+//   - ErrMalformed and Read, the loop over a body's events;
 //   - Reader, the step Read loops over: one event at a time, each checked
 //     against the stream so far (the order of blocks, the kind of each
 //     delta) before it drives the Response;
@@ -19,6 +19,7 @@ import (
 
 	"github.com/argstream/argstream/fragment"
 	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire"
 	"github.com/argstream/argstream/wire/internal/adapter"
 	"github.com/argstream/argstream/wire/sse"
 	"github.com/go-json-experiment/json/jsontext"
@@ -32,46 +33,19 @@ import (
 // a block it does not fit, an event before message_start or after
 // message_stop. The whole response fails (toolcall.Response.Fail): no call
 // of it is executable.
-var ErrMalformed = errors.New("anthropic: malformed event")
-
-// ProviderError is an "error" event of the stream: the API failed after the
-// response had begun (overloaded_error, api_error, ...). Type and Message
-// are the provider's error.type and error.message.
-type ProviderError struct {
-	Type    string
-	Message string
-}
-
-func (e *ProviderError) Error() string {
-	return "anthropic: error event: " + e.Type + ": " + e.Message
-}
-
-// Option configures Read and a Reader.
-type Option func(*config)
-
-type config struct {
-	onText     func(index int64, text []byte)
-	onThinking func(index int64, thinking []byte)
-}
-
-// OnText sets a function called with each text_delta: the content block's
-// index and its text, decoded from JSON. The text is borrowed: it is valid
-// only until fn returns (copy it, or convert it with string, to keep it).
-func OnText(fn func(index int64, text []byte)) Option {
-	return func(c *config) { c.onText = fn }
-}
-
-// OnThinking sets a function called with each thinking_delta of extended
-// thinking: the block's index and its thinking text, borrowed as OnText's.
-func OnThinking(fn func(index int64, thinking []byte)) Option {
-	return func(c *config) { c.onThinking = fn }
-}
+//
+// It is [wire.ErrMalformed], the sentinel of every wire: errors.Is matches
+// either.
+var ErrMalformed = wire.ErrMalformed
 
 // Read reads the server-sent events of an Anthropic Messages streaming
 // response from body to its end and drives resp with its tool calls. It
 // does not call resp.End: the caller does, to get the Results. See the
 // package documentation for the events read and the errors returned.
-func Read(ctx context.Context, body io.Reader, resp *toolcall.Response, opts ...Option) error {
+//
+// The options are [wire.OnText] and [wire.OnThinking], called with each
+// text_delta and thinking_delta: the content block's index and its text.
+func Read(ctx context.Context, body io.Reader, resp *toolcall.Response, opts ...wire.Option) error {
 	r := NewReader(resp, opts...)
 	rd := sse.NewReader(body)
 	s := adapter.Stream{Name: "anthropic", Last: "message_stop", CompleteAtEOF: r.Done, Malformed: ErrMalformed}
@@ -90,7 +64,7 @@ func Read(ctx context.Context, body io.Reader, resp *toolcall.Response, opts ...
 // A Reader is for one goroutine. Its memory is reused from stream to stream
 // with Reset.
 type Reader struct {
-	cfg  config
+	cfg  adapter.Config
 	resp *toolcall.Response
 	dec  adapter.Decoder
 	n    int64 // events read
@@ -148,13 +122,9 @@ type wholeBlock struct {
 	hasInput, isServer bool
 }
 
-// NewReader returns a Reader of one stream into resp.
-func NewReader(resp *toolcall.Response, opts ...Option) *Reader {
-	r := &Reader{resp: resp}
-	for _, o := range opts {
-		o(&r.cfg)
-	}
-	return r
+// NewReader returns a Reader of one stream into resp, with Read's options.
+func NewReader(resp *toolcall.Response, opts ...wire.Option) *Reader {
+	return &Reader{cfg: adapter.NewConfig(opts), resp: resp}
 }
 
 // Reset readies r for the next stream, into resp, keeping its memory and
@@ -170,7 +140,7 @@ func (r *Reader) Reset(resp *toolcall.Response) {
 func (r *Reader) Done() bool { return r.done }
 
 // Event reads one event of the stream and drives the Response with it. It
-// returns a *ProviderError for an error event, an error wrapping
+// returns a *[wire.ProviderError] for an error event, an error wrapping
 // ErrMalformed (having failed the Response) for a malformed one, and the
 // Response's own errors (toolcall.ErrTooManyCalls, toolcall.ErrEnded). After
 // an error, Event returns it again without reading anything.
@@ -202,7 +172,7 @@ func (r *Reader) event(ev sse.Event) error {
 	}
 	if err := r.parse(ev.Data); err != nil {
 		if string(ev.Type) == "error" {
-			return &ProviderError{Message: string(ev.Data)}
+			return &wire.ProviderError{Wire: wire.Anthropic, Message: string(ev.Data)}
 		}
 		return err
 	}
@@ -345,12 +315,12 @@ func (r *Reader) blockDelta() error {
 		r.touched = append(r.touched, r.index)
 		return r.resp.Chunk(r.index, r.str)
 	case blockText:
-		if r.cfg.onText != nil {
-			r.cfg.onText(r.index, r.str)
+		if r.cfg.OnText != nil {
+			r.cfg.OnText(r.index, r.str)
 		}
 	case blockThinking:
-		if r.cfg.onThinking != nil {
-			r.cfg.onThinking(r.index, r.str)
+		if r.cfg.OnThinking != nil {
+			r.cfg.OnThinking(r.index, r.str)
 		}
 	}
 	return nil
@@ -362,14 +332,14 @@ func (r *Reader) call(index int64) fragment.Call {
 }
 
 func (r *Reader) providerError() error {
-	return &ProviderError{Type: string(r.errType), Message: string(r.errMsg)}
+	return &wire.ProviderError{Wire: wire.Anthropic, Type: string(r.errType), Message: string(r.errMsg)}
 }
 
 var errNoIndex = errors.New("no index")
 
 // malformed wraps err, found in the data of the current event.
 func (r *Reader) malformed(err error) error {
-	return fmt.Errorf("%w: event %d: %w", ErrMalformed, r.n, err)
+	return fmt.Errorf("anthropic: %w: event %d: %w", ErrMalformed, r.n, err)
 }
 
 // parse decodes the fields of one event's data into r.

@@ -7,7 +7,7 @@
 //	resp := toolcall.New(opts...)
 //	httpResp, err := http.DefaultClient.Do(req) // req made with ctx
 //	...
-//	err = anthropicstream.Read(ctx, httpResp.Body, resp, anthropicstream.OnText(show))
+//	err = anthropicstream.Read(ctx, httpResp.Body, resp, wire.OnText(show))
 //	httpResp.Body.Close()
 //	for _, r := range resp.End() { // Read does not call End: the caller does
 //		if r.Executable {
@@ -25,6 +25,11 @@
 // Reader is the same step, one event at a time, for a caller that reads
 // the events itself (a gateway that forwards them, a file that holds
 // several responses).
+//
+// The options, the errors the provider sends in the stream and the
+// sentinel of malformed streams are package wire's, shared with package
+// openaistream: [wire.OnText] and [wire.OnThinking]; [wire.ProviderError];
+// [wire.ErrMalformed], which ErrMalformed is.
 //
 // # Events read
 //
@@ -54,9 +59,9 @@
 //   - content_block_delta, for a block that has started, whose delta fits
 //     the block: an input_json_delta for a call, Response.Chunk(index,
 //     partial_json), the JSON string decoded; a text_delta for a text block,
-//     a thinking_delta for a thinking block, the OnText and OnThinking
-//     callbacks, if set. A delta that does not fit its block is malformed;
-//     other deltas (signatures, citations) are ignored.
+//     a thinking_delta for a thinking block, the [wire.OnText] and
+//     [wire.OnThinking] callbacks, if set. A delta that does not fit its
+//     block is malformed; other deltas (signatures, citations) are ignored.
 //   - content_block_stop, for a block that has started:
 //     Response.Stop(index), which ignores blocks that are not tool calls.
 //   - message_delta: a stop_reason of max_tokens (or
@@ -64,8 +69,8 @@
 //     (Response.Incomplete): a call whose arguments are a bare number ends
 //     truncated, since its last digits may be missing.
 //   - message_stop: the end of the message.
-//   - error: Read returns a *ProviderError with the provider's error type
-//     and message (overloaded_error, ...).
+//   - error: Read returns a *[wire.ProviderError] with the provider's error
+//     type and message (overloaded_error, ...).
 //   - ping: skipped, its data unread, as both SDKs skip it.
 //   - any other event type: its data checked, and ignored, so that event
 //     types to come do not break Read.
@@ -84,7 +89,7 @@
 // Read returns nil at the end of a body whose message_stop came, and
 // otherwise:
 //
-//   - a *ProviderError for an error event;
+//   - a *wire.ProviderError for an error event;
 //   - an error wrapping io.ErrUnexpectedEOF if the stream ends before
 //     message_stop: at a clean end between events, or cut in the middle of
 //     an event, when it also wraps the sse Reader's *sse.Error for
@@ -114,8 +119,8 @@
 // Read keeps for the stream: once they have grown to the largest event, Read
 // does not allocate per delta (a reused Response not allocating either). It
 // allocates per stream (its Reader and buffers) and per tool call (the
-// strings of its id and name). The text given to OnText and OnThinking is
-// borrowed until the callback returns.
+// strings of its id and name). The text given to wire.OnText and
+// wire.OnThinking is borrowed until the callback returns.
 //
 // # Concurrency
 //

@@ -14,6 +14,7 @@ import (
 	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/token"
 	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire"
 	"github.com/argstream/argstream/wire/sse"
 	"github.com/google/go-cmp/cmp"
 )
@@ -122,9 +123,12 @@ data: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}
 func TestErrorEvent(t *testing.T) {
 	resp := toolcall.New()
 	err := Read(context.Background(), strings.NewReader(errorMidStream), resp)
-	var pe *ProviderError
-	if !errors.As(err, &pe) || pe.Type != "overloaded_error" || pe.Message != "Overloaded" {
-		t.Fatalf("Read = %v, want a *ProviderError overloaded_error: Overloaded", err)
+	var pe *wire.ProviderError
+	if !errors.As(err, &pe) || pe.Wire != wire.Anthropic || pe.Type != "overloaded_error" || pe.Message != "Overloaded" {
+		t.Fatalf("Read = %v, want a *wire.ProviderError overloaded_error: Overloaded", err)
+	}
+	if want := "anthropic: error event: overloaded_error: Overloaded"; err.Error() != want {
+		t.Errorf("Read = %q, want %q", err, want)
 	}
 	res := resp.End()
 	if len(res) != 1 || res[0].Executable || !errors.Is(res[0].Err, token.ErrTruncated) {
@@ -143,7 +147,7 @@ func TestErrorEvent(t *testing.T) {
 	resp.Reset()
 	err = Read(context.Background(), strings.NewReader("event: error\ndata: oops\n\n"), resp)
 	if !errors.As(err, &pe) || pe.Message != "oops" {
-		t.Errorf("Read = %v, want a *ProviderError with the raw data", err)
+		t.Errorf("Read = %v, want a *wire.ProviderError with the raw data", err)
 	}
 }
 
@@ -269,8 +273,8 @@ data: {"type":"message_stop"}
 	var got []string
 	resp := toolcall.New()
 	err := Read(context.Background(), strings.NewReader(stream), resp,
-		OnThinking(func(i int64, b []byte) { got = append(got, "thinking "+string(b)) }),
-		OnText(func(i int64, b []byte) { got = append(got, "text "+string(b)) }))
+		wire.OnThinking(func(i int64, b []byte) { got = append(got, "thinking "+string(b)) }),
+		wire.OnText(func(i int64, b []byte) { got = append(got, "text "+string(b)) }))
 	if err != nil {
 		t.Fatal(err)
 	}

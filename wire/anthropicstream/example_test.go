@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire"
 	"github.com/argstream/argstream/wire/anthropicstream"
 )
 
@@ -43,7 +44,7 @@ data: {"type":"message_stop"}
 `)
 	resp := toolcall.New()
 	err := anthropicstream.Read(context.Background(), body, resp,
-		anthropicstream.OnText(func(index int64, text []byte) { fmt.Printf("text %d: %s\n", index, text) }))
+		wire.OnText(func(index int64, text []byte) { fmt.Printf("text %d: %s\n", index, text) }))
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -19,17 +19,19 @@ import (
 
 	"github.com/argstream/argstream/fragment"
 	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire"
 	"github.com/argstream/argstream/wire/internal/adapter"
 	"github.com/argstream/argstream/wire/sse"
 )
 
 // ReadChat reads the server-sent events of a Chat Completions streaming
 // response ("stream": true) from body and drives resp with the tool calls
-// of one choice: choice 0, or the one set with Choice. It returns when the
-// stream is complete: at data [DONE], reading no further (the SDKs read
-// nothing after it), or at the end of the body after a finish_reason. It
-// does not call resp.End: the caller does, to get the Results. The package
-// documentation lists the errors it returns; the specifics are below.
+// of one choice: choice 0, or the one set with [wire.WithChoice]. It
+// returns when the stream is complete: at data [DONE], reading no further
+// (the SDKs read nothing after it), or at the end of the body after a
+// finish_reason. It does not call resp.End: the caller does, to get the
+// Results. The package documentation lists the errors it returns; the
+// specifics are below.
 //
 // # Events read
 //
@@ -37,30 +39,31 @@ import (
 // event as a chunk whatever its name: an event named other than "error" is
 // malformed. Data that begins as [DONE] ends the stream (exactly [DONE];
 // anything after those bytes is malformed), whatever the event's name. An
-// event named "error" is a *ProviderError, from the data's "error" member,
-// or from the data's own members if it has none, or with the whole data as
-// its Message if the data is not a JSON object. Any other data is a chunk.
+// event named "error" is a *[wire.ProviderError], from the data's "error"
+// member, or from the data's own members if it has none, or with the whole
+// data as its Message if the data is not a JSON object. Any other data is a
+// chunk.
 //
 // A chunk is one chat.completion.chunk JSON object, of which ReadChat reads
 // "id", "error" and "choices" and checks the other members (object, model,
 // usage...). Every chunk's "id" must be the stream's (the first one given):
 // openai-go's accumulator drops a chunk of another id. A chunk with an
-// "error" member is a *ProviderError: an object's type, code, message and
+// "error" member is a *wire.ProviderError: an object's type, code, message and
 // param (a code or param that is a number keeps its JSON text, "429"; a
 // null is ""), or a string as the Message; "error": null is malformed
 // (openai-go takes it for an error, the Python SDK does not). Of "choices"
 // (empty or null in usage chunks), ReadChat reads the chosen choice, whose
-// "index" is the Choice option's (a choice without an index is choice 0, as
+// "index" is wire.WithChoice's (a choice without an index is choice 0, as
 // some servers send it when n is 1; an index past 127 is malformed, as
 // openai-go drops its chunk), and ignores the others. In the chosen
 // choice's "delta", in this order:
 //
 //   - reasoning_content or reasoning (the reasoning text of DeepSeek, vLLM,
 //     OpenRouter...; a string, or an object with a "text" string as some
-//     gateways send it): OnThinking, if set, when not empty. vLLM sends both
-//     names with the same text: a delta's second one is ignored.
+//     gateways send it): [wire.OnThinking], if set, when not empty. vLLM
+//     sends both names with the same text: a delta's second one is ignored.
 //   - content, then refusal (the text a model writes instead of content when
-//     it refuses): OnText, if set, when not empty.
+//     it refuses): [wire.OnText], if set, when not empty.
 //   - tool_calls, element by element. An element must have an "index", the
 //     call's index in the response (which need not start at 0, but may be
 //     at most 127 past the calls so far: openai-go drops a chunk that jumps
@@ -94,7 +97,7 @@ import (
 //
 // ReadChat allocates per stream, and per tool call: the strings of its id
 // and name, converted once even if a server repeats the id in every delta.
-func ReadChat(ctx context.Context, body io.Reader, resp *toolcall.Response, opts ...Option) error {
+func ReadChat(ctx context.Context, body io.Reader, resp *toolcall.Response, opts ...wire.Option) error {
 	r := NewChatReader(resp, opts...)
 	stream := adapter.Stream{Name: "openai", Last: "[DONE]", CompleteAtEOF: func() bool { return r.finished }, Malformed: ErrMalformed}
 	return r.fail(adapter.Loop(ctx, sse.NewReader(body), stream, func(ev sse.Event) (bool, error) {
@@ -112,7 +115,7 @@ func ReadChat(ctx context.Context, body io.Reader, resp *toolcall.Response, opts
 // A ChatReader is for one goroutine. Its memory is reused from stream to
 // stream with Reset.
 type ChatReader struct {
-	cfg      config
+	cfg      adapter.Config
 	resp     *toolcall.Response
 	dec      adapter.Decoder
 	n        int64 // events read
@@ -187,8 +190,8 @@ type chatIdentity struct {
 const maxIndexGrowth = 128
 
 // NewChatReader returns a ChatReader of one stream into resp.
-func NewChatReader(resp *toolcall.Response, opts ...Option) *ChatReader {
-	return &ChatReader{cfg: newConfig(opts), resp: resp}
+func NewChatReader(resp *toolcall.Response, opts ...wire.Option) *ChatReader {
+	return &ChatReader{cfg: adapter.NewConfig(opts), resp: resp}
 }
 
 // Reset readies r for the next stream, into resp, keeping its memory and
@@ -208,7 +211,7 @@ func (r *ChatReader) Done() bool { return r.done }
 func (r *ChatReader) Finished() bool { return r.finished }
 
 // Event reads one event of the stream and drives the Response with it. It
-// returns a *ProviderError for an error, an error wrapping ErrMalformed
+// returns a *wire.ProviderError for an error, an error wrapping ErrMalformed
 // (having failed the Response) for a malformed event, and the Response's
 // own errors (toolcall.ErrTooManyCalls, toolcall.ErrEnded). After an error
 // or after [DONE], Event returns the error, or an error wrapping
@@ -224,7 +227,7 @@ func (r *ChatReader) Event(ev sse.Event) error {
 }
 
 // OtherCalls reports whether the last event carried tool calls in a
-// choice that r does not read (see Choice): calls no policy judged.
+// choice that r does not read (see wire.WithChoice): calls no policy judged.
 func (r *ChatReader) OtherCalls() bool { return r.otherCalls }
 
 // EventCalls returns the indexes of the calls the last event concerned:
@@ -286,7 +289,7 @@ func (r *ChatReader) event(ev sse.Event) error {
 	case "":
 	case "error":
 		if err := r.parse(ev.Data, true); err != nil {
-			return &ProviderError{Message: string(ev.Data)}
+			return &wire.ProviderError{Wire: wire.OpenAIChat, Message: string(ev.Data)}
 		}
 		if !r.hasError {
 			// The SDKs read it as a chunk, and read on.
@@ -323,15 +326,15 @@ func (r *ChatReader) event(ev sse.Event) error {
 
 // apply does what the chosen choice of a chunk says.
 func (r *ChatReader) apply(c *chatChoice) error {
-	if len(c.thinking) > 0 && r.cfg.onThinking != nil {
-		r.cfg.onThinking(r.cfg.choice, c.thinking)
+	if len(c.thinking) > 0 && r.cfg.OnThinking != nil {
+		r.cfg.OnThinking(r.cfg.Choice, c.thinking)
 	}
-	if r.cfg.onText != nil {
+	if r.cfg.OnText != nil {
 		if len(c.text) > 0 {
-			r.cfg.onText(r.cfg.choice, c.text)
+			r.cfg.OnText(r.cfg.Choice, c.text)
 		}
 		if len(c.refusal) > 0 {
-			r.cfg.onText(r.cfg.choice, c.refusal)
+			r.cfg.OnText(r.cfg.Choice, c.refusal)
 		}
 	}
 	for i := range c.nCalls {
@@ -418,10 +421,10 @@ func (r *ChatReader) checkCalls(c *chatChoice) error {
 }
 
 func (r *ChatReader) providerError() error {
-	return &ProviderError{Type: string(r.errType), Code: string(r.errCode), Message: string(r.errMessage), Param: string(r.errParam)}
+	return &wire.ProviderError{Wire: wire.OpenAIChat, Type: string(r.errType), Code: string(r.errCode), Message: string(r.errMessage), Param: string(r.errParam)}
 }
 
 // malformed wraps err, found in the data of the current event.
 func (r *ChatReader) malformed(err error) error {
-	return fmt.Errorf("%w: event %d: %w", ErrMalformed, r.n, err)
+	return fmt.Errorf("openai: %w: event %d: %w", ErrMalformed, r.n, err)
 }

@@ -123,7 +123,7 @@ func (r *ChatReader) choice(i int) error {
 	if c.index >= maxIndexGrowth {
 		return fmt.Errorf("/choices/%d is choice %d, past %d", i, c.index, maxIndexGrowth-1)
 	}
-	if c.index != r.cfg.choice {
+	if c.index != r.cfg.Choice {
 		r.otherCalls = r.otherCalls || c.nCalls > 0
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire"
 	"github.com/argstream/argstream/wire/openaistream"
 )
 
@@ -22,7 +23,7 @@ func ExampleReadChat() {
 
 	resp := toolcall.New()
 	err = openaistream.ReadChat(context.Background(), body, resp,
-		openaistream.OnText(func(choice int64, text []byte) { fmt.Printf("text: %q\n", text) }))
+		wire.OnText(func(choice int64, text []byte) { fmt.Printf("text: %q\n", text) }))
 	if err != nil {
 		// The recording ends without the blank line after "data: [DONE]":
 		// the stream is not known to be whole, and ReadChat says so. The

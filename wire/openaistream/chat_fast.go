@@ -75,7 +75,7 @@ func (r *ChatReader) fastChoices(data []byte, i int) int {
 		}
 		return fastScalar(data, i, &r.fastScratch)
 	})
-	if i < 0 || i >= len(data) || data[i] != ']' || c.index != r.cfg.choice || c.index >= maxIndexGrowth {
+	if i < 0 || i >= len(data) || data[i] != ']' || c.index != r.cfg.Choice || c.index >= maxIndexGrowth {
 		return -1
 	}
 	return i + 1

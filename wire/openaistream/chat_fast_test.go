@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/argstream/argstream/internal/testutil/wiretest"
+	"github.com/argstream/argstream/wire/internal/adapter"
 )
 
 // chatParsed is what parse reads from one chunk's data.
@@ -44,8 +45,8 @@ func (r *ChatReader) parsed() chatParsed {
 // does, or declines it, for the chosen choice. It reports whether the fast
 // path took it.
 func chatFastVsSlow(data []byte, choice int64) (took bool, problem string) {
-	fast := ChatReader{cfg: config{choice: choice}}
-	slow := ChatReader{cfg: config{choice: choice}}
+	fast := ChatReader{cfg: adapter.Config{Choice: choice}}
+	slow := ChatReader{cfg: adapter.Config{Choice: choice}}
 	if !fast.fastChunk(data) {
 		if fast.hasChosen || fast.hasError {
 			return false, fmt.Sprintf("%q: the fast path declined, but set %+v", data, fast.parsed())

@@ -11,6 +11,7 @@ import (
 
 	"github.com/argstream/argstream/internal/testutil"
 	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire"
 	"github.com/argstream/argstream/wire/sse"
 )
 
@@ -18,11 +19,11 @@ import (
 // error is one ReadChat documents and that the Results are consistent: a
 // call with no error has valid JSON arguments, and only such a call can be
 // executable.
-func chatReadChecked(t testing.TB, stream []byte, opts ...Option) (results []toolcall.Result, err error) {
+func chatReadChecked(t testing.TB, stream []byte, opts ...wire.Option) (results []toolcall.Result, err error) {
 	t.Helper()
 	resp := toolcall.New()
 	err = ReadChat(context.Background(), bytes.NewReader(stream), resp, opts...)
-	var pe *ProviderError
+	var pe *wire.ProviderError
 	if err != nil && !errors.Is(err, ErrMalformed) && !errors.As(err, &pe) && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, sse.ErrEventTooLarge) {
 		t.Fatalf("ReadChat = %v, not an error ReadChat documents\nstream %q", err, stream)
 	}
@@ -92,6 +93,6 @@ func FuzzReadChat(f *testing.F) {
 		f.Add([]byte(tc.stream), uint8(0))
 	}
 	f.Fuzz(func(t *testing.T, stream []byte, choice uint8) {
-		chatReadChecked(t, stream, Choice(int64(choice%3)))
+		chatReadChecked(t, stream, wire.WithChoice(int64(choice%3)))
 	})
 }

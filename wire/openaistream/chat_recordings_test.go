@@ -15,6 +15,8 @@ import (
 
 	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire"
+	"github.com/argstream/argstream/wire/internal/adapter"
 	"github.com/argstream/argstream/wire/sse"
 	gocmp "github.com/google/go-cmp/cmp"
 )
@@ -186,19 +188,19 @@ type chatGot struct {
 }
 
 // chatRead reads stream from rd into resp, reset first.
-func chatRead(t testing.TB, rd io.Reader, resp *toolcall.Response, opts ...Option) chatGot {
+func chatRead(t testing.TB, rd io.Reader, resp *toolcall.Response, opts ...wire.Option) chatGot {
 	t.Helper()
 	var g chatGot
 	var text, thinking strings.Builder
-	want := newConfig(opts).choice
+	want := adapter.NewConfig(opts).Choice
 	opts = append(opts,
-		OnText(func(i int64, b []byte) {
+		wire.OnText(func(i int64, b []byte) {
 			if i != want {
 				t.Errorf("OnText index %d, want %d", i, want)
 			}
 			text.Write(b)
 		}),
-		OnThinking(func(i int64, b []byte) {
+		wire.OnThinking(func(i int64, b []byte) {
 			if i != want {
 				t.Errorf("OnThinking index %d, want %d", i, want)
 			}

@@ -11,6 +11,8 @@ import (
 	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/token"
 	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire"
+	"github.com/argstream/argstream/wire/internal/adapter"
 	"github.com/argstream/argstream/wire/sse"
 	gocmp "github.com/google/go-cmp/cmp"
 )
@@ -125,8 +127,8 @@ func TestChatText(t *testing.T) {
 	)
 	var got []string
 	err := ReadChat(context.Background(), strings.NewReader(stream), toolcall.New(),
-		OnThinking(func(i int64, b []byte) { got = append(got, "thinking "+string(b)) }),
-		OnText(func(i int64, b []byte) { got = append(got, "text "+string(b)) }))
+		wire.OnThinking(func(i int64, b []byte) { got = append(got, "thinking "+string(b)) }),
+		wire.OnText(func(i int64, b []byte) { got = append(got, "text "+string(b)) }))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,27 +152,27 @@ func TestChatProviderError(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name, stream string
-		want         ProviderError
+		want         wire.ProviderError
 		text         string // its Error()
 	}{
 		{"OpenAI", start + chatSSE(`{"error":{"message":"The server had an error","type":"server_error","param":null,"code":null}}`),
-			ProviderError{Type: "server_error", Message: "The server had an error"}, "openai: error event: server_error: The server had an error"},
+			wire.ProviderError{Wire: wire.OpenAIChat, Type: "server_error", Message: "The server had an error"}, "openai: error event: server_error: The server had an error"},
 		{"numeric code", start + chatSSE(`{"error":{"object":"error","message":"Rate limited","type":"BadRequestError","param":"model","code":429,"metadata":{"raw":"x"}}}`),
-			ProviderError{Type: "BadRequestError", Code: "429", Message: "Rate limited", Param: "model"}, "openai: error event: BadRequestError: 429: Rate limited"},
+			wire.ProviderError{Wire: wire.OpenAIChat, Type: "BadRequestError", Code: "429", Message: "Rate limited", Param: "model"}, "openai: error event: BadRequestError: 429: Rate limited"},
 		{"string code, no type", start + chatSSE(`{"error":{"message":"m","code":"context_length_exceeded"}}`),
-			ProviderError{Code: "context_length_exceeded", Message: "m"}, "openai: error event: context_length_exceeded: m"},
-		{"string error", start + chatSSE(`{"error":"boom"}`), ProviderError{Message: "boom"}, "openai: error event: boom"},
+			wire.ProviderError{Wire: wire.OpenAIChat, Code: "context_length_exceeded", Message: "m"}, "openai: error event: context_length_exceeded: m"},
+		{"string error", start + chatSSE(`{"error":"boom"}`), wire.ProviderError{Wire: wire.OpenAIChat, Message: "boom"}, "openai: error event: boom"},
 		{"error with a chunk's choices", start + chatSSE(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"1}"}}]}}],"error":{"message":"m"}}`),
-			ProviderError{Message: "m"}, "openai: error event: m"},
+			wire.ProviderError{Wire: wire.OpenAIChat, Message: "m"}, "openai: error event: m"},
 		{"error event, error object", start + "event: error\ndata: {\"message\":\"outer\",\"error\":{\"message\":\"inner\",\"type\":\"t\"},\"type\":\"outer\"}\n\n",
-			ProviderError{Type: "t", Message: "inner"}, "openai: error event: t: inner"},
-		{"error event, not JSON", start + "event: error\ndata: upstream failed\n\n", ProviderError{Message: "upstream failed"}, "openai: error event: upstream failed"},
+			wire.ProviderError{Wire: wire.OpenAIChat, Type: "t", Message: "inner"}, "openai: error event: t: inner"},
+		{"error event, not JSON", start + "event: error\ndata: upstream failed\n\n", wire.ProviderError{Wire: wire.OpenAIChat, Message: "upstream failed"}, "openai: error event: upstream failed"},
 	} {
 		resp := toolcall.New()
 		err := ReadChat(context.Background(), strings.NewReader(tc.stream), resp)
-		var pe *ProviderError
+		var pe *wire.ProviderError
 		if !errors.As(err, &pe) {
-			t.Errorf("%s: ReadChat = %v, want a *ProviderError", tc.name, err)
+			t.Errorf("%s: ReadChat = %v, want a *wire.ProviderError", tc.name, err)
 			continue
 		}
 		if *pe != tc.want || pe.Error() != tc.text {
@@ -247,15 +249,15 @@ var chatTwoChoices = chatSSE(
 
 func TestChatChoice(t *testing.T) {
 	for _, tc := range []struct {
-		opts []Option
+		opts []wire.Option
 		want []wiretest.CallOutcome
 		text string
 	}{
 		{nil, []wiretest.CallOutcome{chatOK(0, "call_a", "f", `{"x":0}`)}, "A"},
-		{[]Option{Choice(1)}, []wiretest.CallOutcome{chatOK(0, "call_b", "g", `{"y":1}`)}, "Bb"},
-		{[]Option{Choice(2)}, nil, ""},
+		{[]wire.Option{wire.WithChoice(1)}, []wiretest.CallOutcome{chatOK(0, "call_b", "g", `{"y":1}`)}, "Bb"},
+		{[]wire.Option{wire.WithChoice(2)}, nil, ""},
 	} {
-		choice := newConfig(tc.opts).choice
+		choice := adapter.NewConfig(tc.opts).Choice
 		got := chatRead(t, strings.NewReader(chatTwoChoices+chatSSE(chatDoneData)), toolcall.New(), tc.opts...)
 		if got.err != nil || got.text != tc.text {
 			t.Errorf("choice %d: ReadChat = %v, text %q; want nil, %q", choice, got.err, got.text, tc.text)
@@ -273,7 +275,7 @@ func TestChatChoice(t *testing.T) {
 		choice   int64
 		complete bool
 	}{{0, true}, {1, false}} {
-		got := chatRead(t, strings.NewReader(cut), toolcall.New(), Choice(tc.choice))
+		got := chatRead(t, strings.NewReader(cut), toolcall.New(), wire.WithChoice(tc.choice))
 		if (got.err == nil) != tc.complete || got.err != nil && !errors.Is(got.err, io.ErrUnexpectedEOF) {
 			t.Errorf("choice %d, no [DONE]: ReadChat = %v, want complete %v", tc.choice, got.err, tc.complete)
 		}

@@ -7,7 +7,7 @@
 //	resp := toolcall.New(opts...)
 //	httpResp, err := http.DefaultClient.Do(req) // req made with ctx, "stream": true
 //	...
-//	err = openaistream.ReadChat(ctx, httpResp.Body, resp, openaistream.OnText(show))
+//	err = openaistream.ReadChat(ctx, httpResp.Body, resp, wire.OnText(show))
 //	httpResp.Body.Close()
 //	for _, r := range resp.End() { // the caller calls End
 //		if r.Executable {
@@ -26,6 +26,12 @@
 // The same steps, one event at a time, are ChatReader.Event and
 // ResponsesReader.Event, for a caller that reads the events itself (a
 // gateway that forwards them as it reads them).
+//
+// The options, the errors the provider sends in the stream and the
+// sentinel of malformed streams are package wire's, shared with package
+// anthropicstream: [wire.OnText], [wire.OnThinking] and [wire.WithChoice]
+// (Chat Completions only); [wire.ProviderError]; [wire.ErrMalformed], which
+// ErrMalformed is.
 //
 // # What runs is what was judged
 //
@@ -57,8 +63,8 @@
 // for the stream: once they have grown to the largest event, neither
 // function allocates per delta (a reused Response not allocating either).
 // They allocate per stream and per tool call (the strings of its id and
-// name). The text given to OnText and OnThinking is borrowed until the
-// callback returns.
+// name). The text given to wire.OnText and wire.OnThinking is borrowed
+// until the callback returns.
 //
 // # Concurrency
 //

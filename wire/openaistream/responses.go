@@ -17,6 +17,7 @@ import (
 
 	"github.com/argstream/argstream/fragment"
 	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire"
 	"github.com/argstream/argstream/wire/internal/adapter"
 	"github.com/argstream/argstream/wire/sse"
 )
@@ -67,23 +68,23 @@ import (
 //     malformed.
 //   - response.output_text.delta, and response.refusal.delta (the text a
 //     model writes instead of an answer when it refuses, which the user
-//     should see as well): the OnText callback, if set, with the
+//     should see as well): the [wire.OnText] callback, if set, with the
 //     output_index and the delta; response.reasoning_summary_text.delta and
-//     response.reasoning_text.delta: the OnThinking callback.
+//     response.reasoning_text.delta: the [wire.OnThinking] callback.
 //   - response.completed, and response.incomplete (the response was cut
 //     short, by max_output_tokens or a content filter, which marks resp
 //     Incomplete: a call whose arguments were cut off, or are a bare
 //     number, ends truncated): the end of the response. The SDKs read on
 //     after it, and so does ReadResponses: any event after it but data
 //     [DONE] is malformed.
-//   - response.failed: a *ProviderError whose Type is "response.failed",
+//   - response.failed: a *[wire.ProviderError] whose Type is "response.failed",
 //     and whose Code and Message are the response's error.code and
 //     error.message.
-//   - error: a *ProviderError with the event's code, message and param, at
+//   - error: a *wire.ProviderError with the event's code, message and param, at
 //     the top level of the data as OpenAI documents them, or in an "error"
 //     object with its type, as OpenAI also sends them; a field at the top
 //     level takes precedence. An error event whose data is not JSON gives a
-//     *ProviderError with the data as its Message.
+//     *wire.ProviderError with the data as its Message.
 //   - data [DONE], which some proxies send: the end of the stream (the SDKs
 //     read nothing after it); before response.completed, an error wrapping
 //     io.ErrUnexpectedEOF.
@@ -120,7 +121,7 @@ import (
 // output_index), never per delta once its buffers have grown to the
 // largest event. Comparing a restatement costs one parse of it into a
 // buffer the Response keeps.
-func ReadResponses(ctx context.Context, body io.Reader, resp *toolcall.Response, opts ...Option) error {
+func ReadResponses(ctx context.Context, body io.Reader, resp *toolcall.Response, opts ...wire.Option) error {
 	r := NewResponsesReader(resp, opts...)
 	stream := adapter.Stream{Name: "openai", Last: "response.completed", CompleteAtEOF: r.complete, Malformed: ErrMalformed}
 	return r.fail(adapter.Loop(ctx, sse.NewReader(body), stream, func(ev sse.Event) (bool, error) {
@@ -188,7 +189,7 @@ type responsesCall struct {
 // A ResponsesReader is for one goroutine. Its memory is reused from stream
 // to stream with Reset.
 type ResponsesReader struct {
-	cfg   config
+	cfg   adapter.Config
 	resp  *toolcall.Response
 	dec   adapter.Decoder
 	n     int64 // events read
@@ -264,8 +265,8 @@ type responsesErr struct {
 }
 
 // NewResponsesReader returns a ResponsesReader of one stream into resp.
-func NewResponsesReader(resp *toolcall.Response, opts ...Option) *ResponsesReader {
-	return &ResponsesReader{cfg: newConfig(opts), resp: resp}
+func NewResponsesReader(resp *toolcall.Response, opts ...wire.Option) *ResponsesReader {
+	return &ResponsesReader{cfg: adapter.NewConfig(opts), resp: resp}
 }
 
 // Reset readies r for the next stream, into resp, keeping its memory and
@@ -290,7 +291,7 @@ func (r *ResponsesReader) Done() bool { return r.done }
 func (r *ResponsesReader) complete() bool { return r.ended }
 
 // Event reads one event of the stream and drives the Response with it. It
-// returns a *ProviderError for an error or response.failed event, an error
+// returns a *wire.ProviderError for an error or response.failed event, an error
 // wrapping ErrMalformed (having failed the Response) for a malformed event,
 // and the Response's own errors (toolcall.ErrTooManyCalls,
 // toolcall.ErrEnded). After an error, Event returns it again.
@@ -338,7 +339,7 @@ func (r *ResponsesReader) event(ev sse.Event) error {
 	}
 	if err := r.parse(ev.Data); err != nil {
 		if string(ev.Type) == "error" || string(ev.Type) == "response.failed" {
-			pe := &ProviderError{Message: string(ev.Data)}
+			pe := &wire.ProviderError{Wire: wire.OpenAIResponses, Message: string(ev.Data)}
 			if string(ev.Type) == "response.failed" {
 				pe.Type = "response.failed"
 			}
@@ -392,9 +393,9 @@ func (r *ResponsesReader) event(ev sse.Event) error {
 		if !r.hasStr {
 			return r.malformed(errors.New("no delta"))
 		}
-		fn := r.cfg.onText
+		fn := r.cfg.OnText
 		if r.kind == responsesThinking {
-			fn = r.cfg.onThinking
+			fn = r.cfg.OnThinking
 		}
 		if fn != nil {
 			fn(r.index, r.str)
@@ -565,13 +566,13 @@ func (r *ResponsesReader) callIndex() (int64, error) {
 
 // malformed wraps err, found in the data of the current event.
 func (r *ResponsesReader) malformed(err error) error {
-	return fmt.Errorf("%w: event %d: %w", ErrMalformed, r.n, err)
+	return fmt.Errorf("openai: %w: event %d: %w", ErrMalformed, r.n, err)
 }
 
 // providerError is the error of an error or response.failed event.
 func (r *ResponsesReader) providerError() error {
 	if r.kind == responsesFailed {
-		return &ProviderError{Type: "response.failed", Code: string(r.nested.code), Message: string(r.nested.msg)}
+		return &wire.ProviderError{Wire: wire.OpenAIResponses, Type: "response.failed", Code: string(r.nested.code), Message: string(r.nested.msg)}
 	}
 	pick := func(a, b []byte) string {
 		if len(a) > 0 {
@@ -579,7 +580,8 @@ func (r *ResponsesReader) providerError() error {
 		}
 		return string(b)
 	}
-	return &ProviderError{
+	return &wire.ProviderError{
+		Wire:    wire.OpenAIResponses,
 		Type:    string(r.nested.typ),
 		Code:    pick(r.flat.code, r.nested.code),
 		Message: pick(r.flat.msg, r.nested.msg),

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire"
 )
 
 // responsesSynthetic is a Responses stream of a reasoning item, a message
@@ -70,7 +71,7 @@ func responsesAllocsPerStream(t *testing.T, stream []byte) float64 {
 	var br bytes.Reader
 	var textBytes int
 	count := func(_ int64, b []byte) { textBytes += len(b) }
-	opts := []Option{OnText(count), OnThinking(count)}
+	opts := []wire.Option{wire.OnText(count), wire.OnThinking(count)}
 	run := func() {
 		resp.Reset()
 		br.Reset(stream)

@@ -14,6 +14,7 @@ import (
 	"github.com/argstream/argstream/internal/testutil"
 	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire"
 	"github.com/argstream/argstream/wire/sse"
 	"github.com/google/go-cmp/cmp"
 )
@@ -373,8 +374,8 @@ func TestResponsesText(t *testing.T) {
 		responsesCompleted)
 	var got []string
 	err := ReadResponses(context.Background(), strings.NewReader(stream), toolcall.New(),
-		OnThinking(func(i int64, b []byte) { got = append(got, fmt.Sprintf("thinking %d %s", i, b)) }),
-		OnText(func(i int64, b []byte) { got = append(got, fmt.Sprintf("text %d %s", i, b)) }))
+		wire.OnThinking(func(i int64, b []byte) { got = append(got, fmt.Sprintf("thinking %d %s", i, b)) }),
+		wire.OnText(func(i int64, b []byte) { got = append(got, fmt.Sprintf("text %d %s", i, b)) }))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -392,29 +393,29 @@ func TestResponsesErrorEvent(t *testing.T) {
 	start := []string{responsesCreated, responsesAdded(0, "fc_0", "call_0", "f", ""), responsesDelta(0, "fc_0", `{"city":`)}
 	for _, tc := range []struct {
 		name, stream string
-		want         ProviderError
+		want         wire.ProviderError
 	}{
 		{"flat", responsesSSE(true, append(start, `{"type":"error","code":"server_error","message":"The server had an error","param":null,"sequence_number":3}`)...),
-			ProviderError{Code: "server_error", Message: "The server had an error"}},
+			wire.ProviderError{Wire: wire.OpenAIResponses, Code: "server_error", Message: "The server had an error"}},
 		{"nested", responsesSSE(true, append(start, `{"type":"error","sequence_number":2,"error":{"type":"too_many_requests","code":"too_many_requests","message":"Too Many Requests","param":"model"}}`)...),
-			ProviderError{Type: "too_many_requests", Code: "too_many_requests", Message: "Too Many Requests", Param: "model"}},
+			wire.ProviderError{Wire: wire.OpenAIResponses, Type: "too_many_requests", Code: "too_many_requests", Message: "Too Many Requests", Param: "model"}},
 		{"both, the top level first", responsesSSE(false, append(start, `{"type":"error","code":"a","message":"","error":{"type":"t","code":"b","message":"m"}}`)...),
-			ProviderError{Type: "t", Code: "a", Message: "m"}},
+			wire.ProviderError{Wire: wire.OpenAIResponses, Type: "t", Code: "a", Message: "m"}},
 		{"a number code, no event field", responsesSSE(false, append(start, `{"type":"error","code":429,"message":"slow down"}`)...),
-			ProviderError{Code: "429", Message: "slow down"}},
+			wire.ProviderError{Wire: wire.OpenAIResponses, Code: "429", Message: "slow down"}},
 		{"not JSON", responsesSSE(true, start...) + "event: error\ndata: upstream timed out\n\n",
-			ProviderError{Message: "upstream timed out"}},
+			wire.ProviderError{Wire: wire.OpenAIResponses, Message: "upstream timed out"}},
 		{"response.failed", responsesSSE(true, append(start, `{"type":"response.failed","sequence_number":4,"response":{"id":"resp_1","status":"failed","error":{"code":"server_error","message":"An error occurred while processing your request."},"output":[]}}`)...),
-			ProviderError{Type: "response.failed", Code: "server_error", Message: "An error occurred while processing your request."}},
+			wire.ProviderError{Wire: wire.OpenAIResponses, Type: "response.failed", Code: "server_error", Message: "An error occurred while processing your request."}},
 		{"response.failed, no event field, no error", responsesSSE(false, append(start, `{"type":"response.failed","response":{"id":"resp_1","status":"failed","error":null}}`)...),
-			ProviderError{Type: "response.failed"}},
+			wire.ProviderError{Wire: wire.OpenAIResponses, Type: "response.failed"}},
 		{"response.failed, not JSON", responsesSSE(true, start...) + "event: response.failed\ndata: {oops\n\n",
-			ProviderError{Type: "response.failed", Message: "{oops"}},
+			wire.ProviderError{Wire: wire.OpenAIResponses, Type: "response.failed", Message: "{oops"}},
 	} {
 		got, err := responsesRead(tc.stream + responsesSSE(true, responsesCompleted))
-		var pe *ProviderError
+		var pe *wire.ProviderError
 		if !errors.As(err, &pe) {
-			t.Errorf("%s: ReadResponses = %v, want a *ProviderError", tc.name, err)
+			t.Errorf("%s: ReadResponses = %v, want a *wire.ProviderError", tc.name, err)
 			continue
 		}
 		if diff := cmp.Diff(tc.want, *pe); diff != "" {

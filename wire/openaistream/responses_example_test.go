@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire"
 	"github.com/argstream/argstream/wire/openaistream"
 )
 
@@ -28,7 +29,7 @@ func ExampleReadResponses() {
 	resp := toolcall.New()
 	err = openaistream.ReadResponses(context.Background(), body, resp,
 		// The first response has no text: this prints nothing.
-		openaistream.OnText(func(index int64, text []byte) { fmt.Printf("text %d: %s\n", index, text) }))
+		wire.OnText(func(index int64, text []byte) { fmt.Printf("text %d: %s\n", index, text) }))
 	if err != nil {
 		fmt.Println(err)
 		return

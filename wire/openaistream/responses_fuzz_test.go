@@ -9,6 +9,7 @@ import (
 
 	"github.com/argstream/argstream/internal/testutil"
 	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire"
 )
 
 // responsesReadChecked reads stream into a fresh Response and checks the
@@ -18,7 +19,7 @@ func responsesReadChecked(t testing.TB, stream []byte) ([]toolcall.Result, error
 	t.Helper()
 	resp := toolcall.New()
 	err := ReadResponses(context.Background(), bytes.NewReader(stream), resp,
-		OnText(func(int64, []byte) {}), OnThinking(func(int64, []byte) {}))
+		wire.OnText(func(int64, []byte) {}), wire.OnThinking(func(int64, []byte) {}))
 	results := resp.End()
 	for _, r := range results {
 		switch {

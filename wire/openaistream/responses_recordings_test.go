@@ -14,6 +14,7 @@ import (
 
 	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -258,8 +259,8 @@ func responsesRun(resp *toolcall.Response, rd io.Reader) responsesGot {
 	g := responsesGot{text: map[int64]string{}, thinking: map[int64]string{}}
 	resp.Reset()
 	g.err = ReadResponses(context.Background(), rd, resp,
-		OnText(func(i int64, b []byte) { g.text[i] += string(b) }),
-		OnThinking(func(i int64, b []byte) { g.thinking[i] += string(b) }))
+		wire.OnText(func(i int64, b []byte) { g.text[i] += string(b) }),
+		wire.OnThinking(func(i int64, b []byte) { g.thinking[i] += string(b) }))
 	g.calls = wiretest.Outcomes(resp.End())
 	return g
 }

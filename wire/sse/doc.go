@@ -21,6 +21,16 @@
 //		// errors.Is(err, sse.ErrTruncated): the stream was cut mid-event.
 //	}
 //
+// Reader.Events is the same loop as a range over a sequence, which yields
+// the error, if any, last:
+//
+//	for ev, err := range rd.Events() {
+//		if err != nil {
+//			return err
+//		}
+//		handle(string(ev.Type), ev.Data)
+//	}
+//
 // # What it reads
 //
 // The format of the spec, with two exceptions: lines end at CRLF or LF (a
@@ -48,14 +58,14 @@
 // # Memory
 //
 // An Event borrows the Reader's memory: its Type, Data and ID are valid
-// until the next call of Next (or Reset), as bufio.Scanner.Bytes is; Clone
-// copies one to keep. Once its buffers have grown to the largest event, a
+// until the next call of Next (or Reset, or the next iteration over
+// Events), as bufio.Scanner.Bytes is; Clone copies one to keep. Once its buffers have grown to the largest event, a
 // Reader reads event after event without allocating.
 //
 // One event may take at most DefaultMaxEventSize bytes (16 MiB), or the
-// limit set with MaxEventSize: past it Err returns ErrEventTooLarge at the
-// byte offset of the excess, so that a hostile server cannot make the Reader
-// hold memory without bound. Every error is an *Error with the byte offset
+// limit set with [WithMaxEventSize]: past it Err returns ErrEventTooLarge at
+// the byte offset of the excess, so that a hostile server cannot make the
+// Reader hold memory without bound. Every error is an *Error with the byte offset
 // and the line of the problem.
 //
 // # Time

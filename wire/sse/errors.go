@@ -13,7 +13,7 @@ var (
 	// silently; the Reader does too, and says so, so that a caller can tell
 	// a stream cut short from a clean end.
 	ErrTruncated = errors.New("sse: stream ends in the middle of an event")
-	// ErrEventTooLarge: an event is larger than the limit (MaxEventSize).
+	// ErrEventTooLarge: an event is larger than the limit (WithMaxEventSize).
 	ErrEventTooLarge = errors.New("sse: event too large")
 	// ErrAmbiguous: the stream holds what the spec and the readers of the
 	// official SDKs read differently, so that they would see other events:

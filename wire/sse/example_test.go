@@ -60,9 +60,9 @@ func Example_truncated() {
 
 // A limit on the size of one event keeps a hostile server from making the
 // Reader hold memory without bound.
-func ExampleMaxEventSize() {
+func ExampleWithMaxEventSize() {
 	body := strings.NewReader("data: " + strings.Repeat("x", 100) + "\n\n")
-	rd := sse.NewReader(body, sse.MaxEventSize(64))
+	rd := sse.NewReader(body, sse.WithMaxEventSize(64))
 	for rd.Next() {
 		fmt.Println("never")
 	}
@@ -97,4 +97,24 @@ func ExampleAppendEvent() {
 	//
 	// read "message_stop" "{\"type\":\"message_stop\"}"
 	// read "" "two\nlines"
+}
+
+// Events is the loop over a stream's events as a range: the error, if
+// any, comes last.
+func ExampleReader_Events() {
+	body := strings.NewReader("event: message_start\ndata: {\"type\":\"message_start\"}\n\n" +
+		"event: ping\ndata: {\"type\":\"ping\"}\n\n" +
+		"event: content_block_delta\ndata: {\"type\":\"content_bl")
+	rd := sse.NewReader(body)
+	for ev, err := range rd.Events() {
+		if err != nil {
+			fmt.Println(err) // nothing follows an error
+			return
+		}
+		fmt.Printf("%s\n", ev.Type) // borrowed: valid until the next iteration
+	}
+	// Output:
+	// message_start
+	// ping
+	// sse: stream ends in the middle of an event at byte 140 (line 8)
 }

@@ -3,7 +3,7 @@ package sse
 // This file is structured in the following way:
 //
 //   - Event, Option and the limit;
-//   - Reader: NewReader, Reset, Next, Event, Err;
+//   - Reader: NewReader, Reset, Next, Event, Err, Events;
 //   - the scanner: a byte-level state machine (scan) that keeps its state
 //     between reads, so that no byte is looked at twice whatever the read
 //     sizes (but a field value's, searched for its line end with the
@@ -14,10 +14,11 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"iter"
 )
 
 // DefaultMaxEventSize is the limit on the size of one event when
-// MaxEventSize is not given: 16 MiB, far above what an LLM provider sends
+// [WithMaxEventSize] is not given: 16 MiB, far above what an LLM provider sends
 // in one event (the largest is the final summary of a response, which
 // repeats its whole output), and small enough that a hostile or broken
 // server cannot make a Reader hold an unbounded amount of memory.
@@ -95,13 +96,13 @@ func WithRaw() Option {
 	return func(c *config) { c.raw = true }
 }
 
-// MaxEventSize limits the size of one event to n bytes, counted in the
+// WithMaxEventSize limits the size of one event to n bytes, counted in the
 // stream: the lines of the event (its fields and the comments among them)
 // with their line ends, not the blank line that ends it. Past the limit,
-// Next returns false and Err reports ErrEventTooLarge at the offset of the
+// Next returns false and Err reports [ErrEventTooLarge] at the offset of the
 // first byte beyond it. The Reader never holds more than n bytes of an
-// event. Values below 1 select DefaultMaxEventSize.
-func MaxEventSize(n int) Option {
+// event. Values below 1 select [DefaultMaxEventSize].
+func WithMaxEventSize(n int) Option {
 	return func(c *config) {
 		if n < 1 {
 			n = DefaultMaxEventSize
@@ -118,6 +119,10 @@ func MaxEventSize(n int) Option {
 //		...
 //	}
 //	if err := rd.Err(); err != nil { ... }
+//
+// or, the same, with Events:
+//
+//	for ev, err := range rd.Events() { ... }
 //
 // A Reader is for one goroutine: its methods must not be called
 // concurrently. To stop a Reader from another goroutine, close the
@@ -269,6 +274,37 @@ func (r *Reader) Rest() []byte { return r.raw }
 // event over the limit (ErrEventTooLarge), or the error of the underlying
 // reader, which errors.Is and errors.As find through it.
 func (r *Reader) Err() error { return r.err }
+
+// Events returns the rest of the stream as a sequence, for code that
+// prefers a loop to Next, Event and Err:
+//
+//	for ev, err := range rd.Events() {
+//		if err != nil {
+//			return err // Err's error: an *Error with its offset and line
+//		}
+//		handle(string(ev.Type), ev.Data)
+//	}
+//
+// Each iteration is one call of Next, and yields the Event it read with a
+// nil error. The Event is borrowed as Event's is: it is valid until the
+// next iteration (or, after a break, until the next call of Next or Reset);
+// keep a Clone. If the stream ends in an error, that error comes last, once,
+// with the zero Event; a clean end yields nothing more. Breaking out of the
+// loop stops reading: the Reader then stands after the event last yielded,
+// and Next, or another range over Events, goes on from there. Ranging over
+// a Reader that has ended yields its error again, if any.
+func (r *Reader) Events() iter.Seq2[Event, error] {
+	return func(yield func(Event, error) bool) {
+		for r.Next() {
+			if !yield(r.ev, nil) {
+				return
+			}
+		}
+		if r.err != nil {
+			yield(Event{}, r.err)
+		}
+	}
+}
 
 // fill reads the next bytes into buf.
 func (r *Reader) fill() {

@@ -202,7 +202,7 @@ func TestEventIsBorrowedAndClone(t *testing.T) {
 	}
 }
 
-func TestMaxEventSize(t *testing.T) {
+func TestWithMaxEventSize(t *testing.T) {
 	const max = 32
 	line := "data: " + strings.Repeat("x", max-7) + "\n" // max bytes exactly
 	for _, tc := range []struct {
@@ -225,7 +225,7 @@ func TestMaxEventSize(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, size := range []int{1 << 20, 1, 5} {
-				r := NewReader(&chunkReader{data: []byte(tc.in), sizes: []int{size}}, MaxEventSize(max))
+				r := NewReader(&chunkReader{data: []byte(tc.in), sizes: []int{size}}, WithMaxEventSize(max))
 				got, err := readAll(r)
 				if len(got) != tc.events {
 					t.Errorf("reads of %d: %d events, want %d", size, len(got), tc.events)
@@ -311,7 +311,7 @@ type emptyReader struct{}
 func (emptyReader) Read([]byte) (int, error) { return 0, nil }
 
 func TestReset(t *testing.T) {
-	r := NewReader(strings.NewReader("id: 1\nevent: a\ndata: x"), MaxEventSize(100))
+	r := NewReader(strings.NewReader("id: 1\nevent: a\ndata: x"), WithMaxEventSize(100))
 	readAll(r)
 	r.Reset(strings.NewReader("\xEF\xBB\xBFdata: y\n\n"))
 	got, err := readAll(r)

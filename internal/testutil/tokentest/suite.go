@@ -109,13 +109,13 @@ func (s Suite) Errors(t *testing.T) {
 // Limits checks MaxDepth, DefaultMaxDepth and MaxSize.
 func (s Suite) Limits(t *testing.T) {
 	deep := strings.Repeat("[", 5) + strings.Repeat("]", 5)
-	if _, err := Events(s.New, [][]byte{[]byte(deep)}, token.MaxDepth(5)); err != nil {
-		t.Errorf("depth 5 with MaxDepth(5): %v", err)
+	if _, err := Events(s.New, [][]byte{[]byte(deep)}, token.WithMaxDepth(5)); err != nil {
+		t.Errorf("depth 5 with WithMaxDepth(5): %v", err)
 	}
-	_, err := Events(s.New, [][]byte{[]byte(`{"a":[[[[]]]]}`)}, token.MaxDepth(4))
+	_, err := Events(s.New, [][]byte{[]byte(`{"a":[[[[]]]]}`)}, token.WithMaxDepth(4))
 	var se *token.SyntaxError
 	if !errors.As(err, &se) || !errors.Is(err, token.ErrTooDeep) || se.Offset != 8 || se.Pointer != "/a/0/0/0" {
-		t.Errorf("depth 5 with MaxDepth(4): %v (%#v)", err, se)
+		t.Errorf("depth 5 with WithMaxDepth(4): %v (%#v)", err, se)
 	}
 	def := strings.Repeat("[", token.DefaultMaxDepth) + strings.Repeat("]", token.DefaultMaxDepth)
 	if _, err := Events(s.New, [][]byte{[]byte(def)}); err != nil {
@@ -127,25 +127,25 @@ func (s Suite) Limits(t *testing.T) {
 
 	in := `{"a":"0123456789"}`
 	for _, chunks := range Chunkings(in) {
-		if _, err := Events(s.New, chunks, token.MaxSize(int64(len(in)))); err != nil {
-			t.Errorf("input of exactly MaxSize: %v", err)
+		if _, err := Events(s.New, chunks, token.WithMaxSize(int64(len(in)))); err != nil {
+			t.Errorf("input of exactly WithMaxSize: %v", err)
 		}
-		got, err := Events(s.New, chunks, token.MaxSize(10))
+		got, err := Events(s.New, chunks, token.WithMaxSize(10))
 		if !errors.As(err, &se) || !errors.Is(err, token.ErrTooLarge) || se.Offset != 10 {
-			t.Errorf("MaxSize(10) in %d chunks: %v", len(chunks), err)
+			t.Errorf("WithMaxSize(10) in %d chunks: %v", len(chunks), err)
 		}
 		if want := []string{"{", `K"a"`}; !cmp.Equal(got, want) {
-			t.Errorf("MaxSize(10): events %v, want %v", got, want)
+			t.Errorf("WithMaxSize(10): events %v, want %v", got, want)
 		}
 	}
 }
 
-// ConfusableKeysAllowed checks token.AllowConfusableKeys: every input of
+// ConfusableKeysAllowed checks token.WithConfusableKeys: every input of
 // Errors rejected for a key a tool runtime would confuse is accepted with
 // it, in every chunking, with the events before the key as they were and
 // the key's own; exact duplicates stay rejected.
 func (s Suite) ConfusableKeysAllowed(t *testing.T) {
-	allow := token.AllowConfusableKeys(true)
+	allow := token.WithConfusableKeys(true)
 	n := 0
 	for _, tt := range Errors {
 		if tt.Cat != token.ErrCaseFoldedKey && tt.Cat != token.ErrNULInKey {
@@ -158,7 +158,7 @@ func (s Suite) ConfusableKeysAllowed(t *testing.T) {
 				t.Errorf("%q in %d chunks, confusable keys allowed: %v, events %v", tt.In, len(chunks), err, got)
 				break
 			}
-			if _, err := Events(s.New, chunks, allow, token.AllowConfusableKeys(false)); !errors.Is(err, tt.Cat) {
+			if _, err := Events(s.New, chunks, allow, token.WithConfusableKeys(false)); !errors.Is(err, tt.Cat) {
 				t.Errorf("%q in %d chunks, allowed and then not: %v", tt.In, len(chunks), err)
 				break
 			}

@@ -12,7 +12,7 @@ import (
 
 // Decoder decodes one event's data at a time. Its zero value is ready to
 // use; its errors say what is wrong and where (a JSON pointer into the
-// data), and the adapter wraps them in its ErrMalformed.
+// data), and the adapter wraps them in wire.ErrMalformed.
 type Decoder struct {
 	// buf holds the data: jsontext parses a *bytes.Buffer in place, where
 	// any other io.Reader is copied into a buffer of its own, as large as

@@ -19,8 +19,9 @@ type Stream struct {
 	// CompleteAtEOF, if set, reports whether a stream whose body ends
 	// cleanly (between events) without Last is complete all the same.
 	CompleteAtEOF func() bool
-	// Malformed is the adapter's ErrMalformed, which Loop's error for a
-	// stream the SSE reader finds ambiguous (sse.ErrAmbiguous) wraps too.
+	// Malformed is wire.ErrMalformed (which this package cannot import:
+	// wire imports it), which Loop's error for a stream the SSE reader finds
+	// ambiguous (sse.ErrAmbiguous) wraps too.
 	Malformed error
 }
 
@@ -35,7 +36,7 @@ type Stream struct {
 //   - for a stream cut inside an event, an error wrapping both
 //     io.ErrUnexpectedEOF and rd's *sse.Error for sse.ErrTruncated;
 //   - for a stream rd finds ambiguous, an error wrapping s.Malformed and
-//     rd's *sse.Error for sse.ErrAmbiguous;
+//     rd's *sse.Error for sse.ErrAmbiguous, prefixed with s.Name;
 //   - any other error of rd, wrapped.
 func Loop(ctx context.Context, rd *sse.Reader, s Stream, event func(sse.Event) (done bool, err error)) error {
 	for {
@@ -61,7 +62,7 @@ func Loop(ctx context.Context, rd *sse.Reader, s Stream, event func(sse.Event) (
 		}
 		return fmt.Errorf("%s: stream ended before %s: %w", s.Name, s.Last, io.ErrUnexpectedEOF)
 	case errors.Is(err, sse.ErrAmbiguous) && s.Malformed != nil:
-		return fmt.Errorf("%w: %w", s.Malformed, err)
+		return fmt.Errorf("%s: %w: %w", s.Name, s.Malformed, err)
 	case errors.Is(err, sse.ErrTruncated):
 		return fmt.Errorf("%s: stream ended before %s: %w: %w", s.Name, s.Last, io.ErrUnexpectedEOF, err)
 	default:
