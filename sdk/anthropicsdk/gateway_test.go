@@ -624,3 +624,49 @@ func TestGatewayBlocks(t *testing.T) {
 		})
 	}
 }
+
+// TestGatewayBlockedAtArgumentsEnd: a call blocked by a decision that
+// needs its whole arguments (delete_file, skipped unless confirmed), then
+// a call the client runs (read_file), one after the other as Anthropic
+// streams blocks. When the decision comes, nothing of the blocked call's
+// arguments is left to stream: toolcall.Response.Decline's contract says
+// such a call is no longer pending, so the gateway should not cancel the
+// upstream, and read_file should reach the client.
+//
+// It fails: toolcall's call.Push reports the decision (OnDecision, in
+// which the gateway calls Decline) before it marks the root value done, so
+// Decline reports the blocked call as the only one pending; the gateway
+// cancels the upstream, closes the client's stream, and read_file is lost.
+func TestGatewayBlockedAtArgumentsEnd(t *testing.T) {
+	pol := rules(t, map[string]string{"delete_file": deleteRules})
+	calls := []differ.Call{blockedDelete, readCall}
+	up := upstream.New(t, messagesStream(calls, sequential(calls)), pause)
+	direct := runMessages(upstream.Direct(up.URL))
+	up.Wait(t)
+	want := summarize(direct.msg)
+	if direct.err != nil || len(want.Blocks) != 3 || want.Blocks[2].ID != readCall.ID {
+		t.Fatalf("direct: %v, %+v", direct.err, want)
+	}
+	var rec recorder
+	g := guard.New(guard.Config{Policy: pol, OnCall: rec.add})
+	for _, f := range upstream.Faces(t, g, up.URL) {
+		rec.recs = nil
+		got := runMessages(f)
+		sv := up.Wait(t)
+		if got.err != nil {
+			t.Fatalf("%s: %v", f.Name, got.err)
+		}
+		blocks := summarize(got.msg).Blocks
+		if !slices.Contains(blocks, want.Blocks[2]) {
+			t.Errorf("%s: the SDK's message has no %s call as the direct one's %+v: %+v", f.Name, readCall.Name, want.Blocks[2], blocks)
+		}
+		if !sv.Complete {
+			t.Errorf("%s: the gateway cancelled the upstream after %d of %d events", f.Name, sv.Events, sv.Total)
+		}
+		for _, r := range rec.records() {
+			if r.Call.ID == blockedDelete.ID && (r.Action != guard.Blocked || r.UpstreamCancelled) {
+				t.Errorf("%s: %+v: want blocked, the upstream not cancelled", f.Name, r)
+			}
+		}
+	}
+}
