@@ -149,6 +149,8 @@ type recorder struct {
 
 func (r *recorder) add(rec guard.Record) { r.mu.Lock(); r.recs = append(r.recs, rec); r.mu.Unlock() }
 
+func (r *recorder) reset() { r.mu.Lock(); r.recs = nil; r.mu.Unlock() }
+
 func (r *recorder) records() []guard.Record {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -478,7 +480,7 @@ func checkBlocked(t *testing.T, c blockedCase) {
 	var rec recorder
 	g := guard.New(guard.Config{Policy: c.policy, OnCall: rec.add})
 	for _, f := range upstream.Faces(t, g, up.URL) {
-		rec.recs = nil
+		rec.reset()
 		got := runMessages(f)
 		sv := up.Wait(t)
 		if got.err != nil {
@@ -650,7 +652,7 @@ func TestGatewayBlockedAtArgumentsEnd(t *testing.T) {
 	var rec recorder
 	g := guard.New(guard.Config{Policy: pol, OnCall: rec.add})
 	for _, f := range upstream.Faces(t, g, up.URL) {
-		rec.recs = nil
+		rec.reset()
 		got := runMessages(f)
 		sv := up.Wait(t)
 		if got.err != nil {
