@@ -1,12 +1,12 @@
 package dialect
 
-// This file is structured in the following way: the Syntax type; the Reader,
-// its options and its methods (Write, WriteString, Close, Reset); feed, the
-// one loop over a chunk, which is the same for every syntax; then, per
-// syntax, the steps feed calls: scanProse (where a call may open), stepOpen
-// (the opening fence or tag, held back), stepHead (Qwen's <function=NAME>,
-// held back), stepName (a name in either) and scanBody (where the call
-// ends).
+// This file is structured in the following way: the Reader, its options
+// and its methods (Write, WriteString, Close, Reset); feed, the one loop
+// over a chunk, which is the same for every syntax; then, per syntax, the
+// steps feed calls: scanProse (where a call may open), stepOpen (the
+// opening fence or tag, held back), stepHead (Qwen's <function=NAME>, held
+// back), stepName (a name in either) and scanBody (where the call ends).
+// The Syntax type is syntax.go's.
 
 import (
 	"bytes"
@@ -39,42 +39,6 @@ const maxNames = 64
 // It is token.ErrClosed (and argstream.ErrClosed): a Reader is fed as a
 // tokenizer is, and one errors.Is test covers every writer of argstream.
 var ErrClosed = token.ErrClosed
-
-// Syntax is a way of writing tool calls inside assistant text.
-type Syntax uint8
-
-// The syntaxes. The package documentation gives their framing rules.
-const (
-	// Caret is code-assistant's triple-caret block: ^^^NAME ... ^^^.
-	Caret Syntax = iota + 1
-	// XML is code-assistant's tags: <tool:NAME> ... </tool:NAME>.
-	XML
-	// Qwen is Qwen3-Coder's <tool_call><function=NAME> ... </tool_call>.
-	Qwen
-)
-
-var syntaxNames = [...]string{Caret: "caret", XML: "xml", Qwen: "qwen"}
-
-// ParseSyntax returns the Syntax that String names: "caret", "xml" or
-// "qwen".
-func ParseSyntax(s string) (Syntax, error) {
-	for i, name := range syntaxNames {
-		if name != "" && name == s {
-			return Syntax(i), nil
-		}
-	}
-	return 0, fmt.Errorf("dialect: unknown syntax %q (want caret, xml or qwen)", s)
-}
-
-// String returns the syntax's name, as ParseSyntax reads it.
-func (s Syntax) String() string {
-	if s.valid() {
-		return syntaxNames[s]
-	}
-	return fmt.Sprintf("Syntax(%d)", uint8(s))
-}
-
-func (s Syntax) valid() bool { return s >= Caret && s <= Qwen }
 
 // Option configures a Reader. An Option is not changed by use.
 type Option func(*config)

@@ -1,6 +1,12 @@
 package dialect
 
+// This file is the Syntax type: its names (ParseSyntax, String), and the
+// tokenizer and the formatter of a call written in each (Tokenizer,
+// Format).
+
 import (
+	"fmt"
+
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/argstream/argstream/schema"
@@ -9,6 +15,42 @@ import (
 	"github.com/argstream/argstream/token/qwen"
 	"github.com/argstream/argstream/token/xmltag"
 )
+
+// Syntax is a way of writing tool calls inside assistant text.
+type Syntax uint8
+
+// The syntaxes. The package documentation gives their framing rules.
+const (
+	// Caret is code-assistant's triple-caret block: ^^^NAME ... ^^^.
+	Caret Syntax = iota + 1
+	// XML is code-assistant's tags: <tool:NAME> ... </tool:NAME>.
+	XML
+	// Qwen is Qwen3-Coder's <tool_call><function=NAME> ... </tool_call>.
+	Qwen
+)
+
+var syntaxNames = [...]string{Caret: "caret", XML: "xml", Qwen: "qwen"}
+
+// ParseSyntax returns the Syntax that String names: "caret", "xml" or
+// "qwen".
+func ParseSyntax(s string) (Syntax, error) {
+	for i, name := range syntaxNames {
+		if name != "" && name == s {
+			return Syntax(i), nil
+		}
+	}
+	return 0, fmt.Errorf("dialect: unknown syntax %q (want caret, xml or qwen)", s)
+}
+
+// String returns the syntax's name, as ParseSyntax reads it.
+func (s Syntax) String() string {
+	if s.valid() {
+		return syntaxNames[s]
+	}
+	return fmt.Sprintf("Syntax(%d)", uint8(s))
+}
+
+func (s Syntax) valid() bool { return s >= Caret && s <= Qwen }
 
 // Tokenizer returns the tokenizer of one call written in s, its values
 // typed by the schemas of tools (nil: every value a string): give it to

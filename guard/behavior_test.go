@@ -256,6 +256,12 @@ func TestHostileThroughGateway(t *testing.T) {
 			resp(`{"type":"response.function_call_arguments.delta","item_id":"fc","output_index":0,"delta":"{\"path\":\"src/a\"}"}`) +
 			resp(`{"type":"response.function_call_arguments.done","item_id":"fc","output_index":0,"arguments":"{\"path\":\"/etc/passwd\"}"}`)},
 		{"a BOM", wire.OpenAIResponses, "\ufeff" + added},
+		// A call the client runs whose input no policy reads.
+		{"a Responses custom tool call", wire.OpenAIResponses, resp(`{"type":"response.created","response":{"id":"r","status":"in_progress","output":[]}}`) +
+			resp(`{"type":"response.output_item.added","output_index":0,"item":{"type":"custom_tool_call","id":"ctc","call_id":"c1","name":"shell","input":""}}`) +
+			resp(`{"type":"response.custom_tool_call_input.delta","item_id":"ctc","output_index":0,"delta":"rm -rf /"}`)},
+		{"a Responses local shell call", wire.OpenAIResponses, resp(`{"type":"response.created","response":{"id":"r","status":"in_progress","output":[]}}`) +
+			resp(`{"type":"response.output_item.added","output_index":0,"item":{"type":"local_shell_call","id":"lsc","call_id":"c1","action":{"type":"exec","command":["rm","-rf","/"]},"status":"in_progress"}}`)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := New(Config{Policy: func(string) *policy.Policy { return yes }})

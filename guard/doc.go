@@ -57,6 +57,11 @@
 // requests (what the agent sends, the tool results), nor what a tool does
 // once an agent runs a forwarded call. An ask decision is forwarded by
 // default, for the agent's own prompt to ask (Config.BlockAsk blocks it).
+// A call whose input is not JSON arguments (a Chat custom tool's, and the
+// Responses API's custom_tool_call, local_shell_call, shell_call,
+// apply_patch_call and computer_call items, which the agent runs) is not
+// judged: it ends the stream with an error, as do tool calls in a Chat
+// choice other than the first.
 //
 // # Memory and time
 //

@@ -71,7 +71,14 @@ func newExchange(req *http.Request) (*exchange, error) {
 		Model  jsontext.Value `json:"model"`
 		Stream jsontext.Value `json:"stream"`
 	}
-	if json.Unmarshal(body, &v, json.RejectUnknownMembers(false)) == nil {
+	err = json.Unmarshal(body, &v, json.RejectUnknownMembers(false))
+	if err != nil && bytes.HasPrefix(bytes.TrimLeft(body, " \t\r\n"), []byte("{")) {
+		// A JSON object the gateway cannot read (a repeated member, invalid
+		// UTF-8) may be read otherwise upstream: as asking for a stream, or
+		// as a model's request on a path the gateway does not know.
+		return nil, fmt.Errorf("guard: a request body the gateway cannot read: %w", err)
+	}
+	if err == nil {
 		x.model = v.Model != nil
 		x.stream = string(v.Stream) == "true"
 	}
@@ -257,9 +264,15 @@ func NewProxy(upstream *url.URL, g *Guard) *httputil.ReverseProxy {
 			x, err := newExchange(pr.Out)
 			if err != nil {
 				// The request is refused: its body is gone, and the
-				// upstream must not get it.
-				x = &exchange{}
+				// upstream must not get it, not even its headers. A
+				// request whose context is done is never sent: the
+				// transport fails it with its cause, which ErrorHandler
+				// gets.
+				ctx, cancel := context.WithCancelCause(pr.Out.Context())
+				cancel(err)
 				pr.Out.Body = errorBody{err}
+				pr.Out = pr.Out.WithContext(context.WithValue(ctx, exchangeKey{}, &exchange{}))
+				return
 			}
 			x.prepare(pr.Out)
 			ctx, cancel := context.WithCancel(pr.Out.Context())

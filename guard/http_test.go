@@ -267,3 +267,87 @@ func TestClientGone(t *testing.T) {
 		t.Errorf("%d goroutines, %d before", n, before)
 	}
 }
+
+// TestUpstreamHangs: an upstream that stops writing in the middle of an
+// event holds the client's stream there: the client has every whole event
+// before it and no byte of the one begun, and when the client gives up,
+// the upstream request is cancelled and no goroutine is left.
+func TestUpstreamHangs(t *testing.T) {
+	start := "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[]}}\n\n"
+	before := runtime.NumGoroutine()
+	for _, face := range []string{"transport", "proxy"} {
+		gone := make(chan struct{})
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			defer close(gone)
+			w.Header().Set("Content-Type", "text/event-stream")
+			io.WriteString(w, start+"event: content_block_start\ndata: {\"type\":")
+			w.(http.Flusher).Flush()
+			<-r.Context().Done() // hangs until the gateway cancels it
+		}))
+		client, base := clientFor(t, face, New(Config{}), srv.URL)
+		ctx, cancel := context.WithCancel(context.Background())
+		req, _ := http.NewRequestWithContext(ctx, "POST", base+"/v1/messages", strings.NewReader(anthropicRequest))
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]byte, len(start))
+		if _, err := io.ReadFull(resp.Body, got); err != nil || string(got) != start {
+			t.Fatalf("%s: the client read %q, %v; want the whole first event", face, got, err)
+		}
+		more := make(chan []byte, 1)
+		go func() {
+			b := make([]byte, 100)
+			n, _ := resp.Body.Read(b)
+			more <- b[:n]
+		}()
+		select {
+		case b := <-more:
+			t.Fatalf("%s: the client read %q of an event not ended", face, b)
+		case <-time.After(100 * time.Millisecond):
+		}
+		cancel()
+		resp.Body.Close()
+		select {
+		case <-gone:
+		case <-time.After(2 * time.Second):
+			t.Fatalf("%s: the upstream was not cancelled", face)
+		}
+		// Cut short, the stream may end with the gateway's error event, and
+		// never with the bytes of the event begun.
+		if b := <-more; bytes.Contains(b, []byte("content_block_start")) {
+			t.Errorf("%s: the client read %q of an event not ended", face, b)
+		}
+		srv.Close()
+		client.CloseIdleConnections()
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > before+4 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before+4 {
+		t.Errorf("%d goroutines, %d before", n, before)
+	}
+}
+
+// TestUnreadableRequest: a request whose JSON body the gateway cannot read
+// (a repeated "stream", which the upstream may read as true) never reaches
+// the upstream, through either face.
+func TestUnreadableRequest(t *testing.T) {
+	for _, face := range []string{"transport", "proxy"} {
+		u := newUpstream(t, nil, 0)
+		client, base := clientFor(t, face, New(Config{}), u.srv.URL)
+		resp, err := client.Post(base+"/v1/messages", "application/json", strings.NewReader(`{"model":"m","stream":false,"stream":true}`))
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusBadGateway {
+				t.Errorf("%s: status %d, want the request refused", face, resp.StatusCode)
+			}
+		}
+		select {
+		case <-u.done:
+			t.Errorf("%s: the upstream got the request", face)
+		default:
+		}
+	}
+}

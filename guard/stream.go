@@ -220,6 +220,10 @@ func (s *stream) next() {
 			s.fail("a chunk has tool calls in a choice other than the first, which the gateway does not judge")
 			return
 		}
+		if rr, ok := s.step.(*openaistream.ResponsesReader); ok && rr.OtherCalls() {
+			s.fail("an output item is a call whose input is not JSON arguments (a custom tool's, a shell's, a patch's, a computer's), which the gateway does not judge")
+			return
+		}
 	}
 	s.place(b)
 	s.flush()

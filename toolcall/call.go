@@ -58,14 +58,16 @@ func (c *call) Push(p *fragment.Progress) error {
 	if err := c.agg.Push(&c.prog); err != nil && first == nil {
 		first = err
 	}
+	if p.Kind == fragment.Done && len(p.Path) == 0 {
+		// Before the decision is told: a call decided at its last byte
+		// is no longer pending when a callback declines it.
+		c.rootDone = true
+	}
 	if c.ev != nil {
 		if err := c.ev.Push(&c.prog); err != nil && first == nil {
 			first = err
 		}
 		c.reportDecision()
-	}
-	if p.Kind == fragment.Done && len(p.Path) == 0 {
-		c.rootDone = true
 	}
 	if c.declined && first == nil {
 		first = ErrDeclined

@@ -796,3 +796,22 @@ func TestCall(t *testing.T) {
 		t.Errorf("Call: %+v, %v", c, ok)
 	}
 }
+
+// A call whose decision needs its last byte is no longer pending when the
+// decision declines it: its arguments are complete, and cancelling the
+// response would lose the calls after it.
+func TestDeclinedAtTheLastByte(t *testing.T) {
+	var only []bool
+	r := toolcall.New(
+		toolcall.WithPolicy(func(string) *policy.Policy {
+			return mustPolicy(t, `{"run": [{"arg": "/confirm", "const": true, "mode": "unattended"}, {"mode": "skip"}]}`)
+		}),
+		toolcall.DeclineOnSkip(func(_ *toolcall.Response, _ fragment.Call, onlyPending bool) { only = append(only, onlyPending) }))
+	res := run(t, r, []ev{start(0, "a", "delete", ""), chunk(0, `{"path": "/etc/x", "recursive": true}`)})
+	if diff := cmp.Diff([]bool{false}, only); diff != "" {
+		t.Errorf("onlyPending (-want +got):\n%s", diff)
+	}
+	if !res[0].Declined || res[0].Verdict.Mode != policy.Skip {
+		t.Errorf("result %+v, want declined, skip", res[0])
+	}
+}

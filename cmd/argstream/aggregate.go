@@ -14,16 +14,9 @@ const aggregateUsage = "aggregate " + inputUsage + " [FILE]"
 // reads the input as it arrives all the same, so that an invalid input is
 // reported as soon as it is read.
 func runAggregate(e env, args []string) int {
-	var in input
-	fs := newFlags("aggregate")
-	in.register(fs)
-	files, code, ok := parseFlags(e, fs, aggregateUsage, args)
+	src, code, ok := openCallInput(e, newFlags("aggregate"), aggregateUsage, args, nil)
 	if !ok {
 		return code
-	}
-	src, err := in.open(e, files)
-	if err != nil {
-		return usageError(e, err)
 	}
 	defer src.close()
 	agg := aggregate.New()

@@ -23,16 +23,9 @@ const fieldsUsage = "fields " + inputUsage + " [FILE]"
 // A start line has "json":true when the value is not a string: its text is
 // then JSON text, not the decoded string.
 func runFields(e env, args []string) int {
-	var in input
-	fs := newFlags("fields")
-	in.register(fs)
-	files, code, ok := parseFlags(e, fs, fieldsUsage, args)
+	src, code, ok := openCallInput(e, newFlags("fields"), fieldsUsage, args, nil)
 	if !ok {
 		return code
-	}
-	src, err := in.open(e, files)
-	if err != nil {
-		return usageError(e, err)
 	}
 	defer src.close()
 	w := bufio.NewWriter(e.stdout)

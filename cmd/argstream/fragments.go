@@ -15,20 +15,16 @@ const fragmentsUsage = "fragments " + inputUsage + " [--format rfd|jsonl] [FILE]
 // runFragments prints the fragments of the input as they are produced:
 // those of each read are on stdout before the next read waits.
 func runFragments(e env, args []string) int {
-	var in input
 	fs := newFlags("fragments")
-	in.register(fs)
 	format := fs.String("format", "rfd", "rfd (RFD 043 notation) or jsonl (one JSON object per fragment)")
-	files, code, ok := parseFlags(e, fs, fragmentsUsage, args)
+	src, code, ok := openCallInput(e, fs, fragmentsUsage, args, func() (int, bool) {
+		if *format != "rfd" && *format != "jsonl" {
+			return usageError(e, fmt.Errorf("--format %s: want rfd or jsonl", *format)), false
+		}
+		return exitOK, true
+	})
 	if !ok {
 		return code
-	}
-	if *format != "rfd" && *format != "jsonl" {
-		return usageError(e, fmt.Errorf("--format %s: want rfd or jsonl", *format))
-	}
-	src, err := in.open(e, files)
-	if err != nil {
-		return usageError(e, err)
 	}
 	defer src.close()
 	w := bufio.NewWriter(e.stdout)

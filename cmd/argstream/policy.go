@@ -31,24 +31,19 @@ type decisionLine struct {
 // whether the arguments are valid: a decision is only about a call whose
 // arguments end up valid.
 func runPolicy(e env, args []string) int {
-	var in input
 	fs := newFlags("policy")
-	in.register(fs)
 	rulesFile := fs.String("rules", "", "the rules, `RULES.json`: {\"run\": [RULE, ...] or \"MODE\", \"paths\": [POINTER, ...]}")
-	files, code, ok := parseFlags(e, fs, policyUsage, args)
+	var p *policy.Policy
+	src, code, ok := openCallInput(e, fs, policyUsage, args, func() (int, bool) {
+		if *rulesFile == "" {
+			return usageError(e, errors.New("--rules RULES.json is required")), false
+		}
+		var ok bool
+		p, ok = loadRules(e, *rulesFile)
+		return exitUsage, ok
+	})
 	if !ok {
 		return code
-	}
-	if *rulesFile == "" {
-		return usageError(e, errors.New("--rules RULES.json is required"))
-	}
-	p, ok := loadRules(e, *rulesFile)
-	if !ok {
-		return exitUsage
-	}
-	src, err := in.open(e, files)
-	if err != nil {
-		return usageError(e, err)
 	}
 	defer src.close()
 	var total *int64

@@ -4,12 +4,15 @@ package main
 //
 //   - runReplay: the flags, the policies, and the loop over the responses
 //     of the input, each read by its wire's adapter into a
-//     toolcall.Response;
-//   - the input: reads that flush the output before they may wait, cut at
-//     line ends so that an event is read up to its end and no further; the
-//     events at a response's start, kept to be read again, and the wire
-//     they tell (--wire auto); where a response ends is cut.go's;
-//   - the reports: JSON Lines, and text for a person.
+//     toolcall.Response (or, with --syntax, an assistant's text, read by a
+//     dialect.Reader);
+//   - the replayer's hooks: the calls' sinks, the decisions and the text,
+//     told to the reporter, and the problems kept for stderr.
+//
+// The input, read a line at a time and sniffed for its wire, is
+// input_replay.go's; its framing, framing.go's; where a response ends,
+// cut.go's; the reports (JSON Lines, and text for a person), report.go's;
+// --render, render.go's.
 
 import (
 	"bufio"
@@ -18,8 +21,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/argstream/argstream"
@@ -30,12 +31,8 @@ import (
 	"github.com/argstream/argstream/schema"
 	"github.com/argstream/argstream/sink"
 	"github.com/argstream/argstream/toolcall"
-	"github.com/argstream/argstream/wire"
 	"github.com/argstream/argstream/wire/anthropicstream"
 	"github.com/argstream/argstream/wire/openaistream"
-	"github.com/argstream/argstream/wire/sse"
-	"github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 )
 
 const replayUsage = "replay [--wire auto|anthropic|openai-chat|openai-responses] [--framing auto|sse|jsonl] [--syntax caret|xml|qwen [--schema TOOLS.json]] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [--render function_call|json [--pace recorded|none|BYTES_PER_SEC] [--width N]] [FILE]"
@@ -64,8 +61,7 @@ var wireReaders = map[string]wireReader{
 func runReplay(e env, args []string) int {
 	fs := newFlags("replay")
 	wire := fs.String("wire", "auto", "the provider's stream: auto (told from its first events), anthropic, openai-chat or openai-responses")
-	rulesFile := fs.String("rules", "", "the policy of every tool, `RULES.json` (as for argstream policy)")
-	rulesDir := fs.String("rules-dir", "", "a policy per tool, `DIR`/TOOLNAME.json; a tool without one gets ask")
+	rulesFile, rulesDir := rulesFlags(fs)
 	format := fs.String("format", "text", "text (for a person) or jsonl (one JSON object per event)")
 	style := fs.String("render", "", "show the calls as a person sees them, in the style function_call or json, with a permission prompt for ask")
 	pace := fs.String("pace", "", "with --render: recorded (240 bytes of arguments and text a second), none, or `BYTES_PER_SEC`")
@@ -191,14 +187,6 @@ type replayer struct {
 	wire     string   // the wire of the response being read, "" for a text
 	labels   labels   // its labels
 }
-
-// Bounds on what --wire auto reads to tell the wire: the events, and their
-// bytes (a Responses API stream's first event repeats the request's
-// instructions and tools, which may be large).
-const (
-	sniffEvents = 16
-	sniffBytes  = sse.DefaultMaxEventSize
-)
 
 // run replays the responses of the input, one after another, and returns
 // the exit status.
@@ -429,345 +417,4 @@ func orNone(s, none string) string {
 		return "(" + none + ")"
 	}
 	return s
-}
-
-// The input.
-
-// arrival reads the input and, before each read, which may wait for the
-// producer, flushes the output: what the bytes received so far produce is
-// out before the command waits for more. It keeps the input's error (not
-// io.EOF) and the output's, which it returns as its own read error, to
-// stop the adapter.
-type arrival struct {
-	r        io.Reader
-	n        int64  // the bytes read
-	head     []byte // the first headSize bytes read, to describe the input
-	out      *bufio.Writer
-	readErr  error
-	flushErr error
-}
-
-// flush writes the output out, and keeps its first error.
-func (a *arrival) flush() error {
-	if a.flushErr == nil {
-		a.flushErr = a.out.Flush()
-	}
-	return a.flushErr
-}
-
-func (a *arrival) Read(p []byte) (int, error) {
-	if err := a.flush(); err != nil {
-		return 0, err
-	}
-	n, err := a.r.Read(p)
-	a.n += int64(n)
-	if len(a.head) < headSize {
-		a.head = append(a.head, p[:min(n, headSize-len(a.head))]...)
-	}
-	if err != nil && err != io.EOF && a.readErr == nil {
-		a.readErr = err
-	}
-	return n, err
-}
-
-// failed reports whether the input could not be read or the output not
-// written.
-func (a *arrival) failed() bool { return a.readErr != nil || a.flushErr != nil }
-
-// lineReads returns what its reader holds, up to the first line end (CR or
-// LF) at most, per read. An adapter returns at the end of its response,
-// which is a blank line: reading a line at a time, it has then read no byte
-// of what follows, and the next response starts with the next read.
-type lineReads struct{ br *bufio.Reader }
-
-func (l lineReads) Read(p []byte) (int, error) {
-	if l.br.Buffered() == 0 {
-		if _, err := l.br.Peek(1); err != nil {
-			return 0, err
-		}
-	}
-	b, _ := l.br.Peek(l.br.Buffered())
-	if i := bytes.IndexAny(b, "\r\n"); i >= 0 {
-		b = b[:i+1]
-	}
-	n := copy(p, b)
-	l.br.Discard(n)
-	return n, nil
-}
-
-// tape keeps every byte read through it.
-type tape struct {
-	r   io.Reader
-	buf []byte
-}
-
-func (t *tape) Read(p []byte) (int, error) {
-	n, err := t.r.Read(p)
-	t.buf = append(t.buf, p[:n]...)
-	return n, err
-}
-
-// sniff reads the events at the start of a response from body, keeping the
-// bytes it reads (head), until it knows the wire: with wire "auto", the one
-// an event tells (wireOf), looking at sniffEvents events and sniffBytes
-// bytes at most; otherwise wire, at the first event. It returns the wire,
-// or "" if none was told, the events read, and the error of the sse Reader
-// if the stream ended or failed first. The adapter then reads head again,
-// followed by the rest of body: no byte is lost or read twice from the
-// input.
-func sniff(body io.Reader, wire string) (head []byte, told string, events int, err error) {
-	t := &tape{r: body}
-	rd := sse.NewReader(t)
-	for rd.Next() {
-		events++
-		if wire != "auto" {
-			return t.buf, wire, events, nil
-		}
-		if w := wireOf(rd.Event()); w != "" {
-			return t.buf, w, events, nil
-		}
-		if events == sniffEvents || len(t.buf) >= sniffBytes {
-			break
-		}
-	}
-	return t.buf, "", events, rd.Err()
-}
-
-// wireOf tells the wire of a stream from one of its events, as package
-// wire does for the gateway, or returns "".
-func wireOf(ev sse.Event) string {
-	if k := wire.OfEvent(ev); k != wire.Unknown {
-		return k.String()
-	}
-	return ""
-}
-
-// The reports.
-
-// reporter prints what the replay sees, as it sees it.
-type reporter interface {
-	response(n int, wire string)
-	start(c fragment.Call)
-	decision(c fragment.Call, d policy.Decision, at int64, unlisted bool)
-	text(kind string, index int64, text []byte) // kind is "text" or "thinking"
-	streamError(err error)
-	end(r toolcall.Result, unlisted bool)
-	// close ends the last line, once nothing more is reported.
-	close()
-}
-
-// jsonlReport prints one JSON object per line (see the package doc). What
-// a model wrote is in JSON strings, where every character a terminal
-// could act on, or that hides or reorders text, is a \u escape
-// (render.JSONText): the values are the same, and the lines are safe to
-// look at.
-type jsonlReport struct {
-	w    *bufio.Writer
-	buf  []byte
-	resp *int // the number of the response being reported, once one began
-}
-
-type (
-	responseLine struct {
-		Event    string `json:"event"`
-		Response int    `json:"response"`
-		Wire     string `json:"wire"`
-	}
-	startLine struct {
-		Event    string `json:"event"`
-		Response *int   `json:"response,omitzero"`
-		Index    int64  `json:"index"`
-		ID       string `json:"id"`
-		Name     string `json:"name"`
-		Server   bool   `json:"server,omitzero"`
-	}
-	replayDecisionLine struct {
-		Event        string           `json:"event"`
-		Response     *int             `json:"response,omitzero"`
-		Index        int64            `json:"index"`
-		decisionLine `json:",inline"` // policy's line, without total_bytes
-		Unlisted     bool             `json:"unlisted,omitzero"`
-	}
-	textLine struct {
-		Event    string `json:"event"`
-		Response *int   `json:"response,omitzero"`
-		Index    int64  `json:"index"`
-		Text     string `json:"text"`
-	}
-	errorLine struct {
-		Event    string `json:"event"`
-		Response *int   `json:"response,omitzero"`
-		Error    string `json:"error"`
-	}
-	endLine struct {
-		Event      string         `json:"event"`
-		Response   *int           `json:"response,omitzero"`
-		Index      int64          `json:"index"`
-		ID         string         `json:"id"`
-		Name       string         `json:"name"`
-		Server     bool           `json:"server,omitzero"`
-		Executable bool           `json:"executable"`
-		Approved   bool           `json:"approved,omitzero"`
-		Declined   bool           `json:"declined,omitzero"`
-		Mode       string         `json:"mode,omitzero"`
-		Rule       *int           `json:"rule,omitzero"`
-		Unlisted   bool           `json:"unlisted,omitzero"`
-		Error      *errorField    `json:"error,omitzero"`
-		Arguments  jsontext.Value `json:"arguments,omitzero"`
-	}
-)
-
-func (j *jsonlReport) line(v any) {
-	b, _ := json.Marshal(v, jsontext.AllowInvalidUTF8(true))
-	j.write(b)
-}
-
-// write writes one line of JSON, escaped.
-func (j *jsonlReport) write(b []byte) {
-	j.buf = render.AppendEscaped(j.buf[:0], b, render.JSONText)
-	j.w.Write(append(j.buf, '\n'))
-}
-
-func (j *jsonlReport) response(n int, wire string) {
-	j.resp = &n
-	j.line(responseLine{"response", n, wire})
-}
-
-func (j *jsonlReport) start(c fragment.Call) {
-	j.line(startLine{"start", j.resp, c.Index, c.ID, c.Name, c.Server})
-}
-
-// fragment prints the fragment's JSON Lines object (fragment.AppendJSON,
-// as the fragments command prints it) with "event", "response" and
-// "index" first.
-func (j *jsonlReport) fragment(p *fragment.Progress) error {
-	b := append(make([]byte, 0, 64), `{"event":"fragment",`...)
-	if j.resp != nil {
-		b = strconv.AppendInt(append(b, `"response":`...), int64(*j.resp), 10)
-		b = append(b, ',')
-	}
-	b = strconv.AppendInt(append(b, `"index":`...), int64(p.Call.Index), 10)
-	b = append(b, ',')
-	brace := len(b)
-	var err error
-	b, err = p.AppendJSON(b)
-	b = append(b[:brace], b[brace+1:]...) // AppendJSON's own "{"
-	j.write(b)
-	return err
-}
-
-func (j *jsonlReport) decision(c fragment.Call, d policy.Decision, at int64, unlisted bool) {
-	j.line(replayDecisionLine{"decision", j.resp, c.Index, decisionLine{Mode: d.Mode.String(), Rule: d.Rule, DecidedAtByte: at}, unlisted})
-}
-
-func (j *jsonlReport) text(kind string, index int64, text []byte) {
-	j.line(textLine{kind, j.resp, index, string(text)})
-}
-
-func (j *jsonlReport) streamError(err error) {
-	j.line(errorLine{"error", j.resp, message(err)})
-}
-
-func (j *jsonlReport) end(r toolcall.Result, unlisted bool) {
-	l := endLine{Event: "end", Response: j.resp, Index: r.Call.Index, ID: r.Call.ID, Name: r.Call.Name, Server: r.Call.Server,
-		Executable: r.Executable, Approved: r.Approved, Declined: r.Declined, Unlisted: unlisted,
-		Arguments: r.Arguments, Error: errorFieldOf(r.Err)}
-	if d := r.Verdict.Decision; d.Decided() {
-		l.Mode, l.Rule = d.Mode.String(), &d.Rule
-	}
-	j.line(l)
-}
-
-func (j *jsonlReport) close() {}
-
-// textReport prints lines for a person. The model's text is printed as it
-// comes, on a line of its own, "block 0 text: ..." (its further lines
-// indented by two spaces), until another line is printed. Whatever the
-// model or the provider wrote (text, ids, names, arguments, and the error
-// messages that quote them) goes through package render's escaper: the
-// characters a terminal would act on, or that hide or reorder the text
-// shown, are escapes.
-type textReport struct {
-	w *bufio.Writer
-	l labels
-	// The text being printed, if open.
-	open        bool
-	kind        string
-	index       int64
-	atLineStart bool
-}
-
-// linef prints one line, after ending the text being printed.
-func (t *textReport) linef(format string, args ...any) {
-	t.endText()
-	fmt.Fprintf(t.w, format+"\n", args...)
-}
-
-func (t *textReport) endText() {
-	if t.open && !t.atLineStart {
-		t.w.WriteByte('\n')
-	}
-	t.open = false
-}
-
-func (t *textReport) close() { t.endText() }
-
-func (t *textReport) response(n int, wire string) {
-	t.l = labelsOf(wire)
-	t.linef("response %d: %s", n, wire)
-}
-
-// serverNote marks the start of a call that the provider runs.
-func serverNote(c fragment.Call) string {
-	if c.Server {
-		return " (run by the provider)"
-	}
-	return ""
-}
-
-func (t *textReport) start(c fragment.Call) {
-	t.linef("%s %s started%s", t.l.callAt(c.Index), ident(c), serverNote(c))
-}
-
-func (t *textReport) decision(c fragment.Call, d policy.Decision, at int64, unlisted bool) {
-	t.linef("%s decided %s at byte %d", t.l.callAt(c.Index), decisionText(d, unlisted), at)
-}
-
-func (t *textReport) text(kind string, index int64, text []byte) {
-	if !t.open || t.kind != kind || t.index != index {
-		t.endText()
-		fmt.Fprintf(t.w, "%s: ", t.l.textAt(kind, index))
-		t.open, t.kind, t.index, t.atLineStart = true, kind, index, false
-	}
-	s := render.Escape(string(text), render.Text)
-	for s != "" {
-		line, rest, newline := strings.Cut(s, "\n")
-		if line != "" && t.atLineStart {
-			t.w.WriteString("  ")
-		}
-		t.w.WriteString(line)
-		if newline {
-			t.w.WriteByte('\n')
-		}
-		if line != "" || newline {
-			t.atLineStart = newline
-		}
-		s = rest
-	}
-}
-
-func (t *textReport) streamError(err error) {
-	t.linef("stream error: %s", shown(err))
-}
-
-func (t *textReport) end(r toolcall.Result, unlisted bool) {
-	status := describe(r).status
-	if d := r.Verdict.Decision; d.Decided() {
-		status += "; " + decisionText(d, unlisted)
-	}
-	what := esc(string(r.Arguments))
-	if r.Err != nil && (r.Arguments == nil || !errors.Is(r.Err, toolcall.ErrNotApproved)) {
-		what = shown(r.Err)
-	}
-	t.linef("%s %s: %s: %s", t.l.callAt(r.Call.Index), ident(r.Call), status, what)
 }

@@ -4,6 +4,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -43,6 +44,14 @@ func (ps *policies) lookup(name string) *policy.Policy {
 // unlisted reports whether --rules-dir has no file for the tool name.
 func (ps *policies) unlisted(name string) bool {
 	return ps != nil && ps.byTool != nil && ps.byTool[name] == nil
+}
+
+// rulesFlags adds --rules and --rules-dir to fs, for replay and proxy,
+// which read them the same way (loadPolicies).
+func rulesFlags(fs *flag.FlagSet) (file, dir *string) {
+	file = fs.String("rules", "", "the policy of every tool, `RULES.json` (as for argstream policy)")
+	dir = fs.String("rules-dir", "", "a policy per tool, `DIR`/TOOLNAME.json; a tool without one gets ask")
+	return file, dir
 }
 
 // loadPolicies loads --rules or --rules-dir, printing their warnings, or

@@ -3,8 +3,9 @@
 // Qwen3-Coder's <tool_call>): one Scanner, driven by a Syntax that lists
 // the syntax's tags, which reads a call's opening tags, its parameters
 // and its closing tags, and tells a textargs.Args what it finds, over a
-// lifecycle.Base; and the pieces of Format that both write the same way
-// (Params, AppendValue, Syntax.CheckParam, Syntax.CheckTool).
+// lifecycle.Base; and Syntax.Format, the Format of both, which writes a
+// call in the syntax's tags as the Scanner reads it back (with Params,
+// AppendValue, Syntax.CheckParam and Syntax.CheckTool).
 //
 // # Values
 //

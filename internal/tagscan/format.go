@@ -3,11 +3,68 @@ package tagscan
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
+
+// Format writes a call of the tool name with the JSON object args in syn,
+// as the Scanner reads it back: written from the same Syntax, the writer
+// cannot drift from the reader. The Open tags, each parameter and the
+// Close tags are each on a line of their own; a tag with a Name holds the
+// tool's name, or the parameter's. Its errors begin with pkg, the package
+// whose Format it is.
+func (syn *Syntax) Format(pkg, name string, args jsontext.Value) ([]byte, error) {
+	if err := syn.CheckTool(name); err != nil {
+		return nil, fmt.Errorf("%s: %w", pkg, err)
+	}
+	out := appendTags(nil, syn.Open, name)
+	out = append(out, '\n')
+	err := Params(args, syn.Repeat, func(key string, text []byte) error {
+		if err := syn.CheckParam(key, text); err != nil {
+			return err
+		}
+		out = appendTag(out, syn.Param, key)
+		out = AppendValue(out, text, syn.FrameAll || hasLineBreak(text))
+		out = append(appendTag(out, syn.EndParam, key), '\n')
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", pkg, err)
+	}
+	return appendTags(out, syn.Close, name), nil
+}
+
+// appendTags appends tags, one per line, each as appendTag writes it.
+func appendTags(dst []byte, tags []Tag, name string) []byte {
+	for i, t := range tags {
+		if i > 0 {
+			dst = append(dst, '\n')
+		}
+		dst = appendTag(dst, t, name)
+	}
+	return dst
+}
+
+// appendTag appends t, with name in it if it has a Name.
+func appendTag(dst []byte, t Tag, name string) []byte {
+	dst = append(dst, t.Lit...)
+	if t.Name == NoName {
+		return dst
+	}
+	return append(append(dst, name...), '>')
+}
+
+func hasLineBreak(text []byte) bool {
+	for _, c := range text {
+		if c == '\n' || c == '\r' {
+			return true
+		}
+	}
+	return false
+}
 
 // Params calls f with each parameter of args, a JSON object, in order:
 // its key and the text of its value. A string's text is its content;

@@ -49,6 +49,10 @@ type Syntax struct {
 	// in a row is an array element (if its schema says array), an array
 	// parameter's value is JSON text.
 	Repeat, JSONArrays bool
+	// FrameAll makes Format frame every value in line breaks, as
+	// Qwen3-Coder's chat template does; without it, only a value that
+	// holds a line break is framed.
+	FrameAll bool
 
 	params  []Tag // Param, Close[0]
 	inValue []Tag // EndParam, Reserved...: the tags a value cannot hold

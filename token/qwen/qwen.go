@@ -1,8 +1,6 @@
 package qwen
 
 import (
-	"fmt"
-
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/argstream/argstream/internal/tagscan"
@@ -19,6 +17,7 @@ var syntax = tagscan.Prepare(tagscan.Syntax{
 	Close:      []tagscan.Tag{{Lit: "</function>"}, {Lit: "</tool_call>"}},
 	Reserved:   []tagscan.Tag{{Lit: "<tool_call>"}, {Lit: "</tool_call>"}, {Lit: "<function="}, {Lit: "</function>"}},
 	JSONArrays: true,
+	FrameAll:   true,
 })
 
 // Tokenizer reads one tool call in Qwen3-Coder's format and reports the
@@ -76,21 +75,5 @@ func (t *Tokenizer) Name() string { return t.s.Name() }
 // Qwen3-Coder's chat template writes it, the form the Tokenizer reads back
 // (see the package documentation for what it cannot carry).
 func Format(name string, args jsontext.Value) ([]byte, error) {
-	if err := syntax.CheckTool(name); err != nil {
-		return nil, fmt.Errorf("qwen: %w", err)
-	}
-	out := append(append(append([]byte(nil), "<tool_call>\n<function="...), name...), ">\n"...)
-	err := tagscan.Params(args, false, func(key string, text []byte) error {
-		if err := syntax.CheckParam(key, text); err != nil {
-			return err
-		}
-		out = append(append(append(out, "<parameter="...), key...), '>')
-		out = tagscan.AppendValue(out, text, true)
-		out = append(out, "</parameter>\n"...)
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("qwen: %w", err)
-	}
-	return append(out, "</function>\n</tool_call>"...), nil
+	return syntax.Format("qwen", name, args)
 }

@@ -1,8 +1,6 @@
 package xmltag
 
 import (
-	"fmt"
-
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/argstream/argstream/internal/tagscan"
@@ -76,30 +74,5 @@ func (t *Tokenizer) Name() string { return t.s.Name() }
 // tags, the form the Tokenizer reads back (see the package documentation
 // for what it cannot carry).
 func Format(name string, args jsontext.Value) ([]byte, error) {
-	if err := syntax.CheckTool(name); err != nil {
-		return nil, fmt.Errorf("xmltag: %w", err)
-	}
-	out := append(append(append([]byte(nil), "<tool:"...), name...), ">\n"...)
-	err := tagscan.Params(args, true, func(key string, text []byte) error {
-		if err := syntax.CheckParam(key, text); err != nil {
-			return err
-		}
-		out = append(append(append(out, "<param:"...), key...), '>')
-		out = tagscan.AppendValue(out, text, hasLineBreak(text))
-		out = append(append(append(out, "</param:"...), key...), ">\n"...)
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("xmltag: %w", err)
-	}
-	return append(append(append(out, "</tool:"...), name...), '>'), nil
-}
-
-func hasLineBreak(text []byte) bool {
-	for _, c := range text {
-		if c == '\n' || c == '\r' {
-			return true
-		}
-	}
-	return false
+	return syntax.Format("xmltag", name, args)
 }

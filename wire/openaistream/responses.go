@@ -196,6 +196,8 @@ type ResponsesReader struct {
 	ended bool  // response.completed or response.incomplete came
 	done  bool  // data [DONE] came
 
+	otherCalls bool // an item added is a call the client runs that r does not read
+
 	calls   map[int64]responsesCall // the calls, by output_index
 	items   map[string]int64        // a call's item id -> its output_index
 	touched []int64                 // the calls the last event concerned
@@ -233,6 +235,14 @@ func (it *responsesItem) reset() {
 	it.hasArgs, it.bad = false, ""
 }
 
+// clientRunItems are the output items, other than function_call, that the
+// client runs: their input is free text or a structure of the API's own,
+// not JSON arguments that a policy judges.
+var clientRunItems = map[string]bool{
+	"custom_tool_call": true, "local_shell_call": true, "shell_call": true,
+	"apply_patch_call": true, "computer_call": true,
+}
+
 // isCall reports whether the item is a call: a function_call, or an
 // mcp_call (a tool of a remote MCP server, which OpenAI calls itself).
 func (it *responsesItem) isCall() bool {
@@ -261,7 +271,7 @@ func NewResponsesReader(resp *toolcall.Response, opts ...Option) *ResponsesReade
 // Reset readies r for the next stream, into resp, keeping its memory and
 // its options.
 func (r *ResponsesReader) Reset(resp *toolcall.Response) {
-	r.resp, r.n, r.err, r.ended, r.done = resp, 0, nil, false, false
+	r.resp, r.n, r.err, r.ended, r.done, r.otherCalls = resp, 0, nil, false, false, false
 	clear(r.calls)
 	clear(r.items)
 	r.touched = r.touched[:0]
@@ -298,6 +308,12 @@ func (r *ResponsesReader) Event(ev sse.Event) error {
 // concerned: started, fed, restated (response.completed restates them
 // all). It is borrowed until the next Event.
 func (r *ResponsesReader) EventCalls() []int64 { return r.touched }
+
+// OtherCalls reports whether an output item added so far is a call the
+// client runs that r does not read, since its input is not JSON arguments
+// (custom_tool_call, local_shell_call, shell_call, apply_patch_call,
+// computer_call): a call no policy judged.
+func (r *ResponsesReader) OtherCalls() bool { return r.otherCalls }
 
 // fail fails the Response for a malformed stream, and returns err.
 func (r *ResponsesReader) fail(err error) error {
@@ -411,6 +427,7 @@ func (r *ResponsesReader) checkItem(it *responsesItem) error {
 func (r *ResponsesReader) itemAdded() error {
 	it := &r.item
 	if !it.isCall() {
+		r.otherCalls = r.otherCalls || clientRunItems[string(it.typ)]
 		return nil
 	}
 	if !r.hasIndex {
