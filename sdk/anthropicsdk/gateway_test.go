@@ -635,10 +635,11 @@ func TestGatewayBlocks(t *testing.T) {
 // such a call is no longer pending, so the gateway should not cancel the
 // upstream, and read_file should reach the client.
 //
-// It fails: toolcall's call.Push reports the decision (OnDecision, in
-// which the gateway calls Decline) before it marks the root value done, so
-// Decline reports the blocked call as the only one pending; the gateway
-// cancels the upstream, closes the client's stream, and read_file is lost.
+// It failed before toolcall's fix (main, 06f6262): call.Push reported the
+// decision (OnDecision, in which the gateway calls Decline) before it
+// marked the root value done, so Decline reported the blocked call as the
+// only one pending; the gateway cancelled the upstream, closed the
+// client's stream, and read_file was lost.
 func TestGatewayBlockedAtArgumentsEnd(t *testing.T) {
 	pol := rules(t, map[string]string{"delete_file": deleteRules})
 	calls := []differ.Call{blockedDelete, readCall}
