@@ -1163,3 +1163,108 @@ func TestGatewayFailsClosed(t *testing.T) {
 		})
 	}
 }
+
+// TestGatewayBlocksRecordings: every call of every recording that names
+// one blocked, by a policy that skips every call at its start, through
+// either face: the SDK's stream ends without an error, each record says
+// blocked, no event holds a call's id but in a notice, and the final
+// completion or response holds no call, but a notice for each call
+// blocked (Chat: in the content, the finish_reason stop; Responses: a
+// message item at the call's output_index). The first call blocked is
+// the only one streaming: the gateway may cancel the upstream there, and
+// the calls after it never start.
+func TestGatewayBlocksRecordings(t *testing.T) {
+	skip := mustPolicy(t, `{"run": [{"mode": "skip"}]}`)
+	for _, tc := range []struct {
+		w     gwWire
+		wire  replay.Wire
+		check func(t *testing.T, face string, summary any, notices map[int64]string)
+	}{
+		{chatGW, replay.Chat, func(t *testing.T, face string, summary any, notices map[int64]string) {
+			s := summary.(chatSummary)
+			if len(s.Choices) != 1 {
+				t.Fatalf("%s: %+v", face, s)
+			}
+			ch := s.Choices[0]
+			if len(ch.ToolCalls) != 0 || ch.FinishReason != "stop" {
+				t.Errorf("%s: tool calls %+v, finish_reason %q; want none, stop", face, ch.ToolCalls, ch.FinishReason)
+			}
+			for _, n := range notices {
+				if !strings.Contains(ch.Content, "\n\n"+n) {
+					t.Errorf("%s: no notice %q in the content %q", face, n, ch.Content)
+				}
+			}
+		}},
+		{responsesGW, replay.Responses, func(t *testing.T, face string, summary any, notices map[int64]string) {
+			s := summary.(responseSummary)
+			if s.Final != "response.completed" || s.Status != "completed" {
+				t.Errorf("%s: final %q, status %q", face, s.Final, s.Status)
+			}
+			for i, it := range s.Output {
+				if it.Type == "function_call" {
+					t.Errorf("%s: a function_call in the output: %+v", face, it)
+				}
+				if n, ok := notices[int64(i)]; ok && (it.Type != "message" || !slices.Equal(it.Text, []string{n})) {
+					t.Errorf("%s: at output %d, %+v, not the notice %q", face, i, it, n)
+				}
+			}
+			for i := range notices {
+				if i >= int64(len(s.Output)) {
+					t.Errorf("%s: no output %d for the notice %q", face, i, notices[i])
+				}
+			}
+		}},
+	} {
+		t.Run(tc.w.name, func(t *testing.T) {
+			names, bodies := recordedBodies(t, tc.wire)
+			for i, body := range bodies {
+				failed, outcomes, err := tc.w.failsClosed(body)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if failed || len(outcomes) == 0 {
+					continue
+				}
+				t.Run(names[i], func(t *testing.T) {
+					t.Parallel()
+					up := upstream.New(t, body, pause)
+					var rec recorder
+					g := guard.New(guard.Config{Policy: func(string) *policy.Policy { return skip }, OnCall: rec.add})
+					for _, f := range upstream.Faces(t, g, up.URL) {
+						rec.reset()
+						got := tc.w.run(f)
+						up.Wait(t)
+						if got.err != nil {
+							t.Errorf("%s: %v", f.Name, got.err)
+							continue
+						}
+						recs := rec.records()
+						if len(recs) == 0 {
+							t.Errorf("%s: no record", f.Name)
+						}
+						notices := map[int64]string{}
+						for _, r := range recs {
+							if r.Action != guard.Blocked || !slices.ContainsFunc(outcomes, func(o check.Outcome) bool { return o.ID == r.Call.ID }) {
+								t.Errorf("%s: %+v: want blocked, a call of the recording", f.Name, r)
+							}
+							notices[r.Call.Index] = guard.DefaultNotice(r.Call, r.Decision, r.Reason)
+						}
+						for _, ev := range got.events {
+							for _, s := range strs(ev) {
+								for _, n := range notices {
+									s = strings.ReplaceAll(s, n, "")
+								}
+								for _, o := range outcomes {
+									if strings.Contains(s, o.ID) {
+										t.Errorf("%s: the SDK yielded the id %q of a blocked call, in %s", f.Name, o.ID, ev)
+									}
+								}
+							}
+						}
+						tc.check(t, f.Name, got.summary, notices)
+					}
+				})
+			}
+		})
+	}
+}
