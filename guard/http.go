@@ -22,6 +22,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/argstream/argstream/wire"
 	"github.com/argstream/argstream/wire/sse"
@@ -255,7 +256,8 @@ type exchangeKey struct{}
 // upstream request ends with the client's. Its fields may be changed before
 // it serves: ErrorHandler (a request or response the gateway refuses, an
 // upstream that cannot be reached: a 502 by default), Transport (the
-// upstream's; nil means http.DefaultTransport), ErrorLog.
+// upstream's: by default http.DefaultTransport's settings with 256 idle
+// connections kept), BufferPool (8 KiB copy buffers), ErrorLog.
 func NewProxy(upstream *url.URL, g *Guard) *httputil.ReverseProxy {
 	return &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
@@ -287,8 +289,37 @@ func NewProxy(upstream *url.URL, g *Guard) *httputil.ReverseProxy {
 			return g.judge(x, resp)
 		},
 		FlushInterval: -1,
+		// A stream's copy buffer is most of what an open stream holds:
+		// 8 KiB, not the default 32, keeps a stream's memory near its
+		// events'. The upstream's connections are kept, many at once: every
+		// request goes to one host.
+		BufferPool: &bufferPool{},
+		Transport:  upstreamTransport(),
 	}
 }
+
+// upstreamTransport is http.DefaultTransport's settings, with more idle
+// connections kept per host than its 2, which a proxy of many streams to
+// one host would otherwise dial again and again. Nothing bounds the wait
+// for a response's headers: a response that is not a stream comes whole,
+// after the model has written all of it.
+func upstreamTransport() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = 256
+	return t
+}
+
+// bufferPool is the proxy's copy buffers, 8 KiB each.
+type bufferPool struct{ p sync.Pool }
+
+func (b *bufferPool) Get() []byte {
+	if buf, ok := b.p.Get().(*[]byte); ok {
+		return *buf
+	}
+	return make([]byte, 8<<10)
+}
+
+func (b *bufferPool) Put(buf []byte) { b.p.Put(&buf) }
 
 // errorBody is a request body that fails with err.
 type errorBody struct{ err error }

@@ -168,6 +168,12 @@ func (s *stream) Read(p []byte) (int, error) {
 		}
 		s.out, s.off = s.out[:0], 0
 		s.next()
+		// The events that came with it go out in the same write: one write
+		// and flush for the client per read of the upstream, not per
+		// event. Never waiting for more to do so.
+		for !s.ended && len(s.out) < len(p) && s.rd.Ready() {
+			s.next()
+		}
 	}
 	n := copy(p, s.out[s.off:])
 	s.off += n

@@ -89,7 +89,6 @@ func runProxy(e env, args []string) int {
 	})
 	logger := log.New(&escapedLog{w: stderr}, "argstream: proxy: ", 0)
 	proxy := guard.NewProxy(target, g)
-	proxy.Transport = upstreamTransport()
 	proxy.ErrorLog = logger
 	srv := &http.Server{Handler: proxy, ReadHeaderTimeout: readHeaderTimeout, IdleTimeout: idleTimeout, ErrorLog: logger}
 
@@ -169,16 +168,6 @@ func parseUpstream(s string) (*url.URL, error) {
 		return nil, fmt.Errorf("--upstream %s: want no query, fragment or user: each request's query is kept", s)
 	}
 	return u, nil
-}
-
-// upstreamTransport is http.DefaultTransport's settings, with more idle
-// connections kept per host: every request of a proxy goes to one host.
-// Nothing bounds the wait for a response's headers: a response that is
-// not a stream comes whole, after the model has written all of it.
-func upstreamTransport() *http.Transport {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.MaxIdleConnsPerHost = 256
-	return t
 }
 
 // flushStdout flushes the command's stdout if it is buffered.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -223,4 +224,62 @@ func TestRawBlocks(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
+}
+
+// readCounter counts the reads of the stream under it.
+type readCounter struct {
+	r io.Reader
+	n int
+}
+
+func (c *readCounter) Read(p []byte) (int, error) {
+	c.n++
+	return c.r.Read(p)
+}
+
+// TestPropertyReady: with WithRaw, whenever Ready says so, Next returns
+// without reading; and after a read that held several whole blocks, Ready
+// says so for each but the last, whatever the framing.
+func TestPropertyReady(t *testing.T) {
+	params := testutil.PropertyParameters(500)
+	params.MaxSize = 16
+	properties := gopter.NewProperties(params)
+	properties.Property("Ready means no read", prop.ForAll(
+		func(blocks []block, choices []uint8, sizes []int) string {
+			in := serialize(blocks, choices)
+			c := &readCounter{r: &chunkReader{data: in, sizes: nonZero(sizes)}}
+			r := NewReader(c, WithRaw())
+			for {
+				ready, before := r.Ready(), c.n
+				more := r.Next()
+				if ready && c.n != before {
+					return fmt.Sprintf("Ready, then Next read, at byte %d of %q", r.off, in)
+				}
+				if !more {
+					break
+				}
+			}
+			// The whole stream in one read: every block but the first is
+			// Ready after the one before it.
+			if len(in) > readSize {
+				return ""
+			}
+			n := 0
+			for r := NewReader(bytes.NewReader(in), WithRaw()); r.Next(); {
+				n++
+			}
+			c = &readCounter{r: bytes.NewReader(in)}
+			r = NewReader(c, WithRaw())
+			for i := 0; i+1 < n && r.Next(); i++ {
+				if !r.Ready() {
+					return fmt.Sprintf("not Ready after block %d of %d, with %q buffered", i, n, in[r.off:])
+				}
+			}
+			if n > 1 && c.n != 1 {
+				return fmt.Sprintf("%d reads for blocks buffered whole", c.n)
+			}
+			return ""
+		},
+		gen.SliceOf(genBlock()), gen.SliceOf(gen.UInt8()), gen.SliceOf(gen.IntRange(0, 40))))
+	properties.TestingRun(t)
 }

@@ -3,7 +3,7 @@ package sse
 // This file is structured in the following way:
 //
 //   - Event, Option and the limit;
-//   - Reader: NewReader, Reset, Next, Event, Err, Events;
+//   - Reader: NewReader, Reset, Next, Event, Err, Events, Ready;
 //   - the scanner: a byte-level state machine (scan) that keeps its state
 //     between reads, so that no byte is looked at twice whatever the read
 //     sizes (but a field value's, searched for its line end with the
@@ -304,6 +304,27 @@ func (r *Reader) Events() iter.Seq2[Event, error] {
 			yield(Event{}, r.err)
 		}
 	}
+}
+
+// Ready reports whether Next can return without reading from the
+// underlying reader: a whole block of lines is buffered (a blank line ends
+// it), or the stream has ended. With WithRaw, under which Next returns at
+// the end of every block, that is exact; without it, Next may still read,
+// past a block that is no event. A gateway asks it to forward the events
+// that arrived together in one write, never waiting for more to do so.
+func (r *Reader) Ready() bool {
+	if r.err != nil || r.done || r.readErr != nil && r.pos == r.end {
+		return true
+	}
+	b := r.buf[r.pos:r.end]
+	// Next returns at a line's start: skip the blank lines before the
+	// block (and the LF of a line that ended at a CR).
+	i := 0
+	for i < len(b) && (b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	b = b[i:]
+	return bytes.Contains(b, []byte("\n\n")) || bytes.Contains(b, []byte("\n\r\n"))
 }
 
 // fill reads the next bytes into buf.
