@@ -2,8 +2,10 @@ package aggregate
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
+	"hash"
 
 	"github.com/argstream/argstream/fragment"
 	"github.com/go-json-experiment/json/jsontext"
@@ -24,10 +26,11 @@ var ErrIncomplete = errors.New("aggregate: arguments not complete")
 // whenever the key comes in another slice than the last one it checked for
 // that member (see Add), never again for each fragment under the member.
 type Aggregator struct {
-	buf    []byte  // compact JSON of everything received so far
-	levels []level // the values open along the current path; levels[0] is the root
-	keys   []byte  // the current key of every open object, outermost first
-	quote  []byte  // scratch for quoting
+	buf    []byte    // compact JSON of everything received so far (WithDigest: since the last spill)
+	sum    hash.Hash // WithDigest: the SHA-256 of what was spilled
+	levels []level   // the values open along the current path; levels[0] is the root
+	keys   []byte    // the current key of every open object, outermost first
+	quote  []byte    // scratch for quoting
 	done   bool
 	err    error
 	cfg    config
@@ -52,6 +55,25 @@ type Option func(*config)
 
 type config struct {
 	onValue func(fragment.Path, jsontext.Value) error
+	digest  bool
+}
+
+// digestSpill is how much compact JSON an Aggregator WithDigest holds
+// before it hashes it.
+const digestSpill = 4 << 10
+
+// ErrNoValue is returned by Value for an Aggregator WithDigest, which keeps
+// none.
+var ErrNoValue = errors.New("aggregate: the value is not kept (WithDigest)")
+
+// WithDigest makes the Aggregator keep, of the compact JSON it builds, only
+// its SHA-256 (Digest): not the value, so that its memory does not grow
+// with the arguments' size (a few KiB, and the keys of the open path).
+// Value then returns ErrNoValue, Add returns no values, and OnValue is not
+// called. A gateway that forwards arguments it needs not keep, and
+// compares a restatement with them, uses it.
+func WithDigest() Option {
+	return func(c *config) { c.digest = true }
 }
 
 // OnValue calls fn with every value that completes, at any depth, the root
@@ -68,6 +90,9 @@ func New(opts ...Option) *Aggregator {
 	for _, o := range opts {
 		o(&a.cfg)
 	}
+	if a.cfg.digest {
+		a.sum = sha256.New()
+	}
 	return a
 }
 
@@ -76,6 +101,33 @@ func New(opts ...Option) *Aggregator {
 func (a *Aggregator) Reset() {
 	a.buf, a.levels, a.keys = a.buf[:0], a.levels[:0], a.keys[:0]
 	a.done, a.err = false, nil
+	if a.sum != nil {
+		a.sum.Reset()
+	}
+}
+
+// Digest returns the SHA-256 of the complete arguments' compact JSON, with
+// or without WithDigest; before the root's Done, ErrIncomplete, and after
+// a failed stream, the error that ended it.
+func (a *Aggregator) Digest() ([sha256.Size]byte, error) {
+	var d [sha256.Size]byte
+	switch {
+	case a.err != nil:
+		return d, a.err
+	case !a.done:
+		return d, ErrIncomplete
+	case a.sum == nil:
+		return sha256.Sum256(a.buf), nil
+	}
+	a.spill()
+	a.sum.Sum(d[:0])
+	return d, nil
+}
+
+// spill hashes what a holds, WithDigest.
+func (a *Aggregator) spill() {
+	a.sum.Write(a.buf)
+	a.buf = a.buf[:0]
 }
 
 // Push adds p's fragment (see Add). It implements sink.Sink.
@@ -104,6 +156,8 @@ func (a *Aggregator) Value() (jsontext.Value, error) {
 		return nil, a.err
 	case !a.done:
 		return nil, ErrIncomplete
+	case a.cfg.digest:
+		return nil, ErrNoValue
 	}
 	return jsontext.Value(a.buf[:len(a.buf):len(a.buf)]), nil
 }
@@ -136,6 +190,14 @@ func (a *Aggregator) Value() (jsontext.Value, error) {
 // costs time linear in its size, whatever the length of its keys, the
 // number of its keys, or its depth.
 func (a *Aggregator) Add(f *fragment.Fragment) (jsontext.Value, error) {
+	v, err := a.add(f)
+	if a.cfg.digest && len(a.buf) >= digestSpill {
+		a.spill()
+	}
+	return v, err
+}
+
+func (a *Aggregator) add(f *fragment.Fragment) (jsontext.Value, error) {
 	// The common case first: the next piece of the string being read.
 	if f.Kind == fragment.String && a.err == nil && len(a.levels) == len(f.Path)+1 &&
 		a.levels[len(f.Path)].kind == '"' && a.isOpen(f.Path) {
@@ -320,11 +382,14 @@ func (a *Aggregator) done1(f *fragment.Fragment, lv *level) (jsontext.Value, err
 	case '[':
 		a.buf = append(a.buf, ']')
 	}
-	v := jsontext.Value(a.buf[lv.start:len(a.buf):len(a.buf)])
+	var v jsontext.Value
+	if !a.cfg.digest { // WithDigest, the value's start may be hashed already
+		v = jsontext.Value(a.buf[lv.start:len(a.buf):len(a.buf)])
+	}
 	a.keys = a.keys[:lv.keyAt]
 	a.levels = a.levels[:len(a.levels)-1]
 	a.done = len(a.levels) == 0
-	if a.cfg.onValue != nil {
+	if a.cfg.onValue != nil && !a.cfg.digest {
 		if err := a.cfg.onValue(f.Path, v); err != nil {
 			a.err = err
 			return v, err

@@ -109,6 +109,10 @@ func (g *Guard) Filter(k wire.Kind, body io.ReadCloser, cancel func()) io.ReadCl
 	opts := []toolcall.Option{
 		toolcall.WithSinks(s.newSink),
 		toolcall.OnDecision(s.decided),
+		// The client gets the arguments; the gateway keeps of them only
+		// what a restatement is compared with, so that an open stream's
+		// memory does not grow with them.
+		toolcall.WithDigestOnly(),
 	}
 	if g.cfg.Policy != nil {
 		opts = append(opts, toolcall.WithPolicy(g.cfg.Policy))

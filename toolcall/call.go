@@ -2,6 +2,7 @@ package toolcall
 
 import (
 	"bytes"
+	"crypto/sha256"
 
 	"github.com/argstream/argstream"
 	"github.com/argstream/argstream/aggregate"
@@ -260,6 +261,22 @@ func (c *call) restate(args []byte) {
 	if c.err != nil {
 		return // failed already: nothing to compare
 	}
+	if c.r.cfg.digestOnly {
+		streamed, err := c.agg.Digest()
+		if err != nil {
+			return
+		}
+		restated, err := c.r.parseRestated(args)
+		if err != nil || sha256.Sum256(restated) != streamed {
+			c.fail(newMismatch(c.ident, "arguments", nil, args))
+		}
+		if len(restated) > 64<<10 {
+			// Not kept for the next restatement: what the Response
+			// holds stays small whatever the arguments.
+			c.r.restated, c.r.restatedAgg = nil, nil
+		}
+		return
+	}
 	streamed, err := c.agg.Value()
 	if err != nil {
 		return
@@ -337,7 +354,9 @@ func (c *call) result() Result {
 		err = &token.SyntaxError{Offset: c.stream.Offset(), Err: token.ErrTruncated,
 			Detail: "a bare scalar in a response the provider cut short"}
 	}
-	if err == nil {
+	if err == nil && c.r.cfg.digestOnly {
+		_, err = c.agg.Digest()
+	} else if err == nil {
 		res.Arguments, err = c.agg.Value()
 	}
 	if c.ev != nil {

@@ -156,6 +156,7 @@ type config struct {
 	onSkip        func(r *Response, c fragment.Call, onlyPending bool)
 	stream        []argstream.Option
 	maxCalls      int
+	digestOnly    bool
 }
 
 // WithSinks makes newSink build each call's sink, at the call's start (so a
@@ -213,6 +214,16 @@ func WithStreamOptions(opts ...argstream.Option) Option {
 // is DefaultMaxCalls.
 func WithMaxCalls(n int) Option {
 	return func(cfg *config) { cfg.maxCalls = n }
+}
+
+// WithDigestOnly keeps of each call's arguments only their SHA-256, not
+// the arguments: a Result's Arguments is nil (the call's Size, Verdict and
+// Err are as without it), a restatement is compared with what streamed by
+// digest, and a MismatchError names no streamed value. The memory of a
+// call then does not grow with its arguments. For a gateway, which
+// forwards the arguments and needs not keep them.
+func WithDigestOnly() Option {
+	return func(cfg *config) { cfg.digestOnly = true }
 }
 
 // Response holds the tool calls of one provider response, keyed by the
@@ -584,7 +595,11 @@ func (r *Response) open(id fragment.Call, stated bool) (*call, error) {
 		c, r.free[n-1] = r.free[n-1], nil
 		r.free = r.free[:n-1]
 	} else {
-		c = &call{r: r, agg: aggregate.New()}
+		var opts []aggregate.Option
+		if r.cfg.digestOnly {
+			opts = append(opts, aggregate.WithDigest())
+		}
+		c = &call{r: r, agg: aggregate.New(opts...)}
 		c.stream = argstream.New(c, r.cfg.stream...)
 	}
 	c.index, c.ident, c.started = index, id, stated

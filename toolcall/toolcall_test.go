@@ -815,3 +815,21 @@ func TestDeclinedAtTheLastByte(t *testing.T) {
 		t.Errorf("result %+v, want declined, skip", res[0])
 	}
 }
+
+// WithDigestOnly, a call's Result is what it is without, but for its
+// Arguments, which are not kept; a restatement that differs still fails
+// the call, and one that agrees does not.
+func TestDigestOnly(t *testing.T) {
+	events := []ev{start(0, "a", "f", ""), chunk(0, `{"path": "src/a", "n": [1, 2]}`),
+		start(1, "b", "g", ""), chunk(1, `{"x": "y"}`)}
+	full := run(t, toolcall.New(), events)
+	res := run(t, toolcall.New(toolcall.WithDigestOnly()), append(events,
+		restate(0, "", "", `{"path":"src/a","n":[1,2]}`), restate(1, "", "", `{"x": "z"}`)))
+	if len(res) != 2 || res[0].Arguments != nil || !res[0].Executable || res[0].Size != full[0].Size || res[0].Err != nil {
+		t.Errorf("call 0: %+v, want executable, no arguments, as %+v", res[0], full[0])
+	}
+	var m *toolcall.MismatchError
+	if !errors.As(res[1].Err, &m) || m.What != "arguments" || m.Streamed != "" || m.Restated != `{"x": "z"}` || res[1].Executable {
+		t.Errorf("call 1: %+v, want a mismatch of arguments", res[1])
+	}
+}
