@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// MaxGrowth is the most CheckLinear lets the time grow when the input grows
+// MaxGrowth is the most [CheckLinear] lets the time grow when the input grows
 // 4 times: linear work gives about 4, quadratic work 16.
 const MaxGrowth = 6
 
@@ -16,7 +16,7 @@ const MaxGrowth = 6
 // returns the work to time; CheckLinear times the work for n and for 4n in
 // turns, a few times each, and compares the fastest of each (the run least
 // disturbed by the rest of the machine). It fails t if the time for 4n is
-// more than MaxGrowth times the time for n, and returns that ratio. This is
+// more than [MaxGrowth] times the time for n, and returns that ratio. This is
 // the one form of timed test the project allows: both sizes run in the same
 // process, on the same machine, at the same time.
 //
