@@ -171,7 +171,7 @@ func parseUpstream(s string) (*url.URL, error) {
 	return u, nil
 }
 
-// upstreamTransport is http.DefaultTransport's settings, with more idle
+// upstreamTransport is [http.DefaultTransport]'s settings, with more idle
 // connections kept per host: every request of a proxy goes to one host.
 // Nothing bounds the wait for a response's headers: a response that is
 // not a stream comes whole, after the model has written all of it.
