@@ -2,7 +2,8 @@
 // top-level argument, for a display: [Start] when an argument begins, [Delta]
 // with each piece of its value's text, [End] when its value is complete.
 // They are the events of axio's ToolArgStream (ToolFieldStart,
-// ToolFieldDelta, ToolFieldEnd), made strict and chunking-invariant.
+// ToolFieldDelta, ToolFieldEnd; docs/design.md, "Sources"), made strict and
+// chunking-invariant.
 //
 //	{"path": "/tmp/file", "config": {"retry": 3}}
 //

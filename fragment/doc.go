@@ -1,6 +1,8 @@
 // Package fragment holds the fragment protocol of RFD 043 ("Incremental Tool
 // Call Argument Streaming") in Go form, the Translator that produces it from
-// token events, and its two text forms.
+// token events, and its two text forms. docs/design.md ("The fragment
+// protocol") is the project's account of the RFD, whose text is in
+// testdata/reference.
 //
 // # The protocol
 //

@@ -11,7 +11,8 @@ import (
 // from several goroutines.
 type Kind uint8
 
-// Fragment kinds. [Null], [False], [True] and [Number] are the RFD's Scalar.
+// Fragment kinds. [Null], [False], [True] and [Number] are RFD 043's Scalar
+// (docs/design.md, "The fragment protocol").
 const (
 	Null   Kind = iota + 1 // Scalar(Null)
 	False                  // Scalar(Bool(false))
@@ -192,7 +193,8 @@ type Call struct {
 }
 
 // Progress is a fragment with the identity of its tool call and the place in
-// the stream where it was determined: RFD 043's ToolCallArgumentProgress.
+// the stream where it was determined: RFD 043's ToolCallArgumentProgress
+// (docs/design.md, "The fragment protocol").
 //
 // A Progress received in Push is borrowed, and its producer rewrites it
 // after Push returns: it may not be handed to another goroutine (a Clone of

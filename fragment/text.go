@@ -6,7 +6,8 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// String returns f in RFD 043's notation, on one line:
+// String returns f in RFD 043's notation (docs/design.md, "The fragment
+// protocol"), on one line:
 //
 //	ObjectEntry { key: "path", value: String("/tmp/foo.rs") }
 //

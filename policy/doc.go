@@ -3,7 +3,8 @@
 // decides while the arguments stream, as soon as the bytes received
 // determine the decision, and always with exactly the decision the complete
 // arguments give (RFD D26, streaming evaluation of RFD D25's
-// argument-conditional policies).
+// argument-conditional policies: docs/design.md, "Streaming policy
+// evaluation").
 //
 // # Rules
 //

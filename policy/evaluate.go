@@ -14,9 +14,9 @@ import (
 // Evaluate decides from the parameters known so far: known maps the name of
 // each top-level parameter whose value is complete to that value, and
 // complete says the arguments have ended, so that a parameter not in known
-// will never come. It is RFD D26's pure evaluator, written to be obviously
-// right on whole values, and the reference the streaming [Evaluator] is
-// tested against:
+// will never come. It is RFD D26's pure evaluator (its Phase 1:
+// docs/design.md, "RFD D26's phases"), written to be obviously right on whole
+// values, and the reference the streaming [Evaluator] is tested against:
 //
 //   - a catch-all decides;
 //   - a rule whose parameter is known decides if the values its arg

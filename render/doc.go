@@ -134,9 +134,10 @@
 // # Partial arguments for a permission prompt
 //
 // Partial returns a call's arguments as far as they are complete, for the
-// early permission prompt of RFD D26, shown when a policy decides "ask"
-// while a long argument still streams: the complete top-level parameters,
-// whole, and a placeholder for the one still streaming:
+// early permission prompt of RFD D26 (docs/design.md, "RFD D26's phases"),
+// shown when a policy decides "ask" while a long argument still streams: the
+// complete top-level parameters, whole, and a placeholder for the one still
+// streaming:
 //
 //	fs_create_file(path: "src/main.rs", streaming "content"…)
 //

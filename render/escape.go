@@ -42,7 +42,8 @@ const (
 	// in a line of the application's own: as Text, but a newline, a
 	// carriage return and a tab are escaped too (\n, \r, \t). Since quotes
 	// and backslashes are themselves, Line also suits Go-quoted text (RFD
-	// 043's notation): its strings keep their value.
+	// 043's notation: docs/design.md, "The fragment protocol"): its strings
+	// keep their value.
 	Line
 	// JSONText is JSON text, a whole document or line: as Line, but with
 	// JSONQuoted's escapes, so that a JSON document keeps its value (a

@@ -44,7 +44,7 @@ const (
 )
 
 // String returns the style's name as RFD D26 spells it: "function_call"
-// or "json".
+// or "json" (docs/design.md, "RFD D26's phases").
 func (s Style) String() string {
 	switch s {
 	case FunctionCall:
@@ -245,8 +245,9 @@ func (r *Renderer) Sink(c fragment.Call) sink.Sink {
 
 // Partial returns the arguments of the call at index as far as they are
 // complete, for a permission prompt shown while they still stream (RFD
-// D26): each complete top-level parameter, whole, and a placeholder for
-// the one still streaming. In the [FunctionCall] style it is one line:
+// D26's Phase 4: docs/design.md, "RFD D26's phases"): each complete top-level
+// parameter, whole, and a placeholder for the one still streaming. In the
+// [FunctionCall] style it is one line:
 //
 //	fs_create_file(path: "src/main.rs", streaming "content"…)
 //

@@ -79,9 +79,10 @@
 // Decline(i) discards the rest of the call and reports whether it was the
 // only call still pending: if so, cancel the response's context, to stop
 // paying for tokens that would be thrown away; if not, keep reading, for
-// the other calls (RFD D26). [WithDeclineOnSkip] does the same on its own
-// for a skip decision. An answer may also come after End (a prompt shown
-// once the stream is over): Approve and Decline then update the Results.
+// the other calls (RFD D26's Phase 3: docs/design.md, "RFD D26's phases").
+// [WithDeclineOnSkip] does the same on its own for a skip decision. An answer
+// may also come after End (a prompt shown once the stream is over): Approve
+// and Decline then update the Results.
 //
 // A decision is never permission to run. Run a call only if its
 // [Result.Executable] is true: its arguments ended complete and valid, it is

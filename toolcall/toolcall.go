@@ -397,14 +397,15 @@ func (r *Response) Fail(err error) {
 }
 
 // Decline declines the call at index, as a user who answers no while its
-// arguments stream (RFD D26): its remaining chunks are discarded, its sinks
-// end with [ErrDeclined] if they had not ended, and it will not be
-// executable. It reports whether it was the only call still pending (open,
-// with its arguments not yet complete): the caller should then cancel the
-// response (its context) and stop paying for tokens, and otherwise keep the
-// stream going for the other calls. Calls the provider has not started yet
-// are not known: cancelling loses them. Declining an index never started
-// does nothing and reports false.
+// arguments stream (RFD D26's Phase 3: docs/design.md, "RFD D26's phases"):
+// its remaining chunks are discarded, its sinks end with [ErrDeclined] if
+// they had not ended, and it will not be executable. It reports whether it
+// was the only call still pending (open, with its arguments not yet
+// complete): the caller should then cancel the response (its context) and
+// stop paying for tokens, and otherwise keep the stream going for the other
+// calls. Calls the provider has not started yet are not known: cancelling
+// loses them. Declining an index never started does nothing and reports
+// false.
 //
 // Decline may be called from a sink or from the callbacks of [OnDecision] and
 // [WithDeclineOnSkip], for any call, and after [Response.End], until

@@ -21,17 +21,18 @@
 // response.
 //
 // fragments prints every fragment as it is produced, in RFD 043's notation
-// (rfd, the default) or as JSON Lines (jsonl). aggregate prints the complete
-// arguments as compact JSON. policy prints, as soon as it is known, the
-// decision of the rules in RULES.json (see package [policy]) as one JSON line:
+// (rfd, the default; docs/design.md, "The fragment protocol") or as JSON
+// Lines (jsonl). aggregate prints the complete arguments as compact JSON.
+// policy prints, as soon as it is known, the decision of the rules in
+// RULES.json (see package [policy]) as one JSON line:
 // {"mode":"ask","rule":1,"decided_at_byte":24,"total_bytes":10240}, where
-// total_bytes, the input's length, is there only when it is known before
-// the input is read (a regular file, or --chunks) and left out for a pipe;
-// it exits 2 for invalid rules. version prints the module version when
-// installed with go install (v1.2.0, or a pseudo-version for a commit), the
-// commit's short hash, +dirty and commit time when built in a checkout
-// ("(devel)" when there is neither: go run), then the Go version and
-// GOOS/GOARCH. help lists the commands, each with what it does in one line.
+// total_bytes, the input's length, is there only when it is known before the
+// input is read (a regular file, or --chunks) and left out for a pipe; it
+// exits 2 for invalid rules. version prints the module version when installed
+// with go install (v1.2.0, or a pseudo-version for a commit), the commit's
+// short hash, +dirty and commit time when built in a checkout ("(devel)" when
+// there is neither: go run), then the Go version and GOOS/GOARCH. help lists
+// the commands, each with what it does in one line.
 //
 // The benchmark command, which measured the pipeline against the
 // hand-written baseline (argstream bench), is cmd/benchfile of the bench

@@ -4,7 +4,8 @@
 // ARGSTREAM_LONG=1), ways to cut input into chunks, a sink that records
 // fragments, reference results computed from a whole-document jsontext parse,
 // independently of argstream's own code, and [CheckLinear], the n-against-4n
-// timing that DESIGN.md invariant 9 asks of adversarial shapes.
+// timing that invariant 9 asks of adversarial shapes (docs/design.md,
+// "Invariants": linear for every input).
 //
 // Its package tokentest holds the table tests that every JSON tokenizer
 // passes.

@@ -17,7 +17,7 @@ import (
 // Outcome is everything a stream delivers, in a form that compares across
 // chunkings: every chunking of the same input must give the same Outcome.
 type Outcome struct {
-	Fragments []string // merged (see Merge), in RFD notation
+	Fragments []string // merged (see Merge), as Texts writes them
 	Value     string   // the aggregate, if accepted
 	Values    []string // every OnValue completion: "pointer=value"
 	Err       string   // category and message (with offset and pointer), if rejected

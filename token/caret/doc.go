@@ -1,5 +1,6 @@
 // Package caret is the tokenizer of one caret block, the tool-call syntax
-// of code-assistant's "triple-caret" design, read while it streams:
+// of code-assistant's "triple-caret" design (docs/design.md, "Tool calls
+// written in text"), read while it streams:
 //
 //	^^^write_file
 //	path: src/lib.rs
