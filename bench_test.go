@@ -19,7 +19,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// The benchmarks here measure the figures of DESIGN.md's "Performance
+// The benchmarks here measure the figures of docs/design.md's "Performance
 // targets" from the root package, on the gzipped workloads in
 // bench/testdata:
 //

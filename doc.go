@@ -4,11 +4,12 @@
 //
 // A provider sends a tool call's arguments as JSON text in small chunks over
 // seconds. Waiting for the whole object delays everything; re-parsing the
-// growing text on every chunk costs time quadratic in its length. A Stream
+// growing text on every chunk costs time quadratic in its length. A [Stream]
 // parses each chunk once and dispatches the fragments of RFD 043's protocol
-// (package fragment) to sinks (package sink): the aggregator that rebuilds
-// complete values (package aggregate), a policy that decides as soon as the
-// deciding argument is complete, a renderer, your own code.
+// (package [fragment]; docs/design.md, "The fragment protocol") to sinks
+// (package [sink]): the aggregator that rebuilds complete values (package
+// aggregate), a policy that decides as soon as the deciding argument is
+// complete, a renderer, your own code.
 //
 //	agg := aggregate.New()
 //	s := argstream.New(agg, argstream.WithCall(fragment.Call{ID: id, Name: name}))

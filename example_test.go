@@ -44,7 +44,8 @@ func Example() {
 	// {"path":"src/main.go","content":"package main\nfunc main() {}\n"}
 }
 
-// Print each fragment in the RFD's notation as the chunks determine it.
+// Print each fragment in RFD 043's notation (docs/design.md, "The fragment
+// protocol") as the chunks determine it.
 func ExampleNew() {
 	s := argstream.New(sink.PushFunc(func(p *fragment.Progress) error {
 		fmt.Printf("%d: %v\n", p.Offset, &p.Fragment)

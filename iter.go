@@ -8,7 +8,7 @@ import (
 	"github.com/argstream/argstream/sink"
 )
 
-// errBreak stops the Stream of Fragments when its loop breaks.
+// errBreak stops the [Stream] of [Fragments] when its loop breaks.
 var errBreak = errors.New("argstream: the loop over Fragments stopped")
 
 // Fragments parses chunks, one tool call's arguments, and yields each
@@ -26,7 +26,7 @@ var errBreak = errors.New("argstream: the loop over Fragments stopped")
 // the next iteration, as in a sink's Push; keep a Clone. A failed stream
 // yields its error once, with a nil Progress, after every fragment the valid
 // input determined; nothing follows it. Breaking out of the loop stops
-// reading chunks. opts are New's. Each range over the sequence parses the
+// reading chunks. opts are [New]'s. Each range over the sequence parses the
 // chunks anew, in the goroutine that ranges.
 func Fragments(chunks iter.Seq[[]byte], opts ...Option) iter.Seq2[*fragment.Progress, error] {
 	return func(yield func(*fragment.Progress, error) bool) {

@@ -11,8 +11,10 @@ import (
 )
 
 // rfdBlock returns the first code block after the line containing marker
-// in the RFD, one fragment per line: a fragment broken after "value:" is
-// joined again, and the margin notes of one example (┐ ├ ┘ ...) dropped.
+// in file, an RFD's text in testdata/reference (RFD 043 or RFD D26:
+// docs/design.md, "Sources"), one fragment per line: a fragment broken after
+// "value:" is joined again, and the margin notes of one example (┐ ├ ┘ ...)
+// dropped.
 func rfdBlock(t *testing.T, file, marker string) []string {
 	t.Helper()
 	data, err := os.ReadFile("testdata/reference/" + file)
@@ -48,7 +50,7 @@ func rfdBlock(t *testing.T, file, marker string) []string {
 }
 
 // fragments runs chunks through a Stream and returns its fragments in RFD
-// notation.
+// 043's notation (fragment.Fragment.String).
 func fragments(t *testing.T, chunks ...string) []string {
 	t.Helper()
 	rec := &testutil.Recorder{}
@@ -64,8 +66,9 @@ func fragments(t *testing.T, chunks ...string) []string {
 	return testutil.Texts(rec.Fragments)
 }
 
-// TestRFDExamples checks the examples of RFD 043, verbatim from its text,
-// with the input cut where the RFD's string pieces end.
+// TestRFDExamples checks the examples of RFD 043 (docs/design.md, "The
+// fragment protocol"), verbatim from its text in testdata/reference, with the
+// input cut where the RFD's string pieces end.
 func TestRFDExamples(t *testing.T) {
 	const rfd = "rfd-043-incremental-tool-call-argument-streaming.md"
 	tests := []struct {
@@ -90,8 +93,9 @@ func TestRFDExamples(t *testing.T) {
 	}
 }
 
-// TestRFDD26Example checks that the nested fragments RFD D26 shows for
-// /patterns/paths appear, in order, in argstream's stream.
+// TestRFDD26Example checks that the nested fragments RFD D26 (docs/design.md,
+// "Streaming policy evaluation") shows for /patterns/paths, in its text in
+// testdata/reference, appear, in order, in argstream's stream.
 func TestRFDD26Example(t *testing.T) {
 	var want []string // the block's lines, less elisions and margin notes
 	for _, line := range rfdBlock(t, "rfd-d26-streaming-policy-evaluation.md", "For `/patterns/paths`:") {

@@ -10,27 +10,27 @@ import (
 	"github.com/argstream/argstream/token/jsontoken"
 )
 
-// ErrClosed is returned by Feed after Close. It is token.ErrClosed, so
-// errors.Is matches either on a Stream's error and on a tokenizer's.
+// ErrClosed is returned by Feed after Close. It is [token.ErrClosed], so
+// [errors.Is] matches either on a [Stream]'s error and on a tokenizer's.
 var ErrClosed = token.ErrClosed
 
-// ErrPanicked is what every call to a Stream returns, wrapped, once a call
+// ErrPanicked is what every call to a [Stream] returns, wrapped, once a call
 // into its sink or tokenizer has panicked: see Stream.
 var ErrPanicked = errors.New("argstream: the stream failed: an earlier call panicked")
 
 // Stream parses the arguments of one tool call and sends their fragments to
 // a sink.
 //
-// If the sink (or the tokenizer) panics during Feed or Close, the panic goes
-// on to the caller unchanged, and the Stream is failed: the rest of that
-// chunk was not parsed, so every later Feed and Close returns an error
-// wrapping ErrPanicked, until Reset. After a panic the Stream calls nothing
-// more on its sink, End included: a sink that panicked may be in any state.
-// A sink that never gets its End never reports the arguments as complete
-// and valid (an Aggregator's Value, a policy Evaluator's Verdict), which is
-// what a call cut short by a panic deserves. A sink that calls Feed or
-// Close on its own Stream, from Push or End, gets the same error and fails
-// the Stream the same way.
+// If the sink (or the tokenizer) panics during [Stream.Feed] or
+// [Stream.Close], the panic goes on to the caller unchanged, and the Stream
+// is failed: the rest of that chunk was not parsed, so every later Feed and
+// Close returns an error wrapping [ErrPanicked], until [Stream.Reset]. After
+// a panic the Stream calls nothing more on its sink, End included: a sink
+// that panicked may be in any state. A sink that never gets its End never
+// reports the arguments as complete and valid (an Aggregator's Value, a
+// policy Evaluator's Verdict), which is what a call cut short by a panic
+// deserves. A sink that calls Feed or Close on its own Stream, from Push or
+// End, gets the same error and fails the Stream the same way.
 //
 // A Stream may not be used from several goroutines at once: it calls its
 // sink from the goroutine that calls Feed and Close. Separate Streams may
@@ -48,7 +48,7 @@ type Stream struct {
 	text  []byte // WriteString's copy of its string
 }
 
-// Option configures a Stream. An Option is not changed by use: one may
+// Option configures a [Stream]. An Option is not changed by use: one may
 // configure several Streams, from several goroutines.
 type Option func(*config)
 
@@ -70,13 +70,13 @@ func WithTokenOptions(opts ...token.Option) Option {
 	return func(cfg *config) { cfg.token = append(cfg.token, opts...) }
 }
 
-// WithTokenizer replaces the JSON tokenizer (jsontoken.New) by another one
+// WithTokenizer replaces the JSON tokenizer ([jsontoken.New]) by another one
 // with the same events: a baseline to compare with, or another syntax.
 func WithTokenizer(f token.NewFunc) Option {
 	return func(cfg *config) { cfg.newToken = f }
 }
 
-// New returns a Stream that sends fragments to out. To send them to several
+// New returns a [Stream] that sends fragments to out. To send them to several
 // sinks, pass sink.Multi(...).
 func New(out sink.Sink, opts ...Option) *Stream {
 	var cfg config
@@ -97,15 +97,15 @@ func (s *Stream) newTokenizer() token.Tokenizer {
 }
 
 // resetter is a tokenizer that can start over, keeping its memory, as
-// jsontoken.Tokenizer can.
+// [jsontoken.Tokenizer] can.
 type resetter interface {
 	Reset(h token.Handler)
 }
 
 // Reset prepares s for the arguments of another tool call, call, keeping
 // the memory of its tokenizer and translator and its options, so that a
-// reused Stream does not allocate. The sink is not reset: reset it too (an
-// Aggregator's Reset) before the next Feed.
+// reused [Stream] does not allocate. The sink is not reset: reset it too (an
+// Aggregator's Reset) before the next [Stream.Feed].
 func (s *Stream) Reset(call fragment.Call) {
 	s.call = call
 	s.tr.Reset(&s.call)
@@ -125,10 +125,10 @@ func (s *Stream) Offset() int64 { return s.off }
 
 // Feed parses the next chunk, which may be empty, and sends the fragments it
 // determines. It returns the error that ended the stream, if any: a
-// *token.SyntaxError for bad input, or what a sink returned (errors.Is(err,
-// sink.ErrStop) when a sink stopped it on purpose). The sink has had End
+// [*token.SyntaxError] for bad input, or what a sink returned (errors.Is(err,
+// [sink.ErrStop]) when a sink stopped it on purpose). The sink has had End
 // called with that error before Feed returns. After a panic it returns an
-// error wrapping ErrPanicked (see Stream).
+// error wrapping [ErrPanicked] (see [Stream]).
 func (s *Stream) Feed(chunk []byte) error {
 	if s.ended || s.busy {
 		return s.stopped()
@@ -147,8 +147,8 @@ func (s *Stream) Feed(chunk []byte) error {
 // Cut ends the input as cut off by whoever sent it (a provider that
 // stopped at its token limit), without reading what the tokenizer still
 // holds: a number or literal at the end (12, tru) is not taken as complete,
-// as Close would take 12. The sink's End gets, and Cut returns, a
-// *token.SyntaxError wrapping token.ErrTruncated at the stream's offset,
+// as [Stream.Close] would take 12. The sink's End gets, and Cut returns, a
+// [*token.SyntaxError] wrapping [token.ErrTruncated] at the stream's offset,
 // unless the stream had already ended: then Cut returns what Close would.
 func (s *Stream) Cut() error {
 	if s.busy {
@@ -164,7 +164,7 @@ func (s *Stream) Cut() error {
 // Close ends the input, sends the last fragments, and calls the sink's End.
 // It returns an error if the arguments are incomplete or the stream had
 // already failed. Calling it again returns the same result. After a panic,
-// in Close too (End included), it returns an error wrapping ErrPanicked.
+// in Close too (End included), it returns an error wrapping [ErrPanicked].
 func (s *Stream) Close() error {
 	if s.busy {
 		return s.stopped()

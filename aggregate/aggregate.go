@@ -15,16 +15,17 @@ import (
 var ErrIncomplete = errors.New("aggregate: arguments not complete")
 
 // Aggregator rebuilds values from the fragments of one tool call. It is a
-// sink.Sink. The zero value is not ready; use New.
+// sink.Sink. The zero value is not ready; use [New].
 //
 // An Aggregator may not be used from several goroutines at once; the values
 // it returns may be read from other goroutines while it goes on, until
-// Reset.
+// [Aggregator.Reset].
 //
 // Its work per fragment does not depend on the length of the keys on the
 // fragment's path: it reads a key's bytes when it starts the member and
 // whenever the key comes in another slice than the last one it checked for
-// that member (see Add), never again for each fragment under the member.
+// that member (see [Aggregator.Add]), never again for each fragment under the
+// member.
 type Aggregator struct {
 	buf    []byte    // compact JSON of everything received so far (WithDigest: since the last spill)
 	sum    hash.Hash // WithDigest: the SHA-256 of what was spilled
@@ -49,7 +50,7 @@ type level struct {
 	seen *byte
 }
 
-// Option configures an Aggregator. An Option is not changed by use: one may
+// Option configures an [Aggregator]. An Option is not changed by use: one may
 // configure several Aggregators, from several goroutines.
 type Option func(*config)
 
@@ -84,7 +85,7 @@ func OnValue(fn func(path fragment.Path, v jsontext.Value) error) Option {
 	return func(c *config) { c.onValue = fn }
 }
 
-// New returns an Aggregator.
+// New returns an [Aggregator].
 func New(opts ...Option) *Aggregator {
 	a := &Aggregator{}
 	for _, o := range opts {
@@ -130,7 +131,7 @@ func (a *Aggregator) spill() {
 	a.buf = a.buf[:0]
 }
 
-// Push adds p's fragment (see Add). It implements sink.Sink.
+// Push adds p's fragment (see [Aggregator.Add]). It implements sink.Sink.
 func (a *Aggregator) Push(p *fragment.Progress) error {
 	_, err := a.Add(&p.Fragment)
 	return err
@@ -148,8 +149,8 @@ func (a *Aggregator) End(err error) {
 }
 
 // Value returns the complete arguments as compact JSON. Before the root's
-// Done it returns ErrIncomplete; after a failed stream, the error that ended
-// it. The value is a's memory, valid until Reset.
+// Done it returns [ErrIncomplete]; after a failed stream, the error that ended
+// it. The value is a's memory, valid until [Aggregator.Reset].
 func (a *Aggregator) Value() (jsontext.Value, error) {
 	switch {
 	case a.err != nil:
@@ -164,10 +165,10 @@ func (a *Aggregator) Value() (jsontext.Value, error) {
 
 // Add adds one fragment. When the fragment is a Done, Add returns the value it
 // completes, as compact JSON; otherwise nil. A returned value is never changed
-// afterwards and stays valid until Reset. Fragments out of protocol order are
-// an error.
+// afterwards and stays valid until [Aggregator.Reset]. Fragments out of
+// protocol order are an error.
 //
-// The keys of f.Path are borrowed for the call, as fragment.Path says, with
+// The keys of f.Path are borrowed for the call, as [fragment.Path] says, with
 // one more promise that Add relies on: the bytes of a key slice do not
 // change while its member is open, that is until the Done of the member's
 // value has been added. For each open member, Add remembers the last key
@@ -175,7 +176,7 @@ func (a *Aggregator) Value() (jsontext.Value, error) {
 // and takes a key with that address and length as equal without reading
 // its bytes, so that the fragments under a key of n bytes do not each cost
 // n. A key in another slice is compared byte by byte, as before, and then
-// remembered. The Translator keeps the promise (see fragment.Translator).
+// remembered. The Translator keeps the promise (see [fragment.Translator]).
 // Whoever builds fragments by hand and writes a new key into the buffer of
 // an open member's key breaks it, and Add may then take the new key for the
 // open one rather than report the fragment out of order.
@@ -186,7 +187,7 @@ func (a *Aggregator) Value() (jsontext.Value, error) {
 // plus O(len(key)) for each key it reads: the key of a member it starts
 // (copied and quoted once), or a key in another slice than the one it
 // remembers. The Translator hands a member's key in a new slice only when
-// its key buffer grows, geometrically. So, OnValue aside, a document
+// its key buffer grows, geometrically. So, [OnValue] aside, a document
 // costs time linear in its size, whatever the length of its keys, the
 // number of its keys, or its depth.
 func (a *Aggregator) Add(f *fragment.Fragment) (jsontext.Value, error) {
@@ -294,8 +295,8 @@ func (a *Aggregator) isMember(d int, seg fragment.Segment) bool {
 
 // isKey reports whether k is the key of the open member of the object
 // a.levels[d], which must not be the top level. A slice already found
-// equal is not read again (see Add): the cost is constant but for the
-// first comparison of each slice.
+// equal is not read again (see [Aggregator.Add]): the cost is constant but
+// for the first comparison of each slice.
 func (a *Aggregator) isKey(d int, k []byte) bool {
 	lv := &a.levels[d]
 	own := a.keys[lv.keyAt:a.levels[d+1].keyAt]

@@ -53,13 +53,13 @@ var linearShapes = []struct {
 	}},
 }
 
-// TestLinear checks DESIGN.md invariant 9 for the aggregator behind a
-// Stream: the time for each shape at 4n is at most 6 times the time at n,
-// fed in 16-byte chunks and whole. The Stream and the Aggregator are reset
-// and reused from run to run, as a caller that streams many calls does, so
-// that what is timed is the parsing, not the growth of fresh buffers (whose
-// cost per byte jumps where the allocator hands large objects out of the
-// heap, at 32 KB).
+// TestLinear checks invariant 9 (docs/design.md, "Invariants": linear for
+// every input) for the aggregator behind a Stream: the time for each shape at
+// 4n is at most 6 times the time at n, fed in 16-byte chunks and whole. The
+// Stream and the Aggregator are reset and reused from run to run, as a caller
+// that streams many calls does, so that what is timed is the parsing, not the
+// growth of fresh buffers (whose cost per byte jumps where the allocator
+// hands large objects out of the heap, at 32 KB).
 func TestLinear(t *testing.T) {
 	for _, shape := range linearShapes {
 		for _, size := range []int{16, 0} { // 0: whole

@@ -15,7 +15,7 @@ import (
 const quoteSlack = 8
 
 // appendQuoted appends s to a.buf as the inside of a JSON string, byte for
-// byte as jsontext.AppendQuote writes it. Plain runs are copied eight bytes
+// byte as [jsontext.AppendQuote] writes it. Plain runs are copied eight bytes
 // at a time, stores included, and runes validated one by one; from the
 // first invalid UTF-8 on, jsontext writes the rest and reports the error.
 //

@@ -103,9 +103,10 @@ func TestWriteStringAllocs(t *testing.T) {
 	}
 }
 
-// TestLinear checks DESIGN.md invariant 9 for the Reader: long prose and
-// long calls, full of near-misses, given in 16-byte chunks, cost time
-// linear in their size. Each shape is a way a message can be long.
+// TestLinear checks invariant 9 (docs/design.md, "Invariants": linear for
+// every input) for the Reader: long prose and long calls, full of
+// near-misses, given in 16-byte chunks, cost time linear in their size. Each
+// shape is a way a message can be long.
 func TestLinear(t *testing.T) {
 	name := strings.Repeat("n", MaxName)
 	shapes := []struct {

@@ -1,7 +1,7 @@
 // Package dialect reads tool calls written inside an assistant's text, as
 // models without native tool calling write them: it separates the prose
 // from the calls, hands the prose on as text, and drives a
-// toolcall.Response with each call's source, so that the calls reach the
+// [toolcall.Response] with each call's source, so that the calls reach the
 // same sinks, policies and results as the calls of a provider's wire
 // format.
 //
@@ -18,12 +18,12 @@
 //	rd.Close()
 //	for _, res := range calls.End() { ... }
 //
-// The Reader only frames: it finds where each call starts and ends and
+// The [Reader] only frames: it finds where each call starts and ends and
 // feeds the call every byte of its source, its opening fence or tags and
-// its closing ones included. The call's tokenizer (Syntax.Tokenizer: the
+// its closing ones included. The call's tokenizer ([Syntax.Tokenizer]: the
 // caret, XML-tag or Qwen one, given to each call's Stream with
 // argstream.WithTokenizer) parses that source and is the authority on its
-// validity; Syntax.Format writes a call the way a model writes it.
+// validity; [Syntax.Format] writes a call the way a model writes it.
 //
 // # The calls
 //
@@ -39,13 +39,13 @@
 // Stop comes once the closing fence or tag is complete. A call that the
 // text leaves open gets no Stop: the Response's End closes it, and its
 // tokenizer, which never saw its closing, reports it truncated
-// (token.ErrTruncated in its toolcall.Result).
+// ([token.ErrTruncated] in its [toolcall.Result]).
 //
 // # Framing
 //
-// Names are at most MaxName (128) bytes; a longer one is no name.
+// Names are at most [MaxName] (128) bytes; a longer one is no name.
 //
-// Caret (code-assistant's triple-caret blocks) is read line by line; a line
+// [Caret] (code-assistant's triple-caret blocks) is read line by line; a line
 // ends with "\n", and a "\r" right before it is part of the line end.
 // A call opens with a line that is exactly ^^^NAME at column 0 (at the
 // start of the text or right after a "\n", whatever the chunking), NAME of
@@ -58,7 +58,7 @@
 // unexamined. A line inside a multi-line value, ^^^ included, is content.
 // Prose resumes at column 0 after the closing fence.
 //
-// XML (code-assistant's tags): <tool:NAME> anywhere in the text opens a
+// [XML] (code-assistant's tags): <tool:NAME> anywhere in the text opens a
 // call, NAME of [A-Za-z0-9_-]; the call ends after the ">" that follows
 // the first "</tool:" in it, whatever the name between them (the tokenizer
 // checks that it matches).
@@ -74,14 +74,14 @@
 //
 // # Prose
 //
-// Prose goes to OnText the moment the bytes received show it cannot be the
+// Prose goes to [OnText] the moment the bytes received show it cannot be the
 // start of a call. The Reader holds back only what may still become an
 // opening fence or tag ("^^^wri" at column 0, "<tool:" or "<tool_c"), and
 // Qwen's head until its name: a few hundred bytes at most. It releases
 // them as soon as a byte rules a call out ("a < b" leaves at the space),
 // and at Close.
 //
-// The pieces given to OnText and OnSource, joined in the order they come,
+// The pieces given to OnText and [OnSource], joined in the order they come,
 // are exactly the text. The joined prose, each call's source and the
 // calls' Results are the same for every way of cutting the text into
 // chunks; how the prose and the sources are cut into pieces is not.
@@ -89,7 +89,7 @@
 // # Time and memory
 //
 // Each byte is examined a bounded number of times, whatever the chunking:
-// prose and call bodies are scanned with bytes.IndexByte, and a caret line
+// prose and call bodies are scanned with [bytes.IndexByte], and a caret line
 // is kept only up to the length of the longest line that matters. Text and
 // source pieces borrow the chunk being written, or the Reader's memory for
 // what it held back: they are valid until the callback returns. A Reader

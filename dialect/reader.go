@@ -18,29 +18,29 @@ import (
 	"github.com/argstream/argstream/toolcall"
 )
 
-// MaxName is the longest name the Reader takes: a tool name, or the name of
+// MaxName is the longest name the [Reader] takes: a tool name, or the name of
 // a caret block's multi-line value. A longer one is not a name: the fence or
 // tag it is in is prose (or, in a call, the line is a plain line).
 const MaxName = 128
 
-// maxSpace is the most white space the Reader holds back between Qwen's
+// maxSpace is the most white space the [Reader] holds back between [Qwen]'s
 // <tool_call> and <function=: past it the call starts without a name.
 const maxSpace = 128
 
-// maxHold is the most the Reader holds back: Qwen's <tool_call>, white
+// maxHold is the most the [Reader] holds back: [Qwen]'s <tool_call>, white
 // space and <function=NAME>.
 const maxHold = len(qwenOpen) + maxSpace + len(qwenFunction) + MaxName + 1
 
-// maxNames bounds the Reader's table of tool names, which spares a string
+// maxNames bounds the [Reader]'s table of tool names, which spares a string
 // allocation per call when the same tools are called again.
 const maxNames = 64
 
 // ErrClosed is returned by Write and WriteString after Close, until Reset.
-// It is token.ErrClosed (and argstream.ErrClosed): a Reader is fed as a
-// tokenizer is, and one errors.Is test covers every writer of argstream.
+// It is [token.ErrClosed] (and argstream.ErrClosed): a [Reader] is fed as a
+// tokenizer is, and one [errors.Is] test covers every writer of argstream.
 var ErrClosed = token.ErrClosed
 
-// Option configures a Reader. An Option is not changed by use.
+// Option configures a [Reader]. An Option is not changed by use.
 type Option func(*config)
 
 type config struct {
@@ -48,13 +48,13 @@ type config struct {
 	onSource func(index int64, src []byte)
 }
 
-// OnText makes the Reader call fn with each piece of prose, the moment it
+// OnText makes the [Reader] call fn with each piece of prose, the moment it
 // cannot be part of a call. text is borrowed: it is valid until fn returns.
 // The pieces of one message, joined, are its prose whatever the chunking;
 // how it is cut into pieces depends on the chunking.
 func OnText(fn func(text []byte)) Option { return func(c *config) { c.onText = fn } }
 
-// OnSource makes the Reader call fn with each piece of a call's source, the
+// OnSource makes the [Reader] call fn with each piece of a call's source, the
 // bytes that it feeds to the call at index, just before it feeds them:
 // the opening fence or tags, the body, the closing fence or tag. src is
 // borrowed: it is valid until fn returns.
@@ -62,7 +62,7 @@ func OnSource(fn func(index int64, src []byte)) Option {
 	return func(c *config) { c.onSource = fn }
 }
 
-// state is where the Reader is in the text.
+// state is where the [Reader] is in the text.
 type state uint8
 
 const (
@@ -82,12 +82,12 @@ const (
 )
 
 // Reader separates the prose of an assistant's text stream from the tool
-// calls written in it, in one Syntax: it hands prose to OnText and drives a
-// toolcall.Response with each call's source. See the package documentation.
+// calls written in it, in one [Syntax]: it hands prose to [OnText] and drives a
+// [toolcall.Response] with each call's source. See the package documentation.
 //
 // A Reader is for one goroutine: it calls its callbacks, and the Response,
-// from the goroutine that calls Write and Close. A callback may not call
-// the Reader.
+// from the goroutine that calls [Reader.Write] and [Reader.Close]. A callback
+// may not call the Reader.
 type Reader struct {
 	syntax Syntax
 	calls  *toolcall.Response
@@ -121,11 +121,11 @@ type Reader struct {
 	sbuf  []byte            // WriteString's copy
 }
 
-// Caret: the longest line a Reader must see whole in a call, "--- NAME\r".
+// Caret: the longest line a [Reader] must see whole in a call, "--- NAME\r".
 const lineMax = len("--- ") + MaxName + 1
 
-// NewReader returns a Reader for text in syntax that drives calls, which
-// must not be nil. It panics if syntax is not one of the Syntax constants.
+// NewReader returns a [Reader] for text in syntax that drives calls, which
+// must not be nil. It panics if syntax is not one of the [Syntax] constants.
 func NewReader(syntax Syntax, calls *toolcall.Response, opts ...Option) *Reader {
 	if !syntax.valid() {
 		panic(fmt.Sprintf("dialect: NewReader with an invalid %v", syntax))
@@ -168,10 +168,10 @@ func (r *Reader) resetBody() {
 // holds back only what may still open a call: at most a few hundred bytes.
 // p is not kept.
 //
-// It returns len(p) and nil, ErrClosed after Close, or the error the
-// Response returned (toolcall.ErrEnded after its End), with the number of
-// bytes of p read before it. That error is sticky: the Reader returns it
-// again until Reset. A call's own errors are in its toolcall.Result.
+// It returns len(p) and nil, [ErrClosed] after [Reader.Close], or the error the
+// Response returned ([toolcall.ErrEnded] after its End), with the number of
+// bytes of p read before it. That error is sticky: the [Reader] returns it
+// again until [Reader.Reset]. A call's own errors are in its [toolcall.Result].
 func (r *Reader) Write(p []byte) (int, error) {
 	switch {
 	case r.closed:
@@ -184,16 +184,17 @@ func (r *Reader) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// WriteString is Write for text that comes as strings. It copies s into
-// memory the Reader keeps, so a steady stream of strings does not allocate.
+// WriteString is [Reader.Write] for text that comes as strings. It copies s
+// into memory the [Reader] keeps, so a steady stream of strings does not
+// allocate.
 func (r *Reader) WriteString(s string) (int, error) {
 	r.sbuf = append(r.sbuf[:0], s...)
 	return r.Write(r.sbuf)
 }
 
-// Close ends the text. Prose held back is handed to OnText. A Qwen call
+// Close ends the text. Prose held back is handed to [OnText]. A [Qwen] call
 // whose name was not complete starts unnamed, with the source held back.
-// A Caret block whose last line is exactly ^^^, with no line end, is
+// A [Caret] block whose last line is exactly ^^^, with no line end, is
 // stopped. Any other call still open is left open: the Response's End
 // closes it, and its tokenizer, which never saw its closing fence or tag,
 // reports it truncated.
@@ -319,7 +320,7 @@ func (r *Reader) begin(name []byte) error {
 // cur returns the index of the call open.
 func (r *Reader) cur() int64 { return r.index - 1 }
 
-// source feeds src to the call open, after OnSource.
+// source feeds src to the call open, after [OnSource].
 func (r *Reader) source(src []byte) error {
 	if len(src) == 0 {
 		return nil
@@ -330,7 +331,7 @@ func (r *Reader) source(src []byte) error {
 	return r.calls.Chunk(r.cur(), src)
 }
 
-// text hands prose to OnText.
+// text hands prose to [OnText].
 func (r *Reader) text(b []byte) {
 	if len(b) > 0 && r.cfg.onText != nil {
 		r.cfg.onText(b)
@@ -338,7 +339,7 @@ func (r *Reader) text(b []byte) {
 }
 
 // intern returns name as a string, the same string for the same name, so
-// that a Reader calling the same tools again does not allocate.
+// that a [Reader] calling the same tools again does not allocate.
 func (r *Reader) intern(name []byte) string {
 	if len(name) == 0 {
 		return ""
@@ -363,8 +364,8 @@ const (
 	qwenClose    = "</tool_call>"
 )
 
-// Name characters: nameChar in tool names (Caret, XML), dotted also in
-// Qwen's tool names and in the names of Caret's multi-line values.
+// Name characters: nameChar in tool names ([Caret], [XML]), dotted also in
+// [Qwen]'s tool names and in the names of Caret's multi-line values.
 const (
 	nameChar = 1 << iota
 	dotted
@@ -407,7 +408,8 @@ func (r *Reader) scanProse(p []byte, i int) (int, bool) {
 }
 
 // stepOpen matches b, the byte after r.hold, against the opening fence or
-// tag: Caret ^^^NAME then '\n' or "\r\n"; XML <tool:NAME>; Qwen <tool_call>.
+// tag: [Caret] ^^^NAME then '\n' or "\r\n"; [XML] <tool:NAME>; [Qwen]
+// <tool_call>.
 func (r *Reader) stepOpen(b byte) step {
 	h := len(r.hold)
 	var prefix string
@@ -447,7 +449,7 @@ func (r *Reader) stepOpen(b byte) step {
 	return r.stepName(b, nameChar, end)
 }
 
-// stepHead matches b, the byte after r.hold, against Qwen's head after
+// stepHead matches b, the byte after r.hold, against [Qwen]'s head after
 // <tool_call>: JSON white space, then <function=NAME>.
 func (r *Reader) stepHead(b byte) step {
 	switch {
@@ -468,7 +470,7 @@ func (r *Reader) stepHead(b byte) step {
 }
 
 // stepName matches b against a name of the characters of class, of 1 to
-// MaxName bytes, and the byte end that ends it.
+// [MaxName] bytes, and the byte end that ends it.
 func (r *Reader) stepName(b byte, class uint8, end byte) step {
 	switch {
 	case charClass[b]&class != 0 && r.nameLen < MaxName:

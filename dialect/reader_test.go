@@ -11,8 +11,8 @@ import (
 	gocmp "github.com/google/go-cmp/cmp"
 )
 
-// The examples of the appendix of the caret design document
-// (../../shared/reference/caret-tool-syntax.md), verbatim.
+// The examples of the appendix of code-assistant's caret design
+// (docs/design.md, "Tool calls written in text"), verbatim.
 var caretAppendix = []struct{ name, block string }{
 	{"read_files", "^^^read_files\nproject: my_proj\npath: src/main.rs\n^^^\n"},
 	{"read_files", "^^^read_files\nproject: my_proj\npaths: [\nsrc/main.rs\nCargo.toml\ndocs/README.md\n]\n^^^\n"},

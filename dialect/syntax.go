@@ -31,8 +31,8 @@ const (
 
 var syntaxNames = [...]string{Caret: "caret", XML: "xml", Qwen: "qwen"}
 
-// ParseSyntax returns the Syntax that String names: "caret", "xml" or
-// "qwen".
+// ParseSyntax returns the [Syntax] that [Syntax.String] names: "caret", "xml"
+// or "qwen".
 func ParseSyntax(s string) (Syntax, error) {
 	for i, name := range syntaxNames {
 		if name != "" && name == s {
@@ -42,7 +42,7 @@ func ParseSyntax(s string) (Syntax, error) {
 	return 0, fmt.Errorf("dialect: unknown syntax %q (want caret, xml or qwen)", s)
 }
 
-// String returns the syntax's name, as ParseSyntax reads it.
+// String returns the syntax's name, as [ParseSyntax] reads it.
 func (s Syntax) String() string {
 	if s.valid() {
 		return syntaxNames[s]
@@ -71,8 +71,8 @@ func (s Syntax) Tokenizer(tools *schema.Tools) token.NewFunc {
 
 // Format writes a call of the named tool with the arguments args, a JSON
 // object, in s: what a model would write. It returns an error for
-// arguments that s cannot carry (see caret.Format, xmltag.Format and
-// qwen.Format).
+// arguments that s cannot carry (see [caret.Format], [xmltag.Format] and
+// [qwen.Format]).
 func (s Syntax) Format(name string, args jsontext.Value) ([]byte, error) {
 	switch s {
 	case Caret:

@@ -1,8 +1,9 @@
 // Package fields turns a tool call's fragments into flat events per
-// top-level argument, for a display: Start when an argument begins, Delta
-// with each piece of its value's text, End when its value is complete.
+// top-level argument, for a display: [Start] when an argument begins, [Delta]
+// with each piece of its value's text, [End] when its value is complete.
 // They are the events of axio's ToolArgStream (ToolFieldStart,
-// ToolFieldDelta, ToolFieldEnd), made strict and chunking-invariant.
+// ToolFieldDelta, ToolFieldEnd; docs/design.md, "Sources"), made strict and
+// chunking-invariant.
 //
 //	{"path": "/tmp/file", "config": {"retry": 3}}
 //
@@ -11,7 +12,7 @@
 //	Start path, Delta "/tmp/file", End path,
 //	Start config, Delta `{"retry":3}`, End config
 //
-// A Sink is a sink.Sink: pass it to argstream.New, or to sink.Multi beside
+// A [Sink] is a sink.Sink: pass it to argstream.New, or to sink.Multi beside
 // an aggregator or a policy evaluator, or give one to each call of a
 // toolcall.Response.
 //
@@ -22,8 +23,8 @@
 // (a piece never ends inside a rune). Any other value's Deltas are its
 // compact JSON text, the text the aggregate package builds for it: no white
 // space, keys in their order, numbers exactly as written, strings quoted as
-// jsontext.AppendQuote quotes them (minimal escaping). Event.JSON says which
-// of the two a field's text is; Start says it already.
+// [jsontext.AppendQuote] quotes them (minimal escaping). [Event.JSON] says
+// which of the two a field's text is; Start says it already.
 //
 // The text streams as the fragments arrive, not at the value's end: each
 // fragment adds its part, at most one Delta, so that {"config": {"retry":
@@ -57,7 +58,7 @@
 // says that the field's value is complete; it comes only once the bytes
 // determine it (a number at the byte that ends it). The arguments as a
 // whole are valid only if the stream ends without error: the Sink's End
-// hands that error to the OnEnd callback, and a field that has had its
+// hands that error to the [OnEnd] callback, and a field that has had its
 // Start and not its End when it comes was cut short. Duplicate keys, bad
 // escapes, lone surrogates, invalid UTF-8 and truncation are errors of the
 // stream (see package token), not replacement characters.
@@ -65,12 +66,12 @@
 // The arguments of a tool call are a JSON object by every provider's
 // contract. Arguments that are not one (an array, a string, a number, a
 // boolean, null) have no fields to show: Push returns an error wrapping
-// ErrNotObject at the first fragment that shows it, before any event, and
+// [ErrNotObject] at the first fragment that shows it, before any event, and
 // the stream fails with it. The arguments {} are valid and have no fields.
 //
 // # Memory and concurrency
 //
-// An Event, its Key and its Text are borrowed until the callback returns:
+// An [Event], its Key and its Text are borrowed until the callback returns:
 // they point into the tokenizer's and the Sink's memory, rewritten after
 // it. A Sink allocates nothing per fragment in steady state, and nothing at
 // all when it is reused with Reset for the next call (Reset the Stream

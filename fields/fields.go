@@ -8,12 +8,12 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// Kind is the kind of an Event. It is a plain value, safe to use from
+// Kind is the kind of an [Event]. It is a plain value, safe to use from
 // several goroutines.
 type Kind uint8
 
-// Event kinds: every field is one Start, zero or more Deltas and, if its
-// value completes, one End.
+// [Event] kinds: every field is one Start, zero or more Deltas and, if its
+// value completes, one [End].
 const (
 	Start Kind = iota + 1 // a top-level argument begins: Key is known
 	Delta                 // the next piece of its value's text, in Text
@@ -30,9 +30,9 @@ func (k Kind) String() string {
 	return "Kind(invalid)"
 }
 
-// Event is one field event. The Event and the memory it points to (Key,
-// Text) are borrowed: they are valid only until the callback that receives
-// the Event returns. Copy what you keep.
+// Event is one field event. The Event and the memory it points to ([Event.Key],
+// [Event.Text]) are borrowed: they are valid only until the callback that
+// receives the Event returns. Copy what you keep.
 type Event struct {
 	Kind Kind
 	// Call is the identity of the tool call, from the fragment
@@ -57,11 +57,11 @@ type Event struct {
 }
 
 // ErrNotObject is the error, wrapped, of arguments that are not a JSON
-// object: an array, a string, a number, a boolean or null. errors.Is
+// object: an array, a string, a number, a boolean or null. [errors.Is]
 // matches it; the message says what the arguments were.
 var ErrNotObject = errors.New("fields: the arguments are not an object")
 
-// notObject is ErrNotObject with what the arguments were instead.
+// notObject is [ErrNotObject] with what the arguments were instead.
 type notObject string
 
 func (e notObject) Error() string {
@@ -79,12 +79,12 @@ var errIncomplete = errors.New("fields: the stream ended before the arguments we
 // argstream.New, alone or in sink.Multi.
 //
 // A Sink may not be used from several goroutines at once; it calls its
-// callbacks from the goroutine that calls Push and End (a Stream's Feed and
-// Close). Separate Sinks may run in parallel.
+// callbacks from the goroutine that calls [Sink.Push] and [Sink.End] (a
+// Stream's Feed and Close). Separate Sinks may run in parallel.
 //
 // It allocates nothing per fragment once its buffers have grown to the
-// largest piece of text and the deepest value met: reused with Reset, not at
-// all.
+// largest piece of text and the deepest value met: reused with [Sink.Reset],
+// not at all.
 type Sink struct {
 	fn  func(*Event) error
 	cfg config
@@ -107,7 +107,7 @@ type level struct {
 	open bool // member n-1 is open: its value's Done has not come
 }
 
-// Option configures a Sink. An Option is not changed by use: one may
+// Option configures a [Sink]. An Option is not changed by use: one may
 // configure several Sinks, from several goroutines.
 type Option func(*config)
 
@@ -115,19 +115,19 @@ type config struct {
 	onEnd func(error)
 }
 
-// OnEnd calls fn once the stream has ended (from the Sink's End), with nil
+// OnEnd calls fn once the stream has ended (from the [Sink]'s End), with nil
 // if the arguments are complete and valid, else with the error that ended
-// them: a syntax error, a truncation, ErrNotObject, an error a callback or
-// another sink returned. A field that had its Start and not its End when
+// them: a syntax error, a truncation, [ErrNotObject], an error a callback or
+// another sink returned. A field that had its [Start] and not its End when
 // the error came never gets its End: it is cut short.
 func OnEnd(fn func(err error)) Option {
 	return func(c *config) { c.onEnd = fn }
 }
 
-// New returns a Sink that calls fn with each event, in order. An error from
-// fn stops the stream: Push returns it, and so does the Stream's Feed or
+// New returns a [Sink] that calls fn with each event, in order. An error from
+// fn stops the stream: [Sink.Push] returns it, and so does the Stream's Feed or
 // Close (return sink.ErrStop, or an error wrapping it, to stop on purpose).
-// The Event is borrowed until fn returns.
+// The [Event] is borrowed until fn returns.
 func New(fn func(e *Event) error, opts ...Option) *Sink {
 	s := &Sink{fn: fn}
 	for _, o := range opts {
@@ -144,7 +144,7 @@ func (s *Sink) Reset() {
 	s.field, s.leaf, s.fields, s.done, s.err = false, 0, 0, false, nil
 }
 
-// End reports how the stream ended to the OnEnd callback. It implements
+// End reports how the stream ended to the [OnEnd] callback. It implements
 // sink.Sink.
 func (s *Sink) End(err error) {
 	if err == nil {
@@ -161,12 +161,12 @@ func (s *Sink) End(err error) {
 // Push turns the fragment p into the events it determines, and hands them
 // to fn. It implements sink.Sink.
 //
-// It returns ErrNotObject, wrapped, as soon as a fragment shows that the
+// It returns [ErrNotObject], wrapped, as soon as a fragment shows that the
 // arguments are not an object, before any event: so for arguments that are
 // an array, a string or a scalar, fn is never called. Fragments out of
 // protocol order are an error too (those of a Stream never are), though not
 // every such order is caught: a key is not compared with the open member's.
-// After an error, Push returns it again until Reset.
+// After an error, Push returns it again until [Sink.Reset].
 func (s *Sink) Push(p *fragment.Progress) error {
 	f := &p.Fragment
 	// The common case first: the next piece of a string argument.
@@ -365,7 +365,7 @@ func (s *Sink) closed(depth int) bool {
 }
 
 // appendQuoted appends text as the inside of a JSON string, as
-// jsontext.AppendQuote writes it.
+// [jsontext.AppendQuote] writes it.
 func appendQuoted(b, text []byte) ([]byte, error) {
 	n := len(b)
 	b, err := jsontext.AppendQuote(b, text)

@@ -1,11 +1,13 @@
 // Package fragment holds the fragment protocol of RFD 043 ("Incremental Tool
 // Call Argument Streaming") in Go form, the Translator that produces it from
-// token events, and its two text forms.
+// token events, and its two text forms. docs/design.md ("The fragment
+// protocol") is the project's account of the RFD, whose text is in
+// testdata/reference.
 //
 // # The protocol
 //
 // A tool call's arguments become a sequence of fragments. Each fragment is a
-// leaf (a scalar, a piece of string data, or Done) at a path of object keys
+// leaf (a scalar, a piece of string data, or [Done]) at a path of object keys
 // and array indexes. The RFD nests the same information:
 //
 //	path ["patterns", 0, "old"], leaf String("lo")
@@ -16,13 +18,13 @@
 //	    ObjectEntry { key: "old", value: String("lo") } } }
 //
 // Every value ends with a Done at its own path: a scalar is one Scalar
-// fragment and a Done, a string is zero or more String pieces and a Done, an
+// fragment and a Done, a string is zero or more [String] pieces and a Done, an
 // array or object is the fragments of its members and a Done. The whole
 // arguments end with the Done at the empty path.
 //
 // # Grammar
 //
-// The fragments of one call's arguments, in the order a Receiver gets
+// The fragments of one call's arguments, in the order a [Receiver] gets
 // them, where each production is the fragments of one value at path P
 // (written [P]), the members' paths extending P by one key or index:
 //
@@ -45,11 +47,12 @@
 //
 // The RFD's bare Done cannot tell "", [] and {} apart, since no other
 // fragment precedes it. argstream's Done says which empty value ended, in its
-// Empty field: Done with Empty set is the whole of an empty string, array or
-// object, written Done(""), Done([]) and Done({}) in the RFD notation and
-// "empty":"", "empty":[] and "empty":{} in JSON Lines. A Done after other
-// fragments of its value has Empty == NotEmpty and is written Done, exactly
-// as in the RFD. So the fragments alone rebuild the exact value.
+// [Fragment.Empty] field: Done with Empty set is the whole of an empty
+// string, array or object, written Done(""), Done([]) and Done({}) in the RFD
+// notation and "empty":"", "empty":[] and "empty":{} in JSON Lines. A Done
+// after other fragments of its value has Empty == [NotEmpty] and is written
+// Done, exactly as in the RFD. So the fragments alone rebuild the exact
+// value.
 //
 // # Escaped string pieces
 //
@@ -62,10 +65,11 @@
 //
 // # Memory
 //
-// A Fragment borrows its Path, keys, Text and Escaped from the translator and the
-// tokenizer: they are valid only until the call that delivered the fragment
-// returns, like a jsontext.Token or bufio.Scanner.Bytes. A consumer that keeps
-// a fragment keeps Clone's copy. The translator allocates nothing per fragment.
+// A [Fragment] borrows its [Path], keys, Text and Escaped from the translator
+// and the tokenizer: they are valid only until the call that delivered the
+// fragment returns, like a [jsontext.Token] or [bufio.Scanner.Bytes]. A
+// consumer that keeps a fragment keeps Clone's copy. The translator allocates
+// nothing per fragment.
 //
 // One promise goes further, for keys: the bytes of a key slice on a path do
 // not change while its member is open, that is until the Done of the
@@ -80,8 +84,8 @@
 //
 // # Text forms
 //
-// Fragment.String (and AppendText) gives the RFD notation on one line, so the
-// RFD's examples read verbatim. Fragment.AppendJSON gives one JSON object per
+// [Fragment.String] (and AppendText) gives the RFD notation on one line, so the
+// RFD's examples read verbatim. [Fragment.AppendJSON] gives one JSON object per
 // fragment, for JSON Lines:
 //
 //	{"path":["patterns",0,"old"],"string":"lo"}

@@ -11,7 +11,8 @@ import (
 // from several goroutines.
 type Kind uint8
 
-// Fragment kinds. Null, False, True and Number are the RFD's Scalar.
+// Fragment kinds. [Null], [False], [True] and [Number] are RFD 043's Scalar
+// (docs/design.md, "The fragment protocol").
 const (
 	Null   Kind = iota + 1 // Scalar(Null)
 	False                  // Scalar(Bool(false))
@@ -30,14 +31,14 @@ func (k Kind) String() string {
 	return "Kind(invalid)"
 }
 
-// IsScalar reports whether k is Null, False, True or Number.
+// IsScalar reports whether k is [Null], [False], [True] or [Number].
 func (k Kind) IsScalar() bool { return k >= Null && k <= Number }
 
-// Empty says, on a Done, which empty value it completes. It is a plain
+// Empty says, on a [Done], which empty value it completes. It is a plain
 // value, safe to use from several goroutines.
 type Empty uint8
 
-// Values of Empty.
+// Values of [Empty].
 const (
 	NotEmpty    Empty = iota // the value had other fragments before its Done
 	EmptyString              // ""
@@ -45,7 +46,7 @@ const (
 	EmptyObject              // {}
 )
 
-// JSON returns the empty value as JSON text: "", [] or {}; "" for NotEmpty.
+// JSON returns the empty value as JSON text: "", [] or {}; "" for [NotEmpty].
 func (e Empty) JSON() string {
 	switch e {
 	case EmptyString:
@@ -58,12 +59,12 @@ func (e Empty) JSON() string {
 	return ""
 }
 
-// Segment is one step of a Path: an object key, or an array index.
+// Segment is one step of a [Path]: an object key, or an array index.
 //
-// In a fragment, Key is borrowed (see Path), and its bytes do not change
-// while the member it names is open. A Segment is a plain value: copies may
-// be read from several goroutines, its Key's bytes as long as nobody writes
-// them.
+// In a fragment, [Segment.Key] is borrowed (see Path), and its bytes do not
+// change while the member it names is open. A Segment is a plain value:
+// copies may be read from several goroutines, its Key's bytes as long as
+// nobody writes them.
 type Segment struct {
 	Key   []byte // the decoded object key when Index < 0
 	Index int    // the array index, or -1 for an object key
@@ -82,12 +83,12 @@ func (s Segment) IsIndex() bool { return s.Index >= 0 }
 // root.
 //
 // A fragment's Path, its segments and their keys are borrowed from whoever
-// made the fragment (the Translator) until the call that delivered it
-// returns; Clone makes a copy that owns its memory. Between those calls, the
-// producer may rewrite the path and its keys, with one exception that sinks
-// may rely on: the bytes of a key slice stay unchanged while its member is
-// open, until the Done of the member's value. A Path is a plain slice: it may
-// be read from several goroutines while nobody writes it.
+// made the fragment (the [Translator]) until the call that delivered it
+// returns; [Path.Clone] makes a copy that owns its memory. Between those
+// calls, the producer may rewrite the path and its keys, with one exception
+// that sinks may rely on: the bytes of a key slice stay unchanged while its
+// member is open, until the [Done] of the member's value. A Path is a plain
+// slice: it may be read from several goroutines while nobody writes it.
 type Path []Segment
 
 // Equal reports whether p and q are the same path.
@@ -150,8 +151,8 @@ func (p Path) Clone() Path {
 //
 // A Fragment may be read from several goroutines while nobody writes it or
 // the memory it borrows; a fragment received in Push borrows memory that its
-// producer rewrites after Push returns, so only a Clone may be handed to
-// another goroutine.
+// producer rewrites after Push returns, so only a [Fragment.Clone] may be
+// handed to another goroutine.
 type Fragment struct {
 	// Path is where the leaf's value is. Borrowed.
 	Path Path
@@ -192,11 +193,12 @@ type Call struct {
 }
 
 // Progress is a fragment with the identity of its tool call and the place in
-// the stream where it was determined: RFD 043's ToolCallArgumentProgress.
+// the stream where it was determined: RFD 043's ToolCallArgumentProgress
+// (docs/design.md, "The fragment protocol").
 //
 // A Progress received in Push is borrowed, and its producer rewrites it
 // after Push returns: it may not be handed to another goroutine (a Clone of
-// its Fragment and a copy of its Call may).
+// its [Fragment] and a copy of its Call may).
 type Progress struct {
 	// Call is the tool call's identity; it is shared, not to be modified.
 	Call *Call

@@ -6,19 +6,20 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// String returns f in RFD 043's notation, on one line:
+// String returns f in RFD 043's notation (docs/design.md, "The fragment
+// protocol"), on one line:
 //
 //	ObjectEntry { key: "path", value: String("/tmp/foo.rs") }
 //
-// Strings are quoted as Go quotes them (strconv.Quote), which agrees with the
+// Strings are quoted as Go quotes them ([strconv.Quote]), which agrees with the
 // RFD's Rust notation on every example it gives.
 func (f *Fragment) String() string {
 	b, _ := f.AppendText(nil)
 	return string(b)
 }
 
-// AppendText appends f in RFD 043's notation (see String). It implements
-// encoding.TextAppender and never fails.
+// AppendText appends f in RFD 043's notation (see [Fragment.String]). It
+// implements [encoding.TextAppender] and never fails.
 func (f *Fragment) AppendText(b []byte) ([]byte, error) {
 	for _, s := range f.Path {
 		if s.IsIndex() {

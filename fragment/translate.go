@@ -6,23 +6,23 @@ import (
 	"github.com/argstream/argstream/token"
 )
 
-// Receiver receives the fragments a Translator produces. The Progress and
-// everything it points to are borrowed until Push returns. sink.Sink is a
-// Receiver. A Translator calls Push from the goroutine that calls Handle,
-// one call at a time.
+// Receiver receives the fragments a [Translator] produces. The [Progress] and
+// everything it points to are borrowed until [Receiver.Push] returns.
+// sink.Sink is a Receiver. A Translator calls Push from the goroutine that
+// calls Handle, one call at a time.
 type Receiver interface {
 	Push(p *Progress) error
 }
 
-// Translator turns token events into fragments: it is a token.Handler that
+// Translator turns token events into fragments: it is a [token.Handler] that
 // keeps the path of the value being read.
 //
 // Each open object's current key lives in one buffer, written when its Key
 // event arrives and left untouched until the next Key of that object, which
-// comes after the Done of the member it named: so a key slice handed out
-// with a fragment keeps its bytes while its member is open (see Path). When
+// comes after the [Done] of the member it named: so a key slice handed out
+// with a fragment keeps its bytes while its member is open (see [Path]). When
 // the buffer grows, the keys move and later fragments carry the copies; the
-// old memory is not written. Reset ends every member.
+// old memory is not written. [Translator.Reset] ends every member.
 //
 // A Translator may not be used from several goroutines at once.
 type Translator struct {
@@ -43,7 +43,7 @@ type frame struct {
 
 var _ token.Handler = (*Translator)(nil)
 
-// NewTranslator returns a Translator that sends fragments of call to out.
+// NewTranslator returns a [Translator] that sends fragments of call to out.
 // call may be nil when identity does not matter.
 func NewTranslator(out Receiver, call *Call) *Translator {
 	return &Translator{out: out, p: Progress{Call: call}, lits: []byte("nullfalsetrue")}
@@ -136,9 +136,9 @@ func (t *Translator) begin() {
 }
 
 // setKey makes k the current key of the innermost object. It writes over
-// the previous key of that object only, whose member has had its Done, and
+// the previous key of that object only, whose member has had its [Done], and
 // over no key of an outer object: those are before it in keys (see
-// Translator on why that matters).
+// [Translator] on why that matters).
 func (t *Translator) setKey(k []byte) {
 	top := len(t.frames) - 1
 	at := t.frames[top].keyAt

@@ -31,7 +31,7 @@
 // a stream when the request asked for one ("stream": true), of the wire
 // the path names (.../messages, .../chat/completions, .../responses,
 // wherever mounted, however spelled) or, for another path, that the events
-// show; a response that is not a stream whole (Guard.Whole). A compressed
+// show; a response that is not a stream whole ([Guard.Whole]). A compressed
 // response is read decoded. Other endpoints, error statuses and their
 // bodies pass unchanged. Filter is the core, for a caller with a body of
 // its own.
@@ -56,7 +56,7 @@
 // The gateway judges the model's tool calls, as they stream: not the
 // requests (what the agent sends, the tool results), nor what a tool does
 // once an agent runs a forwarded call. An ask decision is forwarded by
-// default, for the agent's own prompt to ask (Config.BlockAsk blocks it).
+// default, for the agent's own prompt to ask ([Config.BlockAsk] blocks it).
 // A call whose input is not JSON arguments (a Chat custom tool's, and the
 // Responses API's custom_tool_call, local_shell_call, shell_call,
 // apply_patch_call and computer_call items, which the agent runs) is not
@@ -67,14 +67,14 @@
 //
 // Each response is read as its client reads it: a slow client slows the
 // upstream down rather than fill memory. What a response holds at once is
-// the event being read (at most Config.MaxEventSize) and the events held
-// behind a pending decision (at most Config.MaxHeld: past it, the call is
+// the event being read (at most [Config.MaxEventSize]) and the events held
+// behind a pending decision (at most [Config.MaxHeld]: past it, the call is
 // blocked); a Responses stream also keeps its done items, to end it
 // itself. Each byte is read once.
 //
 // # Concurrency
 //
-// A Guard, a Transport and the proxy are safe for concurrent use; each
-// response has its own state. Config's callbacks are called from the
+// A [Guard], a [Transport] and the proxy are safe for concurrent use; each
+// response has its own state. [Config]'s callbacks are called from the
 // goroutine that reads the response.
 package guard

@@ -53,10 +53,10 @@ type Record struct {
 }
 
 // DefaultMaxHeld is the most bytes a response's events may be held back
-// while a call's decision is pending, unless Config.MaxHeld says otherwise.
+// while a call's decision is pending, unless [Config.MaxHeld] says otherwise.
 const DefaultMaxHeld = 1 << 20
 
-// Config configures a Guard: what it asks of a policy, and what it reports.
+// Config configures a [Guard]: what it asks of a policy, and what it reports.
 // Its fields are read, never written, by the Guard; do not change them
 // once the Guard is in use.
 type Config struct {
@@ -114,7 +114,7 @@ type Guard struct {
 	cfg Config
 }
 
-// New returns a Guard with the configuration cfg.
+// New returns a [Guard] with the configuration cfg.
 func New(cfg Config) *Guard {
 	if cfg.MaxHeld <= 0 {
 		cfg.MaxHeld = DefaultMaxHeld

@@ -199,7 +199,7 @@ func (g *Guard) judgeWhole(x *exchange, resp *http.Response) error {
 	return nil
 }
 
-// Transport is an http.RoundTripper that judges the tool calls of the
+// Transport is an [http.RoundTripper] that judges the tool calls of the
 // responses it carries, as Filter and Whole do: a Go program that uses an
 // official SDK gives it to its client (option.WithHTTPClient(&http.Client{
 // Transport: &guard.Transport{Guard: g}})) and needs no other glue. The
@@ -212,7 +212,7 @@ type Transport struct {
 	Base http.RoundTripper
 }
 
-// RoundTrip implements http.RoundTripper.
+// RoundTrip implements [http.RoundTripper].
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	base := t.Base
 	if base == nil {
@@ -248,15 +248,15 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 // exchangeKey is the context key of a proxied request's exchange.
 type exchangeKey struct{}
 
-// NewProxy returns an http.Handler that forwards each request to upstream,
+// NewProxy returns an [http.Handler] that forwards each request to upstream,
 // its path and query kept (POST /v1/messages goes to upstream's
 // /v1/messages, under upstream's own path if it has one), and judges the
-// responses as Transport does. It is an httputil.ReverseProxy: hop-by-hop
+// responses as [Transport] does. It is an [httputil.ReverseProxy]: hop-by-hop
 // headers are removed, event streams are flushed as they are written, the
 // upstream request ends with the client's. Its fields may be changed before
 // it serves: ErrorHandler (a request or response the gateway refuses, an
 // upstream that cannot be reached: a 502 by default), Transport (the
-// upstream's: by default http.DefaultTransport's settings with 256 idle
+// upstream's: by default [http.DefaultTransport]'s settings with 256 idle
 // connections kept), BufferPool (8 KiB copy buffers), ErrorLog.
 func NewProxy(upstream *url.URL, g *Guard) *httputil.ReverseProxy {
 	return &httputil.ReverseProxy{

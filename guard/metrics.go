@@ -10,10 +10,11 @@ import (
 )
 
 // Metrics counts what a gateway does, for a Prometheus scrape: give its
-// Stream and Call methods to Config.OnStream and Config.OnCall, and serve
-// it. The tool names, written by the model, are label values: escaped as
-// the text format wants, and past MaxTools distinct names counted under
-// "other", so that a model cannot grow the metrics without bound.
+// [Metrics.Stream] and [Metrics.Call] methods to [Config.OnStream] and
+// [Config.OnCall], and serve it. The tool names, written by the model, are
+// label values: escaped as the text format wants, and past [MaxTools]
+// distinct names counted under "other", so that a model cannot grow the
+// metrics without bound.
 //
 // A Metrics is safe for concurrent use. Its zero value is ready.
 type Metrics struct {
@@ -30,7 +31,7 @@ type Metrics struct {
 
 type callKey struct{ tool, action string }
 
-// MaxTools is the most distinct tool names Metrics labels.
+// MaxTools is the most distinct tool names [Metrics] labels.
 const MaxTools = 256
 
 // offsetBuckets are the bounds of the decision offsets' histogram, in
@@ -48,7 +49,7 @@ func (m *Metrics) Stream(open bool) {
 	}
 }
 
-// Call counts one call's Record.
+// Call counts one call's [Record].
 func (m *Metrics) Call(r Record) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -93,7 +93,7 @@ type block struct {
 // as they come, byte for byte, but for the events of a call whose decision
 // is pending, held in order until it comes, and the events of a blocked
 // call, replaced by a notice. cancel, if not nil, cancels the upstream
-// request: the Guard calls it when it blocks the only call still
+// request: the [Guard] calls it when it blocks the only call still
 // streaming, and when the client closes the body early. The body returned
 // reads body as the client reads it, so that a slow client slows the
 // upstream down instead of filling memory; it closes body when it ends,
@@ -560,7 +560,7 @@ func (s *stream) fail(msg string) {
 	s.record()
 }
 
-// record reports each call's Record, once.
+// record reports each call's [Record], once.
 func (s *stream) record() {
 	if s.recorded {
 		return

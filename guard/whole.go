@@ -19,12 +19,12 @@ import (
 )
 
 // Whole judges a response that is not a stream, whole: each call it holds
-// is judged on its complete arguments, by the same policies as Filter's,
-// and a blocked call is replaced by its notice (Anthropic: a text block in
-// its place; Chat Completions: left out of tool_calls, the notice in the
-// message's content; Responses: a message item in its place), the stop
-// reason saying tool_use or tool_calls only if a call the client runs
-// remains. k may be Unknown: the body's shape tells the wire. A body the
+// is judged on its complete arguments, by the same policies as
+// [Guard.Filter]'s, and a blocked call is replaced by its notice (Anthropic:
+// a text block in its place; Chat Completions: left out of tool_calls, the
+// notice in the message's content; Responses: a message item in its place),
+// the stop reason saying tool_use or tool_calls only if a call the client
+// runs remains. k may be Unknown: the body's shape tells the wire. A body the
 // gateway cannot read, or that two readers could read differently, is an
 // error; a body of no known shape that names no tool call is returned as
 // it is.

@@ -3,7 +3,8 @@
 // decides while the arguments stream, as soon as the bytes received
 // determine the decision, and always with exactly the decision the complete
 // arguments give (RFD D26, streaming evaluation of RFD D25's
-// argument-conditional policies).
+// argument-conditional policies: docs/design.md, "Streaming policy
+// evaluation").
 //
 // # Rules
 //
@@ -11,8 +12,8 @@
 // an arg (an RFC 6901 JSON pointer into the arguments) with exactly one
 // matcher, and a mode: ask, unattended, edit or skip. A rule without a
 // condition is a catch-all. The first rule that matches decides; an
-// implicit ask closes every list (Decision.Rule is then ImplicitRule). The
-// rules file (Parse) reads:
+// implicit ask closes every list ([Decision.Rule] is then [ImplicitRule]). The
+// rules file ([Parse]) reads:
 //
 //	{
 //	  "run": [
@@ -24,7 +25,7 @@
 //	}
 //
 // and "run": "ask" is shorthand for [{"mode": "ask"}]. "paths" (optional)
-// declares the parameters whose values are file paths. New builds the same
+// declares the parameters whose values are file paths. [New] builds the same
 // from Go values.
 //
 // # Pointers
@@ -49,8 +50,8 @@
 //   - ask, edit and skip (restrictive) use "any": one matching value is
 //     enough, as a guard such as "skip if any path is .env" needs.
 //
-// A rule may say "quantifier": "all" or "any" (Rule.Quantifier); an
-// unattended rule with "any" loads with a Warning. An arg that resolves to
+// A rule may say "quantifier": "all" or "any" ([Rule.Quantifier]); an
+// unattended rule with "any" loads with a [Warning]. An arg that resolves to
 // nothing does not match, under either quantifier.
 //
 // # Readings
@@ -65,7 +66,7 @@
 //     "exclusive_minimum": 0 on an unattended rule, and both trigger a skip
 //     rule with those bounds. (Bounds are compared exactly, and as float64
 //     against the bound's own float64.) A number text longer than 800
-//     bytes, which Go 1.26's strconv.ParseFloat misreads (1<800
+//     bytes, which Go 1.26's [strconv.ParseFloat] misreads (1<800
 //     zeros>e-800, exactly 1, reads as 0.1) where Go 1.27's does not, has
 //     no reading a rule can rely on: it never satisfies an unattended
 //     rule, and always satisfies a numeric matcher of the others.
@@ -108,7 +109,7 @@
 //
 // # Patterns
 //
-// Patterns are Go regular expressions (package regexp, RE2 syntax), not
+// Patterns are Go regular expressions (package [regexp], RE2 syntax), not
 // ECMA-262 ones as JSON Schema specifies. Where they differ:
 //
 //   - no backreferences (\1) and no lookaround ((?=...), (?!...), (?<=...),
@@ -131,7 +132,7 @@
 // A prefix on a parameter declared in "paths" compares whole path
 // components after resolving both the prefix and the value lexically, as
 // the tool will: in POSIX style (the default) only "/" separates and a
-// backslash is part of a name, as path.Clean reads it; in Windows style
+// backslash is part of a name, as [path.Clean] reads it; in Windows style
 // (WithPathStyle(Windows), "path_style": "windows" in the file) "/" and "\"
 // separate, drives, UNC shares and trailing dots, spaces and stream
 // suffixes are resolved as Win32 does, and names compare case-insensitively.
@@ -149,7 +150,7 @@
 //     only matches a prefix with the same root.
 //
 // A value whose resolution is uncertain or depends on the platform is
-// suspect (PathStyle has the list): in POSIX style, any backslash, ":",
+// suspect ([PathStyle] has the list): in POSIX style, any backslash, ":",
 // name ending in "." or a space, reserved device name (nul, con.txt) or
 // leading "//"; in Windows style, device and drive-relative paths, streams,
 // trailing dots and spaces, reserved names, wildcards and possible 8.3
@@ -175,12 +176,12 @@
 //
 // Beyond the rules on its parameter, a call any of whose declared path
 // values is suspect never runs unattended, whichever rule decides
-// Unattended: a catch-all {"mode": "unattended"}, which decides at offset
-// 0, or a rule on another arg. The Evaluator follows the values of the
+// [Unattended]: a catch-all {"mode": "unattended"}, which decides at offset
+// 0, or a rule on another arg. The [Evaluator] follows the values of the
 // parameters in "paths" to the end of the arguments, after deciding too,
-// and Verdict.SuspectPath points at the first suspect one ("/path",
-// "/patterns/1/paths/0"). The decision stays Unattended (OnDecision may
-// have reported it long before), but Verdict.Unattended is false: the call
+// and [Verdict.SuspectPath] points at the first suspect one ("/path",
+// "/patterns/1/paths/0"). The decision stays Unattended ([OnDecision] may
+// have reported it long before), but [Verdict.Unattended] is false: the call
 // needs the user's yes, as for ask. So a parameter in "paths" counts even
 // if no rule names it, and a caller checks Verdict.Unattended, never the
 // mode alone. (Evaluate and EvaluateArgs return the decision only.)
@@ -203,13 +204,13 @@
 //
 // # Deciding
 //
-// Policy.Evaluate is the pure evaluator: given the complete top-level
+// [Policy.Evaluate] is the pure evaluator: given the complete top-level
 // parameters known so far, and whether the arguments have ended, it
-// returns the decision or waiting (the zero Decision). A rule whose
+// returns the decision or waiting (the zero [Decision]). A rule whose
 // parameter has not come blocks every rule after it: first match wins, so
 // nothing later may decide before it is settled.
 //
-// Policy.Evaluator is the streaming evaluator, a sink.Sink for one call's
+// [Policy.Evaluator] is the streaming evaluator, a [sink.Sink] for one call's
 // fragments. A rule with the quantifier "any" matches the moment a value
 // its arg resolves to is complete and matches, at any depth: the first
 // matching element of an array is enough. A rule with "all" is eliminated
@@ -223,14 +224,14 @@
 // can resolve to, and the string being completed on a parameter in
 // "paths", so a megabyte of "content" that no rule names is not stored.
 //
-// Edit is decided early like the others, but acting on it needs the
-// complete arguments (Decision.NeedsCompleteArguments). Skip lets the
-// caller stop parsing at once: with [WithStopOnSkip], Push returns ErrSkip (a
-// sink.ErrStop) and the stream stops.
+// [Edit] is decided early like the others, but acting on it needs the
+// complete arguments ([Decision.NeedsCompleteArguments]). [Skip] lets the
+// caller stop parsing at once: with [WithStopOnSkip], Push returns [ErrSkip] (a
+// [sink.ErrStop]) and the stream stops.
 //
 // A decision is about arguments that end up valid. If the stream fails
 // after deciding (truncated, malformed, a duplicate or confusable key
-// later on, stopped), Verdict.Executable is false: the call must not run,
+// later on, stopped), [Verdict.Executable] is false: the call must not run,
 // whatever was decided. A decision is never permission to execute before
 // Verdict().Executable() is true at the end of the arguments, nor to run
 // without asking before Verdict().Unattended() is (see "Path styles" for
@@ -239,6 +240,6 @@
 //
 // # Concurrency
 //
-// A Policy is immutable and may be used from several goroutines; an
+// A [Policy] is immutable and may be used from several goroutines; an
 // Evaluator belongs to one stream and may not.
 package policy

@@ -14,21 +14,22 @@ import (
 // Evaluate decides from the parameters known so far: known maps the name of
 // each top-level parameter whose value is complete to that value, and
 // complete says the arguments have ended, so that a parameter not in known
-// will never come. It is RFD D26's pure evaluator, written to be obviously
-// right on whole values, and the reference the streaming Evaluator is
-// tested against:
+// will never come. It is RFD D26's pure evaluator (its Phase 1:
+// docs/design.md, "RFD D26's phases"), written to be obviously right on whole
+// values, and the reference the streaming [Evaluator] is tested against:
 //
 //   - a catch-all decides;
 //   - a rule whose parameter is known decides if the values its arg
 //     resolves to match as its quantifier says (any one of them; or all of
 //     them, and at least one), and is eliminated otherwise;
 //   - a rule whose parameter is not known is eliminated if the arguments
-//     are complete, and otherwise blocks: the result is the zero Decision,
+//     are complete, and otherwise blocks: the result is the zero [Decision],
 //     waiting, whatever the later rules say;
-//   - when every rule is eliminated, the implicit Ask decides (ImplicitRule).
+//   - when every rule is eliminated, the implicit [Ask] decides
+//     ([ImplicitRule]).
 //
 // A value in known that is not valid JSON matches nothing. Evaluate returns
-// the decision only: an Unattended decision on arguments with a suspect
+// the decision only: an [Unattended] decision on arguments with a suspect
 // declared path does not let the call run unattended, which only an
 // Evaluator's Verdict().Unattended() says.
 func (p *Policy) Evaluate(known map[string]jsontext.Value, complete bool) Decision {
@@ -56,14 +57,14 @@ func (p *Policy) Evaluate(known map[string]jsontext.Value, complete bool) Decisi
 	return Decision{Mode: Ask, Rule: ImplicitRule}
 }
 
-// EvaluateArgs decides on complete arguments, a JSON object: Evaluate with
-// every member known and complete set. Arguments that are valid JSON but not
-// an object have no parameters. The arguments are checked as a Stream
-// checks them, with jsontoken.New's defaults: invalid JSON, a duplicate key
-// or keys a tool would confuse are an error (a *token.SyntaxError), never
-// a decision. Like Evaluate, it does not look for suspect declared paths:
-// to know whether the call may run unattended, feed the arguments to an
-// Evaluator and ask its Verdict.
+// EvaluateArgs decides on complete arguments, a JSON object:
+// [Policy.Evaluate] with every member known and complete set. Arguments that
+// are valid JSON but not an object have no parameters. The arguments are
+// checked as a Stream checks them, with [jsontoken.New]'s defaults: invalid
+// JSON, a duplicate key or keys a tool would confuse are an error (a
+// [*token.SyntaxError]), never a decision. Like Evaluate, it does not look
+// for suspect declared paths: to know whether the call may run unattended,
+// feed the arguments to an Evaluator and ask its [Verdict].
 func (p *Policy) EvaluateArgs(args jsontext.Value) (Decision, error) {
 	check := jsontoken.New(token.HandlerFunc(func(token.Event) error { return nil }))
 	if err := check.Feed(args); err != nil {

@@ -9,8 +9,8 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// The test list of RFD D26 (Phase 1) for the pure evaluator, and the
-// matcher semantics it rests on.
+// The test list of RFD D26's Phase 1, the pure evaluator (docs/design.md,
+// "RFD D26's phases"), and the matcher semantics it rests on.
 func TestEvaluate(t *testing.T) {
 	const createFile = `{"run": [
 		{"arg": "/path", "prefix": "src/", "mode": "unattended"},

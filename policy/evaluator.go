@@ -9,21 +9,21 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// ErrSkip is what an Evaluator made with [WithStopOnSkip] returns from Push
-// once it has decided Skip. It wraps sink.ErrStop, so the stream stops
+// ErrSkip is what an [Evaluator] made with [WithStopOnSkip] returns from Push
+// once it has decided [Skip]. It wraps [sink.ErrStop], so the stream stops
 // parsing the call: errors.Is(err, sink.ErrStop) and errors.Is(err, ErrSkip)
 // hold.
 var ErrSkip = fmt.Errorf("policy: decided skip: %w", sink.ErrStop)
 
 // Evaluator decides a policy on one tool call's arguments while they
-// stream: it is a sink.Sink. It makes exactly the decision Evaluate makes on
+// stream: it is a [sink.Sink]. It makes exactly the decision Evaluate makes on
 // the complete arguments, as soon as the fragments received determine it,
 // and never changes it afterwards:
 //
-//   - a rule with the quantifier Any matches the moment a value its arg
+//   - a rule with the quantifier [Any] matches the moment a value its arg
 //     resolves to completes and matches, at any depth (the first matching
 //     element of an array is enough);
-//   - a rule with the quantifier All is eliminated the moment a value its
+//   - a rule with the quantifier [All] is eliminated the moment a value its
 //     arg resolves to completes and does not match, and matches at the Done
 //     of its top-level parameter if every value matched and there was one;
 //   - a rule is eliminated when the Done of its top-level parameter arrives
@@ -37,9 +37,9 @@ var ErrSkip = fmt.Errorf("policy: decided skip: %w", sink.ErrStop)
 //
 // Decided or not, it follows the values of the parameters declared in
 // [WithPaths] to the end of the arguments, keeping only the string being
-// completed, and Verdict names the first that is suspect in the policy's
-// path style (Verdict.SuspectPath): such a call never runs unattended,
-// whatever rule decided Unattended, and whenever.
+// completed, and [Evaluator.Verdict] names the first that is suspect in the
+// policy's path style ([Verdict.SuspectPath]): such a call never runs
+// unattended, whatever rule decided [Unattended], and whenever.
 //
 // A decision is about arguments that end up valid: if the stream then
 // fails, Verdict says the call must not run, whatever was decided. And an
@@ -87,9 +87,9 @@ const (
 	eliminated
 )
 
-// EvaluatorOption configures an Evaluator (Policy.Evaluator). It is a type
+// EvaluatorOption configures an [Evaluator] ([Policy.Evaluator]). It is a type
 // of its own, not an [Option], because an Evaluator is configured apart from
-// its Policy: one Policy, built once with its Options, serves the Evaluators
+// its [Policy]: one Policy, built once with its Options, serves the Evaluators
 // of many calls, each with its own callback. An EvaluatorOption only sets
 // fields of the configuration it is given: one may configure several
 // Evaluators, from several goroutines.
@@ -101,24 +101,24 @@ type evaluatorConfig struct {
 }
 
 // OnDecision calls fn once, the moment the decision is known, with the
-// decision and the offset (fragment.Progress.Offset: the length of the
+// decision and the offset ([fragment.Progress.Offset]: the length of the
 // argument prefix) that determined it. A policy that starts with a catch-all
-// decides at offset 0, before any fragment: fn is then called by Evaluator
+// decides at offset 0, before any fragment: fn is then called by [Evaluator]
 // (and by Reset).
 //
 // The decision is reported as it is made, and never changes, but it is not
-// the verdict: an Unattended decision whose call turns out to have a suspect
-// declared path (Verdict.SuspectPath), later in the stream, needs the
+// the verdict: an [Unattended] decision whose call turns out to have a suspect
+// declared path ([Verdict.SuspectPath]), later in the stream, needs the
 // user's approval after all. Use it to prepare; only Verdict().Unattended()
 // at the end says the call may run without asking.
 func OnDecision(fn func(d Decision, at int64)) EvaluatorOption {
 	return func(c *evaluatorConfig) { c.onDecision = fn }
 }
 
-// WithStopOnSkip makes Push return [ErrSkip] once the decision is Skip, so
+// WithStopOnSkip makes Push return [ErrSkip] once the decision is [Skip], so
 // that the stream stops parsing a call that will not run and the caller can
 // cancel it upstream. The arguments are then never checked to the end:
-// Verdict reports them as not valid (Err is ErrSkip). Leave it off to
+// [Verdict] reports them as not valid (Err is ErrSkip). Leave it off to
 // validate the arguments whatever the decision.
 func WithStopOnSkip() EvaluatorOption {
 	return func(c *evaluatorConfig) { c.stopOnSkip = true }
@@ -173,10 +173,10 @@ func (e *Evaluator) Reset() {
 func (e *Evaluator) Decision() Decision { return e.decision }
 
 // DecidedAt returns the offset at which the decision became known (see
-// OnDecision), or -1 before.
+// [OnDecision]), or -1 before.
 func (e *Evaluator) DecidedAt() int64 { return e.at }
 
-// Push consumes the next fragment. It implements sink.Sink.
+// Push consumes the next fragment. It implements [sink.Sink].
 func (e *Evaluator) Push(p *fragment.Progress) error {
 	if e.ended {
 		return e.stop()
@@ -216,7 +216,7 @@ func (e *Evaluator) Push(p *fragment.Progress) error {
 	return e.stop()
 }
 
-// End records how the stream ended. It implements sink.Sink. End(nil) after
+// End records how the stream ended. It implements [sink.Sink]. End(nil) after
 // arguments whose root Done never came (a tokenizer that does not send it)
 // still decides, as the end of the arguments.
 func (e *Evaluator) End(err error) {
@@ -230,7 +230,7 @@ func (e *Evaluator) End(err error) {
 	}
 }
 
-// stop is what Push returns once the fragment is handled.
+// stop is what [Evaluator.Push] returns once the fragment is handled.
 func (e *Evaluator) stop() error {
 	if e.cfg.stopOnSkip && e.decision.Mode == Skip {
 		return ErrSkip
@@ -238,14 +238,14 @@ func (e *Evaluator) stop() error {
 	return nil
 }
 
-// watch follows the strings that the pointers declared in WithPaths resolve
+// watch follows the strings that the pointers declared in [WithPaths] resolve
 // to, before and after the decision, and records the pointer of the first
 // that is suspect in the policy's style. It keeps the pieces of the string
 // being completed only, and only until one is found suspect: the work is
-// linear in the length of those strings, and the buffer, kept across Reset,
-// stops growing once it holds the longest. Strings are leaves, so the Done
-// that follows a string's pieces is the string's own. The empty string,
-// which has no pieces, is never suspect.
+// linear in the length of those strings, and the buffer, kept across
+// [Evaluator.Reset], stops growing once it holds the longest. Strings are
+// leaves, so the Done that follows a string's pieces is the string's own. The
+// empty string, which has no pieces, is never suspect.
 func (e *Evaluator) watch(p *fragment.Progress) {
 	if len(e.p.paths) == 0 || e.suspect != "" {
 		return
@@ -272,7 +272,7 @@ func (e *Evaluator) watch(p *fragment.Progress) {
 	}
 }
 
-// onPaths reports whether a value some pointer declared in WithPaths resolves
+// onPaths reports whether a value some pointer declared in [WithPaths] resolves
 // to can be at path.
 func (e *Evaluator) onPaths(path fragment.Path) bool {
 	for i, segs := range e.p.paths {
@@ -307,7 +307,7 @@ func (e *Evaluator) startCapture(path fragment.Path) bool {
 }
 
 // setRoot copies path into root, keys included: the fragment's own path is
-// borrowed for the duration of Push only.
+// borrowed for the duration of [Evaluator.Push] only.
 func (e *Evaluator) setRoot(path fragment.Path) {
 	clear(e.memo) // it may hold root's keys, which change here
 	e.keys = e.keys[:0]
@@ -363,7 +363,7 @@ func (e *Evaluator) onValue(rel fragment.Path, text jsontext.Value) error {
 }
 
 // settle settles the open rules on the top-level parameter key, whose value
-// is complete: every value they could resolve to has been matched. An All
+// is complete: every value they could resolve to has been matched. An [All]
 // rule still open matches if it had a value (every one matched, or it
 // would have been eliminated); the others are eliminated.
 func (e *Evaluator) settle(key []byte) {

@@ -13,9 +13,10 @@ import (
 	"github.com/argstream/argstream/sink"
 )
 
-// The test list of RFD D26 (Phase 2) for the streaming evaluator: each
-// case gives the decision and the exact byte at which it becomes known,
-// marked by "|" in the arguments, which every chunking must agree on.
+// The test list of RFD D26's Phase 2, the streaming evaluator
+// (docs/design.md, "RFD D26's phases"): each case gives the decision and the
+// exact byte at which it becomes known, marked by "|" in the arguments, which
+// every chunking must agree on.
 func TestEvaluatorDecidesAt(t *testing.T) {
 	const createFile = `{"run": [
 		{"arg": "/path", "prefix": "src/", "mode": "unattended"},

@@ -147,11 +147,11 @@ func manyKeysDoc(n int) string {
 	return b.String()
 }
 
-// TestLinear checks DESIGN.md invariant 9 for the streaming evaluator: the
-// time for each shape at 4n is at most 6 times the time at n, fed in
-// 16-byte chunks and whole. The Stream and the Evaluator are reset and
-// reused from run to run, so that what is timed is the work, not the growth
-// of fresh buffers.
+// TestLinear checks invariant 9 (docs/design.md, "Invariants": linear for
+// every input) for the streaming evaluator: the time for each shape at 4n is
+// at most 6 times the time at n, fed in 16-byte chunks and whole. The Stream
+// and the Evaluator are reset and reused from run to run, so that what is
+// timed is the work, not the growth of fresh buffers.
 func TestLinear(t *testing.T) {
 	for _, c := range linearCases {
 		for _, size := range []int{16, 0} { // 0: whole

@@ -32,7 +32,7 @@ type ruleJSON struct {
 	ExclusiveMaximum jsontext.Value `json:"exclusive_maximum"`
 }
 
-// Parse reads a rules file and checks it as New does:
+// Parse reads a rules file and checks it as [New] does:
 //
 //	{"run": [RULE, ...], "paths": ["/path", ...], "path_style": "posix"}
 //	{"run": "MODE"}
@@ -40,7 +40,7 @@ type ruleJSON struct {
 // where RULE is {"arg": POINTER, MATCHER: OPERAND, "mode": MODE} with one
 // MATCHER among const, enum, pattern, prefix, minimum, maximum,
 // exclusive_minimum and exclusive_maximum, and optionally "quantifier":
-// "all" or "any" (see Rule.Quantifier), or {"mode": MODE} for a catch-all;
+// "all" or "any" (see [Rule.Quantifier]), or {"mode": MODE} for a catch-all;
 // a bare MODE is one catch-all rule. "paths" (optional) declares the
 // parameters whose values are file paths (see [WithPaths]), and
 // "path_style" (optional, "posix" or "windows") how the tool resolves them
@@ -104,7 +104,7 @@ func Parse(data []byte, opts ...Option) (*Policy, []Warning, error) {
 	return build(rules, o, broken, errs)
 }
 
-// parseRule reads one rule of the file into a Rule for New to check.
+// parseRule reads one rule of the file into a [Rule] for [New] to check.
 //
 // It returns the rule, its errors, and whether they leave it too broken for
 // New to check the rest of it.

@@ -27,8 +27,8 @@ var matcherKeys = []string{keyConst, keyEnum, keyPattern, keyPrefix, keyMinimum,
 // Matcher is a rule's condition on the values its arg resolves to: one of
 // the rules file's matcher keys with its operand as JSON text. The zero
 // Matcher is no condition: a rule without one is a catch-all. Build one with
-// Const, Enum, Pattern, Prefix, Minimum, Maximum, ExclusiveMinimum or
-// ExclusiveMaximum; New checks it.
+// [Const], [Enum], [Pattern], [Prefix], [Minimum], [Maximum],
+// [ExclusiveMinimum] or [ExclusiveMaximum]; [New] checks it.
 type Matcher struct {
 	key     string
 	operand jsontext.Value
@@ -98,7 +98,7 @@ func (m Matcher) String() string {
 	return fmt.Sprintf("%q: %s", m.key, m.operand)
 }
 
-// matcher is a checked Matcher, ready to match.
+// matcher is a checked [Matcher], ready to match.
 type matcher struct {
 	key        string
 	values     []value        // const: one value; enum: the alternatives
@@ -125,7 +125,7 @@ func isBound(key string) bool {
 
 // compile checks m's operand and prepares it. isPath says the rule's arg is
 // declared a path: its values are strings, so only string matchers fit.
-// permissive says the rule is permissive (Unattended): it must hold under
+// permissive says the rule is permissive ([Unattended]): it must hold under
 // every reading of a value, not just one.
 func compile(m Matcher, isPath, permissive bool, o *config) (matcher, error) {
 	if m.err != nil {
@@ -208,7 +208,7 @@ func compile(m Matcher, isPath, permissive bool, o *config) (matcher, error) {
 // what was written and what a POSIX or a Windows tool resolves it to. A
 // permissive matcher holds only if every reading matches; a restrictive one
 // if any does. A number text longer than strconvExact bytes, which some Go
-// versions' strconv.ParseFloat misread, has no reading a rule can rely on:
+// versions' [strconv.ParseFloat] misread, has no reading a rule can rely on:
 // it never satisfies a permissive matcher and always satisfies a
 // restrictive numeric one.
 func (m *matcher) match(v *value) bool {

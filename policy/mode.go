@@ -5,7 +5,7 @@ import "fmt"
 // Mode is what to do with a tool call.
 type Mode uint8
 
-// Modes. The zero Mode is no mode: a Decision that is still waiting.
+// Modes. The zero [Mode] is no mode: a [Decision] that is still waiting.
 const (
 	Ask        Mode = iota + 1 // ask the user before running the call
 	Unattended                 // run the call without asking
@@ -15,7 +15,7 @@ const (
 
 var modeNames = [...]string{Ask: "ask", Unattended: "unattended", Edit: "edit", Skip: "skip"}
 
-// ParseMode returns the Mode named s: "ask", "unattended", "edit" or "skip".
+// ParseMode returns the [Mode] named s: "ask", "unattended", "edit" or "skip".
 func ParseMode(s string) (Mode, error) {
 	for m, name := range modeNames {
 		if name != "" && name == s {
@@ -26,7 +26,7 @@ func ParseMode(s string) (Mode, error) {
 }
 
 // String returns the mode's name as the rules file spells it, or "waiting"
-// for the zero Mode.
+// for the zero [Mode].
 func (m Mode) String() string {
 	if m == 0 {
 		return "waiting"
@@ -40,7 +40,7 @@ func (m Mode) String() string {
 // valid reports whether m is one of the four modes.
 func (m Mode) valid() bool { return m >= Ask && m <= Skip }
 
-// MarshalText returns the mode's name. The zero Mode has none.
+// MarshalText returns the mode's name. The zero [Mode] has none.
 func (m Mode) MarshalText() ([]byte, error) {
 	if !m.valid() {
 		return nil, fmt.Errorf("policy: cannot marshal %v", m)
@@ -48,7 +48,7 @@ func (m Mode) MarshalText() ([]byte, error) {
 	return []byte(modeNames[m]), nil
 }
 
-// UnmarshalText sets m to the mode named by text (see ParseMode).
+// UnmarshalText sets m to the mode named by text (see [ParseMode]).
 func (m *Mode) UnmarshalText(text []byte) error {
 	mode, err := ParseMode(string(text))
 	if err != nil {
@@ -58,11 +58,11 @@ func (m *Mode) UnmarshalText(text []byte) error {
 	return nil
 }
 
-// ImplicitRule is the Rule index of a Decision made by the implicit ask that
-// closes every rule list: no rule matched.
+// ImplicitRule is the [Rule] index of a [Decision] made by the implicit ask
+// that closes every rule list: no rule matched.
 const ImplicitRule = -1
 
-// Decision is the outcome of evaluating a policy: a Mode and the rule that
+// Decision is the outcome of evaluating a policy: a [Mode] and the rule that
 // chose it. The zero Decision is "waiting": the first rule that is neither
 // matched nor eliminated needs a parameter that has not (completely) arrived.
 type Decision struct {
@@ -77,7 +77,7 @@ type Decision struct {
 func (d Decision) Decided() bool { return d.Mode != 0 }
 
 // NeedsCompleteArguments reports whether acting on d needs the complete
-// arguments even though d itself is known early: true for Edit, since one can
+// arguments even though d itself is known early: true for [Edit], since one can
 // only edit the whole arguments.
 func (d Decision) NeedsCompleteArguments() bool { return d.Mode == Edit }
 

@@ -325,7 +325,7 @@ func (d decimal) floatReading() decimal { return exactFloat(d.float()) }
 
 // nearestFloat returns the floatReading of the JSON number text s, or 0 if
 // s is not a JSON number. Its cost is linear in len(s), plus a bounded
-// cost: strconv.ParseFloat's, which is tens of microseconds for a value
+// cost: [strconv.ParseFloat]'s, which is tens of microseconds for a value
 // that rounds to a subnormal or lies halfway between two float64 values
 // (its exact, 800-digit fallback), and the exact expansion of the float64
 // (up to 767 digits). To compare readings with a bound, readingBound
@@ -335,7 +335,7 @@ func nearestFloat(s string) decimal {
 	return d.floatReading()
 }
 
-// strconvExact is the length up to which strconv.ParseFloat reads every
+// strconvExact is the length up to which [strconv.ParseFloat] reads every
 // JSON number text as its nearest float64, in every Go version: a mantissa
 // of at most 800 digits is not cut short, and an exponent it caps (at 5
 // digits) is then far beyond the range whatever the mantissa. Longer texts,
@@ -348,7 +348,7 @@ const strconvExact = 800
 // documents it for a text s of d: ±Inf when it overflows, ±0 when it
 // underflows. It takes time linear in len(d.digits).
 //
-// It does not hand the JSON text to strconv.ParseFloat, which (Go 1.26)
+// It does not hand the JSON text to [strconv.ParseFloat], which (Go 1.26)
 // misreads two kinds of long text: a mantissa of more than 800 digits
 // without a decimal point (1<800 zeros>e-800 reads as 0.1: the decimal
 // point is placed as if the mantissa stopped at 800 digits), and an
@@ -446,7 +446,7 @@ func exactFloat(f float64) decimal {
 // readingBound is a bound b prepared for comparing the float64 readings
 // of values with it, without reading the values: cmpReading(v) is
 // v.floatReading().cmp(b) at the cost of two decimal comparisons, where
-// the reading itself costs strconv.ParseFloat, tens of microseconds for a
+// the reading itself costs [strconv.ParseFloat], tens of microseconds for a
 // value that rounds to a subnormal (4.9e-324) or lies halfway between two
 // float64 values (strconv then falls back to its 800-digit arithmetic):
 // an array of them would cost seconds per megabyte.

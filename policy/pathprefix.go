@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-// filePath is a file path after lexical resolution in one PathStyle (see
+// filePath is a file path after lexical resolution in one [PathStyle] (see
 // PathStyle and the package documentation, "Path styles"). After
 // resolution ".." can only lead a path that can climb out (relative, or
 // drive-relative in Windows style), so it is kept as a count: a path that
@@ -26,7 +26,7 @@ type filePath struct {
 }
 
 // resolvePath resolves p lexically as a tool of the given style would (see
-// PathStyle), without looking anything up. It takes time linear in len(p)
+// [PathStyle]), without looking anything up. It takes time linear in len(p)
 // and allocates the component slice, plus in Windows style the folded copy
 // of p when p is not already folded, and the root when it must be rewritten.
 func resolvePath(p string, style PathStyle) filePath {
@@ -142,7 +142,7 @@ func isDrive(s string) bool {
 	return len(s) >= 2 && s[1] == ':' && (s[0]|0x20) >= 'a' && (s[0]|0x20) <= 'z'
 }
 
-// resolveWindows resolves p in Windows style into fp (see PathStyle).
+// resolveWindows resolves p in Windows style into fp (see [PathStyle]).
 func (fp *filePath) resolveWindows(p string) {
 	q, bad := foldWindows(p)
 	fp.suspect = fp.suspect || bad
@@ -325,7 +325,7 @@ func foldWindows(p string) (string, bool) {
 }
 
 // foldRune returns one representative of r's simple case folding orbit (the
-// runes strings.EqualFold takes as equal to r): the lower case of the orbit's
+// runes [strings.EqualFold] takes as equal to r): the lower case of the orbit's
 // smallest rune when it is in the orbit, else that smallest rune. So two
 // runes fold to the same rune exactly when EqualFold equates them.
 func foldRune(r rune) rune {
@@ -347,7 +347,7 @@ func foldRune(r rune) rune {
 
 // String returns the resolved path in canonical form, for patterns to match
 // against: the root, then each climbing ".." and each component joined by
-// "/"; "." for an empty relative path. In POSIX style it is what path.Clean
+// "/"; "." for an empty relative path. In POSIX style it is what [path.Clean]
 // returns. In Windows style it is folded to lower case, the root written
 // "c:/", "c:" or "//server/share/", stream suffixes and trailing dots and
 // spaces removed: `SRC\.\.Env.` and "src/.env::$DATA" are both "src/.env".

@@ -8,9 +8,9 @@ import "fmt"
 // links. Under both styles a path whose resolution is uncertain or depends
 // on the platform is suspect (listed below): it may name any file, so it
 // never satisfies a permissive rule and always satisfies a restrictive one,
-// and a call with one never runs unattended (Verdict.SuspectPath).
+// and a call with one never runs unattended ([Verdict.SuspectPath]).
 //
-// POSIX (the zero PathStyle, the default) resolves as path.Clean does: only
+// [POSIX] (the zero PathStyle, the default) resolves as [path.Clean] does: only
 // "/" separates, and "\" is an ordinary byte of a component. Empty and "."
 // components are dropped; ".." removes the component before it, climbs out
 // (a leading ".." of a relative path) when there is none, and stays at the
@@ -44,7 +44,7 @@ import "fmt"
 // ".env:s" are ".env") and its trailing dots and spaces stripped (".env."
 // and ".env " are ".env"); a component that this would empty ("...", ":x")
 // is kept as written. Names compare under Unicode simple case folding (as
-// strings.EqualFold does), and the resolved form is written folded to lower
+// [strings.EqualFold] does), and the resolved form is written folded to lower
 // case. A Windows path is suspect when it is a device or drive-relative
 // path, or a UNC path whose server or share is missing, "." or ".."; when a
 // component, the server or the share contains ":" (a stream), ends with "."
@@ -86,7 +86,7 @@ const (
 
 var pathStyleNames = [...]string{POSIX: "posix", Windows: "windows"}
 
-// ParsePathStyle returns the PathStyle named s: "posix" or "windows".
+// ParsePathStyle returns the [PathStyle] named s: "posix" or "windows".
 func ParsePathStyle(s string) (PathStyle, error) {
 	for st, name := range pathStyleNames {
 		if name == s {
@@ -96,7 +96,7 @@ func ParsePathStyle(s string) (PathStyle, error) {
 	return 0, fmt.Errorf("unknown path style %q (want posix or windows)", s)
 }
 
-// String returns the style's name as ParsePathStyle reads it.
+// String returns the style's name as [ParsePathStyle] reads it.
 func (s PathStyle) String() string {
 	if s.valid() {
 		return pathStyleNames[s]
@@ -104,7 +104,7 @@ func (s PathStyle) String() string {
 	return fmt.Sprintf("PathStyle(%d)", uint8(s))
 }
 
-// valid reports whether s is POSIX or Windows.
+// valid reports whether s is [POSIX] or [Windows].
 func (s PathStyle) valid() bool { return int(s) < len(pathStyleNames) }
 
 // MarshalText returns the style's name.
@@ -115,7 +115,7 @@ func (s PathStyle) MarshalText() ([]byte, error) {
 	return []byte(pathStyleNames[s]), nil
 }
 
-// UnmarshalText sets s to the style named by text (see ParsePathStyle).
+// UnmarshalText sets s to the style named by text (see [ParsePathStyle]).
 func (s *PathStyle) UnmarshalText(text []byte) error {
 	st, err := ParsePathStyle(string(text))
 	if err != nil {

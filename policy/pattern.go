@@ -9,7 +9,7 @@ import (
 // DefaultMaxPatternSize is the default limit on the size of a rule's
 // pattern, in instructions of its compiled program: the count that
 // regexp/syntax gives, len(prog.Inst) after syntax.Parse(expr, syntax.Perl),
-// Simplify and syntax.Compile. `(^|/)\.env($|\.)` is 16 instructions,
+// Simplify and [syntax.Compile]. `(^|/)\.env($|\.)` is 16 instructions,
 // `^[0-9a-f]{64}$` 68, `[a-z]{1,300}@` 602: a counted repetition costs its
 // body once per count.
 //
@@ -29,7 +29,7 @@ const DefaultMaxPatternSize = 100
 
 // compilePattern compiles expr, a Go (RE2) regular expression, refusing it
 // if its program has more than max instructions (see
-// DefaultMaxPatternSize).
+// [DefaultMaxPatternSize]).
 func compilePattern(expr string, max int) (*regexp.Regexp, error) {
 	n, err := patternSize(expr)
 	if err != nil {
@@ -46,7 +46,7 @@ func compilePattern(expr string, max int) (*regexp.Regexp, error) {
 }
 
 // patternSize returns the number of instructions of expr's program, as
-// regexp.Compile builds it.
+// [regexp.Compile] builds it.
 func patternSize(expr string) (int, error) {
 	re, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {

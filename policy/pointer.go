@@ -90,7 +90,7 @@ type keyRef struct {
 // keyIs reports whether key is seg, the pointer token j. A key slice once
 // found equal is remembered in memo[j] (when memo is not nil), and the next
 // call with the same slice answers without reading it: the values under a
-// long key all carry the same key slice (fragment.Path's keys stay put while
+// long key all carry the same key slice ([fragment.Path]'s keys stay put while
 // their member is open), and comparing it at every value would cost time
 // quadratic in the key. Whoever keeps a memo must clear it when a
 // remembered slice's bytes may change: when an object member ends.

@@ -8,10 +8,10 @@ import (
 )
 
 // Rule is one entry of a policy: a condition and the mode it decides. A
-// rule with an Arg and a Match holds when the values Arg resolves to match
-// as its Quantifier says (by default: every value, and at least one, for
-// Unattended; any value for the other modes); a rule with neither is a
-// catch-all and always holds.
+// rule with an [Rule.Arg] and a [Rule.Match] holds when the values Arg
+// resolves to match as its Quantifier says (by default: every value, and at
+// least one, for [Unattended]; any value for the other modes); a rule with
+// neither is a catch-all and always holds.
 type Rule struct {
 	// Arg is an RFC 6901 JSON pointer into the arguments, such as "/path"
 	// or "/patterns/paths"; "" for a catch-all.
@@ -32,7 +32,7 @@ type Rule struct {
 // array is met along its pointer ("/path" on ["a", "b"]).
 type Quantifier uint8
 
-// Quantifiers. The zero Quantifier is a rule's default (see Rule).
+// Quantifiers. The zero [Quantifier] is a rule's default (see [Rule]).
 const (
 	// All holds when every value matches and there is at least one: the
 	// secure reading for a permissive rule (Unattended), which one
@@ -47,7 +47,7 @@ const (
 var quantifierNames = [...]string{All: "all", Any: "any"}
 
 // String returns the quantifier's name as the rules file spells it, or
-// "default" for the zero Quantifier.
+// "default" for the zero [Quantifier].
 func (q Quantifier) String() string {
 	if q == 0 {
 		return "default"
@@ -58,7 +58,7 @@ func (q Quantifier) String() string {
 	return fmt.Sprintf("Quantifier(%d)", uint8(q))
 }
 
-// ParseQuantifier returns the Quantifier named s: "all" or "any".
+// ParseQuantifier returns the [Quantifier] named s: "all" or "any".
 func ParseQuantifier(s string) (Quantifier, error) {
 	switch s {
 	case "all":
@@ -74,16 +74,16 @@ func ParseQuantifier(s string) (Quantifier, error) {
 // (see the package documentation, "Readings").
 func permissive(m Mode) bool { return m == Unattended }
 
-// Policy is a checked, ordered list of rules, closed by an implicit Ask.
+// Policy is a checked, ordered list of rules, closed by an implicit [Ask].
 // It is immutable and safe for concurrent use; each tool call gets its own
-// Evaluator.
+// [Evaluator].
 type Policy struct {
 	rules []rule
 	paths [][]string // the tokens of each pointer declared in WithPaths, once each
 	style PathStyle  // how the tool resolves those paths (WithPathStyle)
 }
 
-// rule is a checked Rule.
+// rule is a checked [Rule].
 type rule struct {
 	Rule
 	segs []string // Arg's tokens; nil for a catch-all
@@ -124,7 +124,7 @@ func WithPaths(pointers ...string) Option {
 }
 
 // WithPathStyle sets how the values of the parameters declared with
-// [WithPaths] are resolved: POSIX (the default) or Windows (see the package
+// [WithPaths] are resolved: [POSIX] (the default) or [Windows] (see the package
 // documentation, "Path styles"). Choose the style of the system the tool
 // runs on.
 func WithPathStyle(style PathStyle) Option {
@@ -139,8 +139,8 @@ func WithPatternLimit(instructions int) Option {
 	return func(c *config) { c.patternLimit = instructions }
 }
 
-// New checks rules and returns them as a Policy. Every problem found is an
-// error (a *RuleError each, joined); warnings, such as a list without a
+// New checks rules and returns them as a [Policy]. Every problem found is an
+// error (a [*RuleError] each, joined); warnings, such as a list without a
 // final catch-all, come back separately and do not stop the policy.
 func New(rules []Rule, opts ...Option) (*Policy, []Warning, error) {
 	return build(rules, newConfig(opts), nil, nil)
@@ -154,7 +154,7 @@ func newConfig(opts []Option) config {
 	return c
 }
 
-// build is New for rules of which some (broken) already failed to load,
+// build is [New] for rules of which some (broken) already failed to load,
 // with errs their errors: they are not checked again, and the others are.
 func build(rules []Rule, o config, broken []bool, errs []error) (*Policy, []Warning, error) {
 	var warns []Warning

@@ -6,9 +6,9 @@ import (
 )
 
 // RuleError is one reason a policy was refused: which rule, which field,
-// why. New and Parse return every problem they find, joined (errors.Join);
-// errors.As finds the first, and the joined error's Unwrap() []error gives
-// them all.
+// why. [New] and [Parse] return every problem they find, joined
+// ([errors.Join]); [errors.As] finds the first, and the joined error's
+// Unwrap() []error gives them all.
 type RuleError struct {
 	// Rule is the rule's 0-based index in the list, or -1 for a problem
 	// outside the rules ("paths", or the file as a whole).
@@ -36,7 +36,7 @@ type Warning struct {
 	Msg   string // what to look at
 }
 
-// String returns the warning in the form of a RuleError's message.
+// String returns the warning in the form of a [RuleError]'s message.
 func (w Warning) String() string { return describe(w.Rule, w.Arg, w.Field, w.Msg) }
 
 // describe writes `rule 2 ("arg": "/path"): "prefix": why`, `rule 3: why`

@@ -28,7 +28,7 @@ func parseValue(text []byte) (value, error) {
 	return p.parse(text)
 }
 
-// parser decodes JSON values with a decoder it keeps, so that an Evaluator,
+// parser decodes JSON values with a decoder it keeps, so that an [Evaluator],
 // which decodes every value a rule's pointer reaches, does not make a new
 // one (a few KB) for each. The zero parser is ready.
 type parser struct {

@@ -2,14 +2,14 @@ package policy
 
 import "github.com/go-json-experiment/json/jsontext"
 
-// Verdict is what an Evaluator knows about its call: the decision, where it
+// Verdict is what an [Evaluator] knows about its call: the decision, where it
 // became known, whether the arguments turned out valid, and whether a
 // declared path among them is suspect.
 //
-// Mode == Unattended is not permission to run the call without asking: a
+// [Mode] == [Unattended] is not permission to run the call without asking: a
 // caller must check Unattended(), which also needs valid arguments and no
-// suspect declared path. Executable says whether the call may run at all:
-// where Unattended() is false, only after the user's yes (or edit).
+// suspect declared path. [Verdict.Executable] says whether the call may run
+// at all: where Unattended() is false, only after the user's yes (or edit).
 type Verdict struct {
 	// Decision is the decision, or the zero Decision (waiting) if none was
 	// reached.
@@ -44,8 +44,8 @@ func (e *Evaluator) Verdict() Verdict {
 func (v Verdict) Valid() bool { return v.Ended && v.Err == nil }
 
 // Executable reports whether the call may run: its arguments ended complete
-// and valid, and the decision is not Skip. It does not say the call may
-// run without asking: Ask still needs the user's yes, Edit the user's edit,
+// and valid, and the decision is not [Skip]. It does not say the call may
+// run without asking: [Ask] still needs the user's yes, [Edit] the user's edit,
 // and Unattended with a suspect declared path the user's yes, as Ask does
 // (see Unattended). A call whose stream failed is never executable,
 // whatever was decided while it streamed.
@@ -53,10 +53,11 @@ func (v Verdict) Executable() bool { return v.Valid() && v.Decided() && v.Mode !
 
 // Unattended reports whether the call may run without asking anyone: its
 // arguments ended complete and valid, the decision is Unattended, and no
-// declared path is suspect (SuspectPath is ""). Check it rather than the
-// Mode, which is only what the rules decided, possibly early: a call
-// decided Unattended with a suspect declared path needs approval as an Ask
-// does, and may run once the user says yes (it stays Executable).
+// declared path is suspect ([Verdict.SuspectPath] is ""). Check it rather
+// than the [Mode], which is only what the rules decided, possibly early: a
+// call decided Unattended with a suspect declared path needs approval as an
+// [Ask] does, and may run once the user says yes (it stays
+// [Verdict.Executable]).
 func (v Verdict) Unattended() bool {
 	return v.Valid() && v.Decided() && v.Mode == Unattended && v.SuspectPath == ""
 }

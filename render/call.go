@@ -13,7 +13,7 @@ import (
 
 // call is one tool call's sink. It follows the structure of the arguments
 // from the fragments' paths, in the order the fragment grammar fixes
-// (package fragment), and reports it to its two printers: p[0] the live
+// (package [fragment]), and reports it to its two printers: p[0] the live
 // view, p[1] the summary that Partial returns.
 //
 // Nothing is written before there is a value to show: the opening of an
@@ -87,7 +87,7 @@ func (c *call) header() {
 }
 
 // Push renders one fragment. It never fails: a renderer does not stop the
-// call it shows (see Renderer.Err).
+// call it shows (see [Renderer.Err]).
 func (c *call) Push(p *fragment.Progress) error {
 	if !c.headed {
 		if len(c.nameText) == 0 && p.Call != nil {

@@ -6,7 +6,7 @@
 //	r := render.New(os.Stdout)
 //	resp := toolcall.New(toolcall.WithSinks(r.Sink))
 //
-// A Renderer serves any number of calls, interleaved or not: Sink makes
+// A [Renderer] serves any number of calls, interleaved or not: Sink makes
 // each call's sink. When the output goes from one call's text to another
 // call's that was already under way, a continuation header says whose
 // text follows:
@@ -18,7 +18,7 @@
 //
 // # Styles
 //
-// FunctionCall (the default) writes the call as a function call. Short
+// [FunctionCall] (the default) writes the call as a function call. Short
 // values are inline, quoted as Go quotes strings; keys are dimmed. A long
 // string is announced inline with "…" and shown below, whole, as a block of
 // lines behind a gutter, while it streams; what follows it goes on on an
@@ -33,7 +33,7 @@
 //	  │ }
 //	  paths: ["src/a.rs"]}], dry_run: false)
 //
-// JSON writes the arguments as pretty-printed JSON, growing as they
+// [JSON] writes the arguments as pretty-printed JSON, growing as they
 // stream, strings escaped as JSON escapes them:
 //
 //	Calling tool fs_create_file
@@ -45,7 +45,7 @@
 // # Short and long strings
 //
 // A string is long if its text holds a newline or is longer than the inline
-// limit (WithInline, 64 bytes by default); else it is short. A short string
+// limit ([WithInline], 64 bytes by default); else it is short. A short string
 // is shown when it is complete, with its key, so that it is never cut by
 // another call's output. A long string is shown from the moment it is known
 // to be long, and then piece by piece as it arrives. Numbers, true, false
@@ -61,27 +61,27 @@
 //
 // # Lines
 //
-// Lines are wrapped at the output's width (WithWidth, SetWidth): a wrapped
+// Lines are wrapped at the output's width ([WithWidth], SetWidth): a wrapped
 // line, and a line of a call resumed after another call's output, go on
 // after a mark, "  ┆ ". Only the renderer's headers (the function-call
 // style's first line among them), the JSON style's outermost brackets, the
-// labels of Text and the application's own lines (Write) start at column
+// labels of [Text] and the application's own lines (Write) start at column
 // 0; other argument text never does, so that it cannot pass for a header
 // or a prompt.
 //
-// On a terminal (an output with an Fd method for which term.IsTerminal
-// holds, or one named with WithTerminal), no line is wider than the width
+// On a terminal (an output with an Fd method for which [term.IsTerminal]
+// holds, or one named with [WithTerminal]), no line is wider than the width
 // less one column: a line breaks at a space where it can, and a word that
 // began in the last columns of a line (at most 20, and at most a quarter
 // of the line) is held back until it ends, then moved whole to the next
 // line if it does not fit; a longer word is cut at the width, since the
 // terminal would otherwise wrap it itself and start its rest at column 0.
 // An output that is not a terminal (a file, a pipe) is wrapped at
-// DefaultWidth or WithWidth without ever cutting a word: a line breaks at
+// [DefaultWidth] or WithWidth without ever cutting a word: a line breaks at
 // the first space past the width. A resized terminal's new width is given
 // with SetWidth (see the command's SIGWINCH handling).
 //
-// Columns are counted by grapheme cluster, as package uniseg measures
+// Columns are counted by grapheme cluster, as package [uniseg] measures
 // them: an emoji with its skin tone or a ZWJ sequence is two columns, a
 // letter with its combining marks one, an East Asian wide character two,
 // an ambiguous one (→ — …, box drawing) one. A terminal configured to
@@ -102,9 +102,9 @@
 // # Control and invisible characters
 //
 // A tool's arguments, and its name, are written by a model, which a prompt
-// injection may control. AppendEscaped and Escape are the escaper the
+// injection may control. [AppendEscaped] and [Escape] are the escaper the
 // renderer uses, for an application that shows a model's text, a tool's
-// name or an error message in lines of its own (Line, Text, JSONText).
+// name or an error message in lines of its own ([Line], Text, [JSONText]).
 // No character that could move the cursor, change the terminal's state, reorder or hide text reaches the output raw: the C0
 // and C1 controls, DEL, the bidirectional embeddings, overrides and
 // isolates (U+202A-U+202E, U+2066-U+2069), the other format characters
@@ -126,16 +126,18 @@
 //
 // Colour (ANSI SGR: bold, dim, reverse, red) is on when the output is a
 // terminal and the NO_COLOR environment variable is unset or empty;
-// WithColor forces it on or off. A terminal behind a writer that hides it
-// (a bufio.Writer around os.Stdout) is named with WithTerminal(fd). Each Push's output ends with colour
-// reset, so that text written between pushes is not coloured.
+// [WithColor] forces it on or off. A terminal behind a writer that hides it
+// (a [bufio.Writer] around [os.Stdout]) is named with WithTerminal(fd). Each
+// Push's output ends with colour reset, so that text written between pushes
+// is not coloured.
 //
 // # Partial arguments for a permission prompt
 //
 // Partial returns a call's arguments as far as they are complete, for the
-// early permission prompt of RFD D26, shown when a policy decides "ask"
-// while a long argument still streams: the complete top-level parameters,
-// whole, and a placeholder for the one still streaming:
+// early permission prompt of RFD D26 (docs/design.md, "RFD D26's phases"),
+// shown when a policy decides "ask" while a long argument still streams: the
+// complete top-level parameters, whole, and a placeholder for the one still
+// streaming:
 //
 //	fs_create_file(path: "src/main.rs", streaming "content"…)
 //
@@ -147,7 +149,7 @@
 //	  // streaming "content"…
 //	}
 //
-// Write the prompt through the Renderer (it is an io.Writer): it ends the
+// Write the prompt through the Renderer (it is an [io.Writer]): it ends the
 // line of the call being shown, and the call's output goes on below the
 // prompt after a continuation header (see ExampleRenderer_Partial).
 //

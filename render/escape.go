@@ -13,7 +13,7 @@ import (
 // unit, below, either one rune at a time (the writer, which also wraps
 // lines) or through appendEscaped (Partial).
 
-// Mode says how AppendEscaped shows text a model wrote: which escape
+// Mode says how [AppendEscaped] shows text a model wrote: which escape
 // syntax stands for a character not written raw, and what becomes of
 // quotes, backslashes, newlines and tabs. Whatever the mode, every
 // character that escaped reports (see the package documentation) is an
@@ -42,7 +42,8 @@ const (
 	// in a line of the application's own: as Text, but a newline, a
 	// carriage return and a tab are escaped too (\n, \r, \t). Since quotes
 	// and backslashes are themselves, Line also suits Go-quoted text (RFD
-	// 043's notation): its strings keep their value.
+	// 043's notation: docs/design.md, "The fragment protocol"): its strings
+	// keep their value.
 	Line
 	// JSONText is JSON text, a whole document or line: as Line, but with
 	// JSONQuoted's escapes, so that a JSON document keeps its value (a
@@ -188,7 +189,7 @@ func appendHex(dst []byte, v uint32, digits int) []byte {
 }
 
 // AppendEscaped appends s, text a model wrote, to dst as mode m shows it,
-// with Text's tabs expanded as if s started at a tab stop. The result holds
+// with [Text]'s tabs expanded as if s started at a tab stop. The result holds
 // no byte below 0x20 other than Text's newlines, no DEL, and no rune that
 // the renderer shows escaped; it is valid UTF-8. It is the escaper the
 // renderer uses for everything it writes from a call: an application that
@@ -196,7 +197,7 @@ func appendHex(dst []byte, v uint32, digits int) []byte {
 // own uses it to show them the same way.
 func AppendEscaped(dst, s []byte, m Mode) []byte { return appendEscaped(dst, s, m) }
 
-// Escape returns s as mode m shows it (see AppendEscaped).
+// Escape returns s as mode m shows it (see [AppendEscaped]).
 func Escape(s string, m Mode) string {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c >= 0x7f || (c == '"' || c == '\\') && m.quoting() {
@@ -245,7 +246,7 @@ func appendEscaped(dst, s []byte, m Mode) []byte {
 
 // width is the number of columns a terminal gives s (valid UTF-8, none of
 // it escaped), for tab stops and line wrapping: the sum of the widths of
-// its grapheme clusters, as package uniseg measures them (an emoji and
+// its grapheme clusters, as package [uniseg] measures them (an emoji and
 // its skin tone, or a ZWJ sequence, 2; a letter and its combining marks,
 // 1; East Asian wide characters 2; the ambiguous ones, such as → — …, 1).
 func width[T string | []byte](s T) int {

@@ -55,9 +55,10 @@ func Example_json() {
 	// }
 }
 
-// The early permission prompt of RFD D26: the policy decides "ask" as soon
-// as path is complete; the prompt, written through the renderer, shows the
-// parameters known so far, while content goes on streaming below it.
+// The early permission prompt of RFD D26 (docs/design.md, "RFD D26's
+// phases"): the policy decides "ask" as soon as path is complete; the prompt,
+// written through the renderer, shows the parameters known so far, while
+// content goes on streaming below it.
 func ExampleRenderer_Partial() {
 	rules, _, _ := policy.Parse([]byte(`{"run": [{"arg": "/path", "prefix": "src/", "mode": "unattended"}, {"mode": "ask"}], "paths": ["/path"]}`))
 	r := render.New(os.Stdout)

@@ -210,6 +210,6 @@ func (p *printer) failed(err error) {
 	w.endLine()
 }
 
-// indent is the indentation of the JSON style's lines at depth, at most
+// indent is the indentation of the [JSON] style's lines at depth, at most
 // maxIndent columns.
 func indent(depth int) string { return spaces[:min(depth*indentStep, maxIndent)] }

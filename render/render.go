@@ -20,7 +20,7 @@ import (
 	"golang.org/x/term"
 )
 
-// Style is how a Renderer shows arguments. It is a plain value.
+// Style is how a [Renderer] shows arguments. It is a plain value.
 type Style uint8
 
 const (
@@ -44,7 +44,7 @@ const (
 )
 
 // String returns the style's name as RFD D26 spells it: "function_call"
-// or "json".
+// or "json" (docs/design.md, "RFD D26's phases").
 func (s Style) String() string {
 	switch s {
 	case FunctionCall:
@@ -60,10 +60,10 @@ func (s Style) String() string {
 const DefaultWidth = 80
 
 // DefaultInline is the longest string, in bytes, shown inline when it has
-// no newline (see WithInline).
+// no newline (see [WithInline]).
 const DefaultInline = 64
 
-// Option configures a Renderer. An Option is not changed by use.
+// Option configures a [Renderer]. An Option is not changed by use.
 type Option func(*config)
 
 type config struct {
@@ -76,11 +76,11 @@ type config struct {
 	hard   bool // wrap as on a terminal, whatever the output (tests)
 }
 
-// WithStyle sets the style: FunctionCall (the default) or JSON.
+// WithStyle sets the style: [FunctionCall] (the default) or [JSON].
 func WithStyle(s Style) Option { return func(c *config) { c.style = s } }
 
 // WithColor turns colour on or off, whatever the output is. Without it,
-// colour is on when the output is a terminal (see WithTerminal) and the
+// colour is on when the output is a terminal (see [WithTerminal]) and the
 // NO_COLOR environment variable is unset or empty.
 func WithColor(on bool) Option {
 	return func(c *config) {
@@ -92,22 +92,22 @@ func WithColor(on bool) Option {
 }
 
 // WithWidth sets the width of the output in columns; 0 or less turns line
-// wrapping off. Without it, the width is the terminal's (term.GetSize),
-// or DefaultWidth if the output is not a terminal. See SetWidth for a
+// wrapping off. Without it, the width is the terminal's ([term.GetSize]),
+// or [DefaultWidth] if the output is not a terminal. See SetWidth for a
 // terminal that is resized.
 func WithWidth(columns int) Option { return func(c *config) { c.width = max(columns, 0) } }
 
 // WithTerminal says that the output goes to the terminal whose file
-// descriptor is fd, for an output that is not the terminal's *os.File
-// itself: a bufio.Writer in front of os.Stdout, say, as in
+// descriptor is fd, for an output that is not the terminal's [*os.File]
+// itself: a [bufio.Writer] in front of [os.Stdout], say, as in
 //
 //	out := bufio.NewWriter(os.Stdout)
 //	r := render.New(out, render.WithTerminal(os.Stdout.Fd()))
 //
 // Without it, the output is a terminal if it has a method Fd() uintptr
-// (an *os.File has) for which term.IsTerminal holds: a writer that wraps
-// a terminal hides it. On a terminal, colour is on (see WithColor), the
-// width is the terminal's (see WithWidth), and no line is ever wider:
+// (an *os.File has) for which [term.IsTerminal] holds: a writer that wraps
+// a terminal hides it. On a terminal, colour is on (see [WithColor]), the
+// width is the terminal's (see [WithWidth]), and no line is ever wider:
 // where a word does not fit, it is cut. An fd that is not a terminal's
 // counts as no terminal.
 func WithTerminal(fd uintptr) Option {
@@ -115,22 +115,22 @@ func WithTerminal(fd uintptr) Option {
 }
 
 // WithInline sets the longest string, in bytes of its text, that is shown
-// inline, on the call's line, once it is complete (default DefaultInline).
+// inline, on the call's line, once it is complete (default [DefaultInline]).
 // A string that is longer, or that holds a newline, is long: it is shown
 // as it streams, from the moment it is known to be long, in a block below
-// the call in the FunctionCall style.
+// the call in the [FunctionCall] style.
 func WithInline(n int) Option { return func(c *config) { c.inline = max(n, 0) } }
 
-// Renderer shows the tool calls of a response on an io.Writer while their
+// Renderer shows the tool calls of a response on an [io.Writer] while their
 // arguments stream: each call's header the moment it starts, each short
-// argument when it is complete, each long string as it arrives. Sink
+// argument when it is complete, each long string as it arrives. [Renderer.Sink]
 // makes the sink of one call. See the package documentation for what it
 // writes.
 //
 // A Renderer, and the sinks it makes, are for one goroutine: the calls'
-// Push and End, Sink, Partial and Reset must not run concurrently, as
-// toolcall.Response guarantees for the sinks it calls. Separate Renderers
-// may run in separate goroutines and share Options.
+// Push and End, Sink, [Renderer.Partial] and [Renderer.Reset] must not run
+// concurrently, as toolcall.Response guarantees for the sinks it calls.
+// Separate Renderers may run in separate goroutines and share Options.
 type Renderer struct {
 	w     io.Writer
 	cfg   config
@@ -171,7 +171,7 @@ type Renderer struct {
 	err   error  // the first write error
 }
 
-// New returns a Renderer writing to w.
+// New returns a [Renderer] writing to w.
 func New(w io.Writer, opts ...Option) *Renderer {
 	cfg := config{style: FunctionCall, width: -1, inline: DefaultInline}
 	for _, o := range opts {
@@ -207,9 +207,9 @@ func New(w io.Writer, opts ...Option) *Renderer {
 
 // SetWidth sets the width of the output in columns from now on, 0 or less
 // for no wrapping: for a terminal that was resized (SIGWINCH), whose new
-// size term.GetSize gives. The line being written is wrapped at the new
+// size [term.GetSize] gives. The line being written is wrapped at the new
 // width from its next character on; lines already written stay as they
-// are. Call it from the goroutine that uses the Renderer.
+// are. Call it from the goroutine that uses the [Renderer].
 func (r *Renderer) SetWidth(columns int) {
 	// The last column stays empty: a terminal that wraps as soon as it is
 	// written would otherwise add an empty line after every full one.
@@ -220,7 +220,7 @@ func (r *Renderer) SetWidth(columns int) {
 // the sink constructor of toolcall.WithSinks: toolcall.WithSinks(r.Sink).
 // A call with no name yet gets its header with its first fragment, named
 // by the fragment's Call. A call whose index is that of an earlier call
-// takes its place for Partial.
+// takes its place for [Renderer.Partial].
 func (r *Renderer) Sink(c fragment.Call) sink.Sink {
 	cs := r.calls[c.Index]
 	if cs == nil || !cs.ended {
@@ -245,12 +245,13 @@ func (r *Renderer) Sink(c fragment.Call) sink.Sink {
 
 // Partial returns the arguments of the call at index as far as they are
 // complete, for a permission prompt shown while they still stream (RFD
-// D26): each complete top-level parameter, whole, and a placeholder for
-// the one still streaming. In the FunctionCall style it is one line:
+// D26's Phase 4: docs/design.md, "RFD D26's phases"): each complete top-level
+// parameter, whole, and a placeholder for the one still streaming. In the
+// [FunctionCall] style it is one line:
 //
 //	fs_create_file(path: "src/main.rs", streaming "content"…)
 //
-// In the JSON style, the pretty-printed JSON of the complete parameters,
+// In the [JSON] style, the pretty-printed JSON of the complete parameters,
 // and the placeholder on a line of its own outside JSON syntax, a comment
 // that no argument can produce (every key and string is quoted, and a
 // newline in one is written \n):
@@ -334,8 +335,8 @@ func appendName(b, name []byte) []byte {
 // to the output between the calls' output: the line of the call being
 // written is ended first, and that call's next output begins with a
 // continuation header. Text written to the output other than through the
-// Renderer would leave it unaware of the line it is on. p is not escaped:
-// it must not hold text a model wrote that AppendEscaped did not escape.
+// [Renderer] would leave it unaware of the line it is on. p is not escaped:
+// it must not hold text a model wrote that [AppendEscaped] did not escape.
 // Its lines are wrapped as the calls' are: a line longer than the width
 // goes on after the wrap mark, so that no part of it, a tool name or an
 // error message quoted in it, starts a line at column 0.
@@ -383,9 +384,9 @@ func (r *Renderer) Write(p []byte) (int, error) {
 
 // Text shows text the model wrote outside its tool calls, its prose or
 // its reasoning, as it streams: under a line that names it, label (the
-// application's text, written as Write writes it: "text 0", say), each of
-// its lines behind the gutter "  │ ", escaped as a long string's block is
-// (AppendEscaped's Text) and wrapped, so that no line of it starts at
+// application's text, written as [Renderer.Write] writes it: "text 0", say),
+// each of its lines behind the gutter " │ ", escaped as a long string's block
+// is ([AppendEscaped]'s Text) and wrapped, so that no line of it starts at
 // column 0, where the renderer's headers and the application's own lines
 // do. The pieces of one text, given in turn with the same label, go on
 // where the last one stopped, whatever their cut; after other output (a
@@ -432,12 +433,13 @@ func cutRune(b []byte) int {
 }
 
 // Err returns the first error from writing to the output. After it, the
-// Renderer writes nothing more; its sinks never fail the calls they serve.
+// [Renderer] writes nothing more; its sinks never fail the calls they serve.
 func (r *Renderer) Err() error { return r.err }
 
-// Reset forgets every call (Partial then knows none), keeping their memory
-// for the calls to come: call it between responses, once their calls have
-// ended (toolcall.Response.End). Output already written is not affected.
+// Reset forgets every call ([Renderer.Partial] then knows none), keeping
+// their memory for the calls to come: call it between responses, once their
+// calls have ended (toolcall.Response.End). Output already written is not
+// affected.
 func (r *Renderer) Reset() {
 	for i, c := range r.calls {
 		if c.ended {

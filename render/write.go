@@ -35,7 +35,7 @@ const (
 
 var sgr = [...]string{stPlain: "", stName: sgrBold, stDim: sgrDim, stEsc: sgrReverse, stErr: sgrRed}
 
-// Line prefixes. Only the renderer's own headers, and in the JSON style the
+// Line prefixes. Only the renderer's own headers, and in the [JSON] style the
 // outermost brackets (or a root value that is neither an array nor an
 // object, quoted if a string), start at column 0: every other line of
 // argument text starts with an indentation, a gutter or a continuation
@@ -55,7 +55,7 @@ const (
 const flushAt = 32 << 10
 
 // writer writes one view of one call. The live view (r set) writes to the
-// Renderer's output, which it shares with the other calls' live views; the
+// [Renderer]'s output, which it shares with the other calls' live views; the
 // summary (r nil) appends to buf, without colour, wrapping or headers.
 type writer struct {
 	r    *Renderer
@@ -159,7 +159,7 @@ func (w *writer) name(s []byte, st style) {
 }
 
 // arg writes argument text (a value, a key, a name, an error message) as
-// mode m shows it (see Mode): nothing escaped reaches the output raw.
+// mode m shows it (see [Mode]): nothing escaped reaches the output raw.
 func (w *writer) arg(b []byte, m Mode, st style) {
 	if w.r == nil {
 		w.begin()

@@ -4,7 +4,7 @@
 //
 // A call written in text carries its arguments as text: "count: 3" says
 // neither that 3 is a number nor that it is not a string. The tool's schema
-// says which: Parse reads the definitions, and a tokenizer made with them
+// says which: [Parse] reads the definitions, and a tokenizer made with them
 // gives each parameter the JSON type its schema declares, so that the
 // arguments of a caret block are the same JSON object as those of a JSON
 // tool call.
@@ -21,7 +21,7 @@
 // Of each tool's schema it reads "properties" and "additionalProperties";
 // of each property its "type", and for arrays the "type" of "items":
 //
-//   - "string", or no type at all: the text as it is (String);
+//   - "string", or no type at all: the text as it is ([String]);
 //   - "number", "integer", "boolean", "null": the text, without surrounding
 //     JSON white space, must be a JSON number (an integer is one without
 //     fraction or exponent: "3", not "3.0"), true or false, or null;
@@ -39,6 +39,6 @@
 //
 // # Concurrency
 //
-// A *Tools is immutable once Parse returns: any number of goroutines and
+// A [*Tools] is immutable once Parse returns: any number of goroutines and
 // tokenizers may share it.
 package schema

@@ -11,7 +11,7 @@ import (
 // Kind is the JSON type of a parameter's value, as its schema declares it.
 type Kind uint8
 
-// Kinds. String, the zero Kind, is the type of a parameter without a schema.
+// Kinds. String, the zero [Kind], is the type of a parameter without a schema.
 const (
 	String  Kind = iota // the text as it is
 	Number              // a JSON number
@@ -32,8 +32,8 @@ func (k Kind) String() string {
 	return fmt.Sprintf("Kind(%d)", uint8(k))
 }
 
-// Type is a parameter's type: its Kind and, for an Array, the Kind of its
-// elements (never Array: an array of arrays is JSON).
+// Type is a parameter's type: its Kind and, for an [Array], the Kind of its
+// elements (never Array: an array of arrays is [JSON]).
 type Type struct {
 	Kind  Kind
 	Items Kind
@@ -51,8 +51,8 @@ type Tool struct {
 }
 
 // Param returns the type of the named parameter and whether t may have it:
-// a declared parameter, or any other if t is nil (no schema: a String) or
-// not Closed.
+// a declared parameter, or any other if t is nil (no schema: a [String]) or
+// not [Tool.Closed].
 func (t *Tool) Param(name []byte) (Type, bool) {
 	if t == nil {
 		return Type{}, true
@@ -86,7 +86,7 @@ type Tools struct {
 }
 
 // Tool returns the schema of the named tool, or nil if the set has none
-// (nil Tools included): its parameters are then all strings, any name
+// (nil [Tools] included): its parameters are then all strings, any name
 // allowed.
 func (ts *Tools) Tool(name []byte) *Tool {
 	if ts == nil {
@@ -116,7 +116,7 @@ type definition struct {
 	Function    *definition    `json:"function"`
 }
 
-// node is the part of a JSON Schema that Parse reads.
+// node is the part of a JSON Schema that [Parse] reads.
 type node struct {
 	Type                 jsontext.Value   `json:"type"`
 	Properties           map[string]*node `json:"properties"`
@@ -187,7 +187,7 @@ func typeOf(n *node) Type {
 	return Type{Kind: Array, Items: items}
 }
 
-// kindOf returns the Kind of a schema's "type": a name, or a list of names.
+// kindOf returns the [Kind] of a schema's "type": a name, or a list of names.
 func kindOf(n *node) Kind {
 	if n == nil || n.Type == nil {
 		return String

@@ -1,4 +1,4 @@
-// Package sink is the consumer side of argstream: the Sink interface that
+// Package sink is the consumer side of argstream: the [Sink] interface that
 // everything acting on fragments implements (the aggregator, the policy
 // evaluator, renderers, your own code), fan-out to several sinks, and early
 // stop.
@@ -7,7 +7,7 @@
 // duration of Push, and then exactly one End: End(nil) when the arguments
 // ended complete and valid, End(err) when they did not, after every fragment
 // that preceded the error. A sink that has seen enough (a policy that decided
-// "skip") returns ErrStop, or an error wrapping it, from Push: the stream stops
-// parsing, every sink gets End with that error, and the caller sees it from
-// Feed and can cancel the upstream request.
+// "skip") returns [ErrStop], or an error wrapping it, from Push: the stream
+// stops parsing, every sink gets End with that error, and the caller sees it
+// from Feed and can cancel the upstream request.
 package sink

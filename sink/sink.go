@@ -27,7 +27,7 @@ type Sink interface {
 // early because it needs nothing more.
 var ErrStop = errors.New("sink: stop")
 
-// PushFunc adapts a function to Sink; its End does nothing. It is as safe
+// PushFunc adapts a function to [Sink]; its End does nothing. It is as safe
 // for use from several goroutines as the function is.
 type PushFunc func(p *fragment.Progress) error
 
@@ -37,11 +37,12 @@ func (f PushFunc) Push(p *fragment.Progress) error { return f(p) }
 // End does nothing.
 func (PushFunc) End(error) {}
 
-// Multi returns a sink that hands every fragment, and End, to each of sinks in
-// order. A fragment goes to all of them even if one fails on it, so that all
-// have seen the same fragments; Push then returns the first error. If one of
-// them panics, those after it do not get the fragment. The sink it returns
-// is as safe for use from several goroutines as the least safe of sinks.
+// Multi returns a sink that hands every fragment, and [Sink.End], to each of
+// sinks in order. A fragment goes to all of them even if one fails on it, so
+// that all have seen the same fragments; [Sink.Push] then returns the first
+// error. If one of them panics, those after it do not get the fragment. The
+// sink it returns is as safe for use from several goroutines as the least
+// safe of sinks.
 func Multi(sinks ...Sink) Sink {
 	if len(sinks) == 1 {
 		return sinks[0]

@@ -7,7 +7,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// Categories of bad input. Every *SyntaxError wraps exactly one of them.
+// Categories of bad input. Every [*SyntaxError] wraps exactly one of them.
 var (
 	// ErrSyntax: the input breaks the JSON grammar.
 	ErrSyntax = errors.New("token: syntax error")
@@ -52,8 +52,8 @@ var ErrClosed = errors.New("token: Feed after Close")
 // SyntaxError describes bad input: what is wrong and where. A SyntaxError is
 // immutable once returned, so several goroutines may read it.
 //
-// Its message is for people and may change; programs use errors.Is with the
-// categories above, Offset and Pointer.
+// Its message is for people and may change; programs use [errors.Is] with the
+// categories above, [SyntaxError.Offset] and [SyntaxError.Pointer].
 type SyntaxError struct {
 	// Syntax names the input syntax of the tokenizer that found the error,
 	// for the message: "JSON" (package jsontoken and the baseline), later

@@ -1,9 +1,9 @@
 package token
 
-// Kind identifies an Event.
+// Kind identifies an [Event].
 type Kind uint8
 
-// Event kinds.
+// [Event] kinds.
 const (
 	BeginObject Kind = iota + 1 // '{'
 	EndObject                   // '}'
@@ -61,7 +61,7 @@ type Handler interface {
 	Handle(e Event) error
 }
 
-// HandlerFunc adapts a function to Handler.
+// HandlerFunc adapts a function to [Handler].
 type HandlerFunc func(e Event) error
 
 // Handle calls f(e).

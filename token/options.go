@@ -8,11 +8,11 @@ const DefaultMaxDepth = 512
 // HardMaxDepth is the largest limit [WithMaxDepth] accepts (jsontext's own).
 const HardMaxDepth = 10000
 
-// Option configures a tokenizer. An Option only sets fields of the Config it
+// Option configures a tokenizer. An Option only sets fields of the [Config] it
 // is given, so one Option may be applied from several goroutines at once.
 type Option func(*Config)
 
-// Config is the configuration that options build. Tokenizer implementations
+// Config is the configuration that options build. [Tokenizer] implementations
 // read it through [NewConfig]: it is exported, unlike the configuration of
 // the other packages' options, because tokenizers live in other packages
 // (token/jsontoken, token/caret, a caller's own [NewFunc]). A Config is a

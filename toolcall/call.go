@@ -46,9 +46,9 @@ type call struct {
 	mismatch    *MismatchError // the first mismatch of a restatement
 }
 
-// Push implements sink.Sink for the call's Stream. As sink.Multi does, it
+// Push implements [sink.Sink] for the call's Stream. As [sink.Multi] does, it
 // hands the fragment to every sink even if one fails, and returns the first
-// error; and ErrDeclined once the call is declined.
+// error; and [ErrDeclined] once the call is declined.
 func (c *call) Push(p *fragment.Progress) error {
 	c.prog = *p
 	c.prog.Call = &c.ident
@@ -76,7 +76,7 @@ func (c *call) Push(p *fragment.Progress) error {
 	return first
 }
 
-// End implements sink.Sink for the call's Stream.
+// End implements [sink.Sink] for the call's Stream.
 func (c *call) End(err error) {
 	if c.user != nil {
 		c.user.End(err)
@@ -88,7 +88,8 @@ func (c *call) End(err error) {
 	}
 }
 
-// reportDecision tells OnDecision and WithDeclineOnSkip of a decision, once.
+// reportDecision tells [OnDecision] and [WithDeclineOnSkip] of a decision,
+// once.
 func (c *call) reportDecision() {
 	if c.decided || !c.ev.Decision().Decided() {
 		return
@@ -289,7 +290,7 @@ func (c *call) restate(args []byte) {
 
 // close ends the call at the end of the response: a call the provider
 // did not finish, or finished in a response it cut short, whose arguments
-// are a bare scalar is cut off (token.ErrTruncated); any other is closed.
+// are a bare scalar is cut off ([token.ErrTruncated]); any other is closed.
 func (c *call) close() {
 	if c.ended {
 		return
@@ -316,7 +317,7 @@ func (c *call) closeStream() {
 }
 
 // decline marks the call declined and ends its sinks, unless they have
-// ended: if the call is being fed, Push returns ErrDeclined, and the Stream
+// ended: if the call is being fed, Push returns [ErrDeclined], and the Stream
 // ends them.
 func (c *call) decline() {
 	if c.declined {

@@ -3,12 +3,12 @@
 // a tool name, some with their whole input at the start, some cut off by
 // max_tokens.
 //
-// A Response gives each call its own argstream.Stream, an aggregator of its
-// arguments, the sink the user's constructor makes for it (WithSinks) and,
-// if a policy applies to its tool (WithPolicy), a streaming policy
+// A [Response] gives each call its own [argstream.Stream], an aggregator of its
+// arguments, the sink the user's constructor makes for it ([WithSinks]) and,
+// if a policy applies to its tool ([WithPolicy]), a streaming policy
 // evaluator; every fragment reaches them with the call's identity
-// (fragment.Call). At the end of the response, End closes every call still
-// open and returns each call's Result in index order: its identity, its
+// ([fragment.Call]). At the end of the response, End closes every call still
+// open and returns each call's [Result] in index order: its identity, its
 // arguments as compact JSON or its error, its policy verdict, and whether it
 // may run. The provider wire adapters drive a Response, and so can the
 // event loop of an official SDK: see the examples.
@@ -29,27 +29,27 @@
 // constructor is called then, with the identity known then. A Chunk for an
 // index never started opens an unnamed call. An id or a name still empty is
 // filled in by a later Start; one that differs from the call's makes the
-// call fail (a *MismatchError), since the SDKs that read the same stream
+// call fail (a [*MismatchError]), since the SDKs that read the same stream
 // may take the other. Start's input is argument text (Anthropic's
 // content_block_start input), except that exactly {} before any argument
 // bytes is a placeholder: deltas follow, or,
 // if the call stops with none, the call had no input and its arguments are
 // {}. Chunks of a declined call, or of one whose arguments have failed, are
-// discarded; bytes after Stop make the call fail with ErrAfterStop. Stop of
+// discarded; bytes after Stop make the call fail with [ErrAfterStop]. Stop of
 // an index never started is ignored (a loop may call Stop for text blocks
 // too); StopAll stops every call (Chat Completions' finish_reason). End
 // ends the response: every call still open is closed, and one cut off ends
-// with token.ErrTruncated. After End, Start, Chunk and Stop return ErrEnded
+// with [token.ErrTruncated]. After End, Start, Chunk and Stop return [ErrEnded]
 // until Reset, which readies the Response for the next response. At most
-// WithMaxCalls calls (DefaultMaxCalls) open in one response: the method
-// that would open one more returns ErrTooManyCalls.
+// [WithMaxCalls] calls ([DefaultMaxCalls]) open in one response: the method
+// that would open one more returns [ErrTooManyCalls].
 //
 // A call that got no argument bytes at all gets {} only when the provider
 // said so (Start's input {} and then Stop); otherwise it ends truncated,
 // like a Stream closed with no input. Calls are independent: one call's
 // bad arguments, or its sink's error, end that call only, and are reported
 // in its Result, not returned by Start, Chunk or Stop, which return only
-// ErrIndex, ErrTooManyCalls and ErrEnded.
+// [ErrIndex], ErrTooManyCalls and ErrEnded.
 //
 // # What runs is what streamed
 //
@@ -73,22 +73,23 @@
 // WithPolicy looks up a call's policy by tool name when the name is known.
 // A policy whose first rule is a catch-all decides at the call's start;
 // any other decides as soon as the fragments received settle it (package
-// policy). OnDecision reports each decision the moment it is made, with the
+// policy). [OnDecision] reports each decision the moment it is made, with the
 // Response: show the permission prompt then, while the arguments still
 // stream. If the user approves, Approve(i); if the user declines,
 // Decline(i) discards the rest of the call and reports whether it was the
 // only call still pending: if so, cancel the response's context, to stop
 // paying for tokens that would be thrown away; if not, keep reading, for
-// the other calls (RFD D26). WithDeclineOnSkip does the same on its own
-// for a skip decision. An answer may also come after End (a prompt shown
-// once the stream is over): Approve and Decline then update the Results.
+// the other calls (RFD D26's Phase 3: docs/design.md, "RFD D26's phases").
+// [WithDeclineOnSkip] does the same on its own for a skip decision. An answer
+// may also come after End (a prompt shown once the stream is over): Approve
+// and Decline then update the Results.
 //
 // A decision is never permission to run. Run a call only if its
-// Result.Executable is true: its arguments ended complete and valid, it is
+// [Result.Executable] is true: its arguments ended complete and valid, it is
 // the caller's to run, it was not declined, and its policy verdict is
-// Unattended (policy.Verdict.Unattended: no declared path is suspect), or
+// Unattended ([policy.Verdict.Unattended]: no declared path is suspect), or
 // it was approved with Approve. An Ask or Edit call nobody approved ends
-// with ErrNotApproved, its arguments in its Result, and so does a call
+// with [ErrNotApproved], its arguments in its Result, and so does a call
 // decided Unattended with a suspect declared path, such as "~/.ssh/x": the
 // decision OnDecision reported stays Unattended, the Result asks for an
 // answer. A call decided early whose arguments later fail is not

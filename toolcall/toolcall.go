@@ -56,8 +56,8 @@ var (
 	ErrRestated = errors.New("toolcall: call restated differently")
 )
 
-// DefaultMaxCalls is the number of calls a Response takes in one response
-// when WithMaxCalls does not say otherwise. Each call costs a few KiB.
+// DefaultMaxCalls is the number of calls a [Response] takes in one response
+// when [WithMaxCalls] does not say otherwise. Each call costs a few KiB.
 const DefaultMaxCalls = 1024
 
 // MismatchError is the error of a call that the provider stated twice,
@@ -66,9 +66,10 @@ const DefaultMaxCalls = 1024
 // call is not executable: what the policy judged and what the stream's
 // other readers (the official SDKs among them) would run may differ.
 //
-// Streamed and Restated are the two values (the arguments shortened to
-// their first bytes), written by the model or a relay: escape them before
-// showing them to a person. A MismatchError is immutable once returned.
+// [MismatchError.Streamed] and [MismatchError.Restated] are the two values
+// (the arguments shortened to their first bytes), written by the model or a
+// relay: escape them before showing them to a person. A MismatchError is
+// immutable once returned.
 type MismatchError struct {
 	Call     fragment.Call // the call's identity as it first came
 	What     string        // "name", "id", "server" or "arguments"
@@ -81,10 +82,10 @@ func (e *MismatchError) Error() string {
 		e.Call.Index, e.Call.Name, e.What, e.Streamed, e.Restated)
 }
 
-// Unwrap returns ErrRestated.
+// Unwrap returns [ErrRestated].
 func (e *MismatchError) Unwrap() error { return ErrRestated }
 
-// mismatchShown is how many bytes of each value a MismatchError keeps.
+// mismatchShown is how many bytes of each value a [MismatchError] keeps.
 const mismatchShown = 256
 
 func newMismatch(c fragment.Call, what string, streamed, restated []byte) *MismatchError {
@@ -99,8 +100,8 @@ func newMismatch(c fragment.Call, what string, streamed, restated []byte) *Misma
 
 // Result is what became of one tool call at the end of a response.
 //
-// Arguments is memory of the Response, valid until its Reset; a Result is
-// otherwise a plain value.
+// [Result.Arguments] is memory of the [Response], valid until its Reset; a
+// Result is otherwise a plain value.
 type Result struct {
 	// Call is the call's identity: its id, name and whether the provider
 	// runs it, as its first statement gave them, and the provider's index.
@@ -138,14 +139,14 @@ type Result struct {
 	Executable bool
 }
 
-// declined is ErrDeclined: its message says the call was declined, not
-// how (sink.ErrStop's "sink: stop" would read as a failure).
+// declined is [ErrDeclined]: its message says the call was declined, not
+// how ([sink.ErrStop]'s "sink: stop" would read as a failure).
 type declined struct{}
 
 func (declined) Error() string { return "toolcall: call declined" }
 func (declined) Unwrap() error { return sink.ErrStop }
 
-// Option configures a Response. An Option is not changed by use.
+// Option configures a [Response]. An Option is not changed by use.
 type Option func(*config)
 
 type config struct {
@@ -180,14 +181,14 @@ func WithPolicy(policyFor func(name string) *policy.Policy) Option {
 }
 
 // OnDecision calls fn once for each call whose policy decides, the moment
-// it decides, with the Response, the call and the offset in the call's
+// it decides, with the [Response], the call and the offset in the call's
 // arguments (0 at the start). It is called from Start, Chunk, Stop,
 // Restate or End; fn may call r.Decline and r.Approve, and no other method
 // of the Response. A decision is never permission to run: only
-// Result.Executable is, and an Ask or Edit decision needs r.Approve. So
+// [Result.Executable] is, and an Ask or Edit decision needs r.Approve. So
 // may an Unattended one: if a declared path turns out suspect, later in
-// the arguments (policy.Verdict.SuspectPath), the Result ends with
-// ErrNotApproved, and the user's answer can come after End.
+// the arguments ([policy.Verdict.SuspectPath]), the [Result] ends with
+// [ErrNotApproved], and the user's answer can come after End.
 func OnDecision(fn func(r *Response, c fragment.Call, d policy.Decision, at int64)) Option {
 	return func(cfg *config) { cfg.onDecision = fn }
 }
@@ -202,16 +203,16 @@ func WithDeclineOnSkip(fn func(r *Response, c fragment.Call, onlyPending bool)) 
 	return func(cfg *config) { cfg.declineOnSkip, cfg.onSkip = true, fn }
 }
 
-// WithStreamOptions configures each call's argstream.Stream: limits, or
-// another tokenizer. argstream.WithCall is overridden by the call's
+// WithStreamOptions configures each call's [argstream.Stream]: limits, or
+// another tokenizer. [argstream.WithCall] is overridden by the call's
 // identity.
 func WithStreamOptions(opts ...argstream.Option) Option {
 	return func(cfg *config) { cfg.stream = append(cfg.stream, opts...) }
 }
 
 // WithMaxCalls sets the number of calls one response may open (n > 0);
-// the method that would open one more returns ErrTooManyCalls. The default
-// is DefaultMaxCalls.
+// the method that would open one more returns [ErrTooManyCalls]. The default
+// is [DefaultMaxCalls].
 func WithMaxCalls(n int) Option {
 	return func(cfg *config) { cfg.maxCalls = n }
 }
@@ -255,7 +256,7 @@ type Response struct {
 // lookup returns a new *Policy for each call.
 const maxPooledPolicies = 256
 
-// New returns an empty Response.
+// New returns an empty [Response].
 func New(opts ...Option) *Response {
 	r := &Response{byIndex: make(map[int64]*call), evals: make(map[*policy.Policy][]*policy.Evaluator)}
 	for _, o := range opts {
@@ -271,11 +272,11 @@ func New(opts ...Option) *Response {
 // the provider runs it (c.Server) and, if the provider sends it there, its
 // input (Anthropic's content_block_start "input"; nil if none).
 //
-// The first Start of an index, or its first Chunk, opens the call: its sink
-// is made and, once its name is known, its policy looked up. A later Start
-// (or a Chunk's) fills in an id or a name still empty; an id or a name
+// The first Start of an index, or its first [Response.Chunk], opens the call:
+// its sink is made and, once its name is known, its policy looked up. A later
+// Start (or a Chunk's) fills in an id or a name still empty; an id or a name
 // that differs from the one the call has makes the call fail with a
-// *MismatchError, as does a Server that differs from the first Start's.
+// [*MismatchError], as does a Server that differs from the first Start's.
 //
 // A non-empty input is argument text, parsed through the call's Stream like
 // a Chunk, so that it is validated and streamed like any other, with one
@@ -287,9 +288,9 @@ func New(opts ...Option) *Response {
 // input, so that "{ }" followed by deltas is no valid input to it, and none
 // here (the deltas are bytes after the input's end).
 //
-// Start returns ErrIndex, ErrTooManyCalls or ErrEnded; a call's own errors
-// are in its Result, never returned here, so that one call's failure does
-// not stop the loop that feeds the others.
+// Start returns [ErrIndex], [ErrTooManyCalls] or [ErrEnded]; a call's own
+// errors are in its [Result], never returned here, so that one call's failure
+// does not stop the loop that feeds the others.
 func (r *Response) Start(c fragment.Call, input []byte) error {
 	cl, err := r.open(c, true)
 	if err != nil || len(input) == 0 {
@@ -306,8 +307,8 @@ func (r *Response) Start(c fragment.Call, input []byte) error {
 // Chunk feeds the next piece of the arguments of the call at index, opening
 // an unnamed call if the index was never started. The chunks of a declined
 // call, or of one whose arguments already failed, are discarded. It returns
-// ErrIndex, ErrTooManyCalls or ErrEnded; a call's own errors are in its
-// Result.
+// [ErrIndex], [ErrTooManyCalls] or [ErrEnded]; a call's own errors are in its
+// [Result].
 func (r *Response) Chunk(index int64, b []byte) error {
 	c, err := r.open(fragment.Call{Index: index}, false)
 	if err == nil && len(b) > 0 {
@@ -316,8 +317,8 @@ func (r *Response) Chunk(index int64, b []byte) error {
 	return err
 }
 
-// ChunkString is Chunk for the string deltas of the SDKs: it does not
-// allocate (see argstream.Stream.WriteString).
+// ChunkString is [Response.Chunk] for the string deltas of the SDKs: it does
+// not allocate (see [argstream.Stream.WriteString]).
 func (r *Response) ChunkString(index int64, s string) error {
 	c, err := r.open(fragment.Call{Index: index}, false)
 	if err == nil && len(s) > 0 {
@@ -328,13 +329,13 @@ func (r *Response) ChunkString(index int64, s string) error {
 
 // Stop ends the arguments of the call at index: the provider's per-call end
 // (Anthropic's content_block_stop; a Chat Completions finish_reason ends
-// them all: StopAll). A Stop of an index never started is ignored, so that
-// a loop may call it for every content block, text included; a second Stop
-// does nothing. It returns ErrIndex or ErrEnded.
+// them all: [Response.StopAll]). A Stop of an index never started is ignored,
+// so that a loop may call it for every content block, text included; a second
+// Stop does nothing. It returns [ErrIndex] or [ErrEnded].
 //
 // A call whose arguments are a bare number or literal (12, true) is closed
-// only at End: if the response turns out Incomplete, the provider may have
-// cut it (12 of 123), and it ends truncated.
+// only at [Response.End]: if the response turns out [Response.Incomplete],
+// the provider may have cut it (12 of 123), and it ends truncated.
 func (r *Response) Stop(index int64) error {
 	if err := r.check(index); err != nil {
 		return err
@@ -345,9 +346,10 @@ func (r *Response) Stop(index int64) error {
 	return nil
 }
 
-// StopAll stops every call opened so far, as Stop does: the provider said
-// the response's calls are complete (a Chat Completions finish_reason of
-// tool_calls or stop). It returns ErrEnded after End.
+// StopAll stops every call opened so far, as [Response.Stop] does: the
+// provider said the response's calls are complete (a Chat Completions
+// finish_reason of tool_calls or stop). It returns [ErrEnded] after
+// [Response.End].
 func (r *Response) StopAll() error {
 	if r.ended {
 		return ErrEnded
@@ -361,15 +363,15 @@ func (r *Response) StopAll() error {
 // Restate is a second statement of the call c.Index by the provider: the
 // Responses API's function_call_arguments.done and output_item.done, the
 // output of response.completed. Its identity is compared as a later
-// Start's is. Its arguments, if not nil, are compared with the arguments
-// that streamed: they must be the same JSON value, written the same (the
-// same members in the same order, the same number text; white space and
+// [Response.Start]'s is. Its arguments, if not nil, are compared with the
+// arguments that streamed: they must be the same JSON value, written the same
+// (the same members in the same order, the same number text; white space and
 // the spelling of string escapes aside), or the call fails with a
-// *MismatchError; a call that streamed no argument bytes takes them as its
-// input, parsed like any other. Restate then stops the call, as Stop does.
-// A restatement of a declined call, or of one that failed already,
-// changes nothing. Restate opens the call if the index is new, and returns
-// what Start returns.
+// [*MismatchError]; a call that streamed no argument bytes takes them as its
+// input, parsed like any other. Restate then stops the call, as
+// [Response.Stop] does. A restatement of a declined call, or of one that
+// failed already, changes nothing. Restate opens the call if the index is
+// new, and returns what Start returns.
 //
 // Comparing costs one parse of args; nothing is kept per delta for it.
 func (r *Response) Restate(c fragment.Call, args []byte) error {
@@ -386,15 +388,15 @@ func (r *Response) Restate(c fragment.Call, args []byte) error {
 
 // Incomplete records that the provider did not finish the response:
 // Anthropic's stop_reason max_tokens, Chat Completions' finish_reason
-// length, the Responses API's response.incomplete. At End, a call whose
-// arguments are a bare number or literal then ends truncated even if it
+// length, the Responses API's response.incomplete. At [Response.End], a call
+// whose arguments are a bare number or literal then ends truncated even if it
 // was stopped, since its last digits may be missing; the other calls are
 // what they are (a call cut off mid-object is truncated anyway).
 func (r *Response) Incomplete() { r.incomplete = true }
 
 // Fail fails the whole response with err: the stream could not be read
 // with certainty (an event that two readers could read differently), so
-// no call of it may run. Every call's Result has err as its error (unless
+// no call of it may run. Every call's [Result] has err as its error (unless
 // it already had one) and is not executable. The first Fail's err is kept.
 func (r *Response) Fail(err error) {
 	if r.failed == nil && err != nil {
@@ -406,18 +408,19 @@ func (r *Response) Fail(err error) {
 }
 
 // Decline declines the call at index, as a user who answers no while its
-// arguments stream (RFD D26): its remaining chunks are discarded, its sinks
-// end with ErrDeclined if they had not ended, and it will not be
-// executable. It reports whether it was the only call still pending (open,
-// with its arguments not yet complete): the caller should then cancel the
-// response (its context) and stop paying for tokens, and otherwise keep the
-// stream going for the other calls. Calls the provider has not started yet
-// are not known: cancelling loses them. Declining an index never started
-// does nothing and reports false.
+// arguments stream (RFD D26's Phase 3: docs/design.md, "RFD D26's phases"):
+// its remaining chunks are discarded, its sinks end with [ErrDeclined] if
+// they had not ended, and it will not be executable. It reports whether it
+// was the only call still pending (open, with its arguments not yet
+// complete): the caller should then cancel the response (its context) and
+// stop paying for tokens, and otherwise keep the stream going for the other
+// calls. Calls the provider has not started yet are not known: cancelling
+// loses them. Declining an index never started does nothing and reports
+// false.
 //
-// Decline may be called from a sink or from the callbacks of OnDecision and
-// WithDeclineOnSkip, for any call, and after End, until Reset (the Results
-// returned by End are updated).
+// Decline may be called from a sink or from the callbacks of [OnDecision] and
+// [WithDeclineOnSkip], for any call, and after [Response.End], until
+// [Response.Reset] (the Results returned by End are updated).
 func (r *Response) Decline(index int64) (onlyPending bool) {
 	c := r.lookup(index)
 	if c == nil {
@@ -433,10 +436,10 @@ func (r *Response) Decline(index int64) (onlyPending bool) {
 // Approve records that the user approved the call at index: a call whose
 // policy decides Ask or Edit, or Unattended with a suspect declared path,
 // is executable only once approved. It may come before the decision, from
-// a sink or a callback, or after End, until Reset (the Results returned by
-// End are updated). Approval changes nothing else: a call declined,
-// skipped, failed or run by the provider stays not executable. It reports
-// whether the index is a call of the response.
+// a sink or a callback, or after [Response.End], until [Response.Reset] (the
+// Results returned by End are updated). Approval changes nothing else: a call
+// declined, skipped, failed or run by the provider stays not executable. It
+// reports whether the index is a call of the response.
 func (r *Response) Approve(index int64) bool {
 	c := r.lookup(index)
 	if c == nil {
@@ -451,11 +454,11 @@ func (r *Response) Approve(index int64) bool {
 
 // Err returns the error the call at index has met so far, while the
 // response streams: its arguments' error (as soon as the bytes show it),
-// ErrDeclined, ErrAfterStop, ErrLateName, a *MismatchError, or the error
-// given to Fail; nil while there is none, and for an index never started.
-// A call that is not in error yet may still fail: only End's Results are
-// final. A gateway asks it of the calls an event concerned, to stop a call
-// it has begun to forward.
+// [ErrDeclined], [ErrAfterStop], [ErrLateName], a [*MismatchError], or the
+// error given to [Response.Fail]; nil while there is none, and for an index
+// never started. A call that is not in error yet may still fail: only
+// [Response.End]'s Results are final. A gateway asks it of the calls an event
+// concerned, to stop a call it has begun to forward.
 func (r *Response) Err(index int64) error {
 	c := r.lookup(index)
 	switch {
@@ -477,7 +480,7 @@ func (r *Response) Err(index int64) error {
 
 // Verdict returns the policy verdict of the call at index so far, while
 // the response streams: the zero Verdict for an index never started or a
-// call no policy applies to. Only End's Results are final.
+// call no policy applies to. Only [Response.End]'s Results are final.
 func (r *Response) Verdict(index int64) policy.Verdict {
 	if c := r.lookup(index); c != nil && c.ev != nil {
 		return c.ev.Verdict()
@@ -511,10 +514,10 @@ func (r *Response) Pending() int {
 
 // End ends the response: every call still open is closed, so a call cut
 // off ends with an error for which errors.Is(err, token.ErrTruncated)
-// holds. It returns every call's Result, in index order. The results and
-// their Arguments are memory of the Response, valid until Reset; Approve,
-// Decline and Fail after End update them. Calling End again returns the
-// same results.
+// holds. It returns every call's [Result], in index order. The results and
+// their Arguments are memory of the [Response], valid until [Response.Reset];
+// [Response.Approve], [Response.Decline] and [Response.Fail] after End update
+// them. Calling End again returns the same results.
 func (r *Response) End() []Result {
 	if r.ended {
 		return r.results
@@ -528,7 +531,7 @@ func (r *Response) End() []Result {
 	return r.results
 }
 
-// recompute makes the results again, after End.
+// recompute makes the results again, after [Response.End].
 func (r *Response) recompute() {
 	r.results = r.results[:0]
 	for _, c := range r.calls {
@@ -537,10 +540,10 @@ func (r *Response) recompute() {
 }
 
 // Reset prepares r for the next response, keeping its memory (Streams,
-// aggregators, evaluators) so that a reused Response does not allocate in
+// aggregators, evaluators) so that a reused [Response] does not allocate in
 // steady state. The calls of the response before are forgotten without
-// being closed: call End first to get their results. Results returned
-// before are overwritten.
+// being closed: call [Response.End] first to get their results. Results
+// returned before are overwritten.
 func (r *Response) Reset() {
 	for _, c := range r.calls {
 		c.release()
@@ -577,7 +580,8 @@ func (r *Response) lookup(index int64) *call {
 }
 
 // open returns the call at id.Index, opening it if it is new, and takes
-// the identity id (stated by a Start or a Restate, or not, by a Chunk).
+// the identity id (stated by a [Response.Start] or a [Response.Restate], or
+// not, by a [Response.Chunk]).
 func (r *Response) open(id fragment.Call, stated bool) (*call, error) {
 	index := id.Index
 	if err := r.check(index); err != nil {

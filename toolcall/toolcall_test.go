@@ -321,7 +321,8 @@ func TestResponseErrors(t *testing.T) {
 	}
 }
 
-// recorder is a sink that records what it gets, in RFD notation.
+// recorder is a sink that records what it gets, in RFD 043's notation
+// (fragment.Fragment.String).
 type recorder struct {
 	log *[]string
 	who fragment.Call

@@ -32,7 +32,7 @@ func (k Kind) String() string {
 	return fmt.Sprintf("Kind(%d)", uint8(k))
 }
 
-// ParseKind returns the Kind named s, as String spells it.
+// ParseKind returns the [Kind] named s, as [Kind.String] spells it.
 func ParseKind(s string) (Kind, error) {
 	for k, name := range kindNames {
 		if k != int(Unknown) && name == s {
@@ -48,14 +48,14 @@ func ParseKind(s string) (Kind, error) {
 // or trailing slashes, dot elements, a query string or a fragment, which
 // are ignored):
 //
-//   - .../messages: Anthropic (not .../messages/count_tokens, nor
+//   - .../messages: [Anthropic] (not .../messages/count_tokens, nor
 //     .../messages/batches, which return no stream of calls);
 //   - .../chat/completions: OpenAI Chat Completions;
 //   - .../responses: the OpenAI Responses API (not .../responses/ID and
 //     the like).
 //
-// Any other path is Unknown: a gateway must then tell the wire from the
-// response itself (OfEvent), since the same wire may be served elsewhere.
+// Any other path is [Unknown]: a gateway must then tell the wire from the
+// response itself ([OfEvent]), since the same wire may be served elsewhere.
 func OfPath(p string) Kind {
 	if i := strings.IndexAny(p, "?#"); i >= 0 {
 		p = p[:i]
@@ -76,14 +76,14 @@ func OfPath(p string) Kind {
 var anthropicTypes = []string{"message_start", "message_delta", "message_stop", "ping"}
 
 // OfEvent tells the wire of a stream from one of its events, or returns
-// Unknown:
+// [Unknown]:
 //
-//   - Anthropic: an Anthropic event type (message_start, content_block_*,
+//   - [Anthropic]: an Anthropic event type (message_start, content_block_*,
 //     ping...) in the event field or the data's "type", or an error event
 //     {"type": "error", "error": {...}};
-//   - OpenAIResponses: a type starting with "response.", or an error event
+//   - [OpenAIResponses]: a type starting with "response.", or an error event
 //     {"type": "error", "message": ...} without an "error" object;
-//   - OpenAIChat: data with "object": "chat.completion.chunk", a
+//   - [OpenAIChat]: data with "object": "chat.completion.chunk", a
 //     "choices" member, an {"error": {...}} without a "type", or [DONE].
 //
 // An "error" event type alone tells nothing: both Anthropic and the

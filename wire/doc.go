@@ -5,9 +5,9 @@
 // the two tell wires the same way.
 //
 // It also holds what those two adapters share, so that a caller of both
-// writes it once: the Option of their readers ([OnText], [OnThinking],
+// writes it once: the [Option] of their readers ([OnText], [OnThinking],
 // [WithChoice]), the errors a provider sends in its stream
-// ([ProviderError], with the Kind it came on), and [ErrMalformed], the
+// ([ProviderError], with the [Kind] it came on), and [ErrMalformed], the
 // sentinel of every stream an adapter refuses.
 //
 // A Kind is a plain value, safe to use from several goroutines; the

@@ -12,7 +12,7 @@ import (
 // (toolcall.Response.Fail): no call of it is executable.
 //
 // It is one sentinel for every wire: anthropicstream.ErrMalformed and
-// openaistream.ErrMalformed are this value, so errors.Is matches any of the
+// openaistream.ErrMalformed are this value, so [errors.Is] matches any of the
 // three. Its text has no prefix: the adapters' errors that wrap it begin
 // with the wire's name and say which event, "anthropic: malformed event:
 // event 3: ...", as io.ErrUnexpectedEOF is wrapped.
@@ -22,9 +22,10 @@ var ErrMalformed = errors.New("malformed event")
 // response had begun: Anthropic's error event (overloaded_error,
 // api_error...), Chat Completions' {"error": {...}} data, the Responses
 // API's error and response.failed events. Its fields are the provider's,
-// those it sent: Code is the code's JSON text when it is not a string (some
-// servers send numbers); Anthropic sends no Code or Param. An error event
-// whose data is not JSON has the data as its Message.
+// those it sent: [ProviderError.Code] is the code's JSON text when it is not
+// a string (some servers send numbers); Anthropic sends no Code or
+// [ProviderError.Param]. An error event whose data is not JSON has the data
+// as its Message.
 type ProviderError struct {
 	Wire    Kind // the wire it came on
 	Type    string

@@ -18,7 +18,7 @@ import (
 // responseCut reads one response of wire from src: the bytes of its
 // events, as they came, up to its last event and what may follow that in
 // the same response (Anthropic's ping, the Responses API's data [DONE]),
-// then io.EOF. Knowing that the response ended takes reading the event
+// then [io.EOF]. Knowing that the response ended takes reading the event
 // after it, the first of the next response: next holds its bytes.
 //
 // A response ends at Anthropic's message_stop; at the Chat Completions'

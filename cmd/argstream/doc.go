@@ -17,28 +17,29 @@
 // or one call written in text, fences or tags included, its values typed
 // by the JSON Schemas of the tool definitions in TOOLS.json (package
 // schema). replay --syntax reads an assistant's text, whose prose it
-// reports as text and whose calls (package dialect) as the calls of one
+// reports as text and whose calls (package [dialect]) as the calls of one
 // response.
 //
 // fragments prints every fragment as it is produced, in RFD 043's notation
-// (rfd, the default) or as JSON Lines (jsonl). aggregate prints the complete
-// arguments as compact JSON. policy prints, as soon as it is known, the
-// decision of the rules in RULES.json (see package policy) as one JSON line:
+// (rfd, the default; docs/design.md, "The fragment protocol") or as JSON
+// Lines (jsonl). aggregate prints the complete arguments as compact JSON.
+// policy prints, as soon as it is known, the decision of the rules in
+// RULES.json (see package [policy]) as one JSON line:
 // {"mode":"ask","rule":1,"decided_at_byte":24,"total_bytes":10240}, where
-// total_bytes, the input's length, is there only when it is known before
-// the input is read (a regular file, or --chunks) and left out for a pipe;
-// it exits 2 for invalid rules. version prints the module version when
-// installed with go install (v1.2.0, or a pseudo-version for a commit), the
-// commit's short hash, +dirty and commit time when built in a checkout
-// ("(devel)" when there is neither: go run), then the Go version and
-// GOOS/GOARCH. help lists the commands, each with what it does in one line.
+// total_bytes, the input's length, is there only when it is known before the
+// input is read (a regular file, or --chunks) and left out for a pipe; it
+// exits 2 for invalid rules. version prints the module version when installed
+// with go install (v1.2.0, or a pseudo-version for a commit), the commit's
+// short hash, +dirty and commit time when built in a checkout ("(devel)" when
+// there is neither: go run), then the Go version and GOOS/GOARCH. help lists
+// the commands, each with what it does in one line.
 //
 // The benchmark command, which measured the pipeline against the
 // hand-written baseline (argstream bench), is cmd/benchfile of the bench
 // module (see bench/README.md): the shipped command does not link the
 // benchmarks' baseline.
 //
-// fields prints the events of each top-level argument (see package fields)
+// fields prints the events of each top-level argument (see package [fields])
 // as they are produced, one JSON line each: {"field":"start","key":"path"},
 // then {"field":"delta","key":"path","text":"/tm"} for each piece of the
 // value's text (the decoded string; for any other value its compact JSON,
@@ -59,7 +60,7 @@
 // such as a provider's recorded deltas.
 //
 // What a model wrote (keys, values, names, ids, text, and the error
-// messages that quote them) goes through package render's escaper in
+// messages that quote them) goes through package [render]'s escaper in
 // every line the command prints: a character a terminal could act on, or
 // that hides or reorders text (controls, bidi, zero-width, tags, the BOM,
 // line separators, fillers, variation selectors...), is an escape, as Go
@@ -83,7 +84,7 @@
 // # replay
 //
 // replay reads a provider's streamed response, recorded or live from a
-// pipe, and prints what the tool-call layer (package toolcall) sees, as it
+// pipe, and prints what the tool-call layer (package [toolcall]) sees, as it
 // sees it. --wire names the provider's API: anthropic (Messages),
 // openai-chat (Chat Completions and the servers that speak it) or
 // openai-responses (Responses). auto, the default, tells it from the first
@@ -135,7 +136,7 @@
 // ("(run by the provider)" for a server tool's call), "block 1 call decided
 // ask (rule 2) at byte 46", "stream error: ...", and at the end of each
 // response a line per call saying what became of it, from its
-// toolcall.Result, then its decision and its arguments (or its error):
+// [toolcall.Result], then its decision and its arguments (or its error):
 //
 //	block 1 call toolu_1 fs_create_file: allowed by the policy; unattended (rule 0): {...}
 //	block 2 call toolu_2 fs_create_file: needs approval, not approved (no answer); ask (rule 2): {...}
@@ -167,14 +168,14 @@
 // malformed event. At the end of each response, an end line for every call
 // in index order: "arguments" (compact JSON) when they are complete and
 // valid (a call not approved has them too); "executable"
-// (toolcall.Result.Executable); "server":true for a call the provider runs
+// ([toolcall.Result.Executable]); "server":true for a call the provider runs
 // (also on its start line), "approved":true, "declined":true; "mode" and
 // "rule", the policy's decision, if one was made; and "error", an object:
 // its "category" (the token package's: syntax, truncated, duplicate_key,
 // case_folded_key, nul_in_key, invalid_utf8, ...; toolcall's: declined,
 // not_approved, after_stop, late_name, restated; other), "offset",
 // "pointer", "line" and "column" for invalid arguments, "what", "streamed"
-// and "restated" for a call restated differently (a *toolcall.MismatchError),
+// and "restated" for a call restated differently (a [*toolcall.MismatchError]),
 // and "message", for people.
 //
 // replay takes no --split or --chunks: it reads the input as it arrives,
@@ -221,7 +222,7 @@
 //
 // When a call's policy decides ask, replay shows what it asks about at
 // once, while the stream goes on: the call, its decision and its partial
-// arguments (render.Renderer.Partial: the complete parameters and a
+// arguments ([render.Renderer.Partial]: the complete parameters and a
 // placeholder for the one streaming), and its prompt, which names the call
 // (its index, tool and id, escaped; shortened in their middle to fit the
 // line):
@@ -246,9 +247,9 @@
 // panic, and on SIGINT (Ctrl-C), SIGTERM and SIGHUP, after which the
 // signal ends the command as it would have.
 //
-//   - y: the call is approved (toolcall.Response.Approve): at the end it is
+//   - y: the call is approved ([toolcall.Response.Approve]): at the end it is
 //     "approved" if its arguments end complete and valid.
-//   - n: the call is declined (toolcall.Response.Decline): its remaining
+//   - n: the call is declined ([toolcall.Response.Decline]): its remaining
 //     bytes are discarded, its output ends with "✗ ... declined". If it
 //     was the only call still pending, replay stops reading, as a client
 //     cancels the response (the context of the wire's reader is cancelled),
@@ -280,7 +281,7 @@
 //
 // # Proxy
 //
-// proxy is package guard's gateway as a server: it listens on ADDR
+// proxy is package [guard]'s gateway as a server: it listens on ADDR
 // (127.0.0.1:8787 by default: this machine only) and forwards every
 // request to the upstream URL, its path and query kept (POST /v1/messages
 // goes to URL/v1/messages), so that ANTHROPIC_BASE_URL=http://127.0.0.1:8787
@@ -292,10 +293,10 @@
 // for is forwarded (the default: the agent's own prompt asks) or blocked.
 //
 // Each call, once its response ends, is one JSON line of the audit log
-// (--audit FILE, appended to; stderr without it), as guard.Record's
+// (--audit FILE, appended to; stderr without it), as [guard.Record]'s
 // AppendJSON writes it: never a header, a request body or an argument
 // value. --admin ADDR serves GET /healthz ("ok") and GET /metrics
-// (guard.Metrics, Prometheus's text format). stdout says where it listens:
+// ([guard.Metrics], Prometheus's text format). stdout says where it listens:
 // "argstream proxy: listening on http://ADDR, forwarding to URL".
 //
 // A request's headers must come within 10 seconds, and an idle connection

@@ -12,7 +12,7 @@ import (
 
 const fieldsUsage = "fields " + inputUsage + " [FILE]"
 
-// runFields prints the field events of the input (package fields), one JSON
+// runFields prints the field events of the input (package [fields]), one JSON
 // line each, as they are produced: those of each read are on stdout before
 // the next read waits.
 //

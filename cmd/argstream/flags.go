@@ -145,8 +145,8 @@ type ioError struct {
 func (e *ioError) Error() string { return e.name + ": " + message(e.err) }
 
 // message returns err's text for a message that names its file already:
-// without a *fs.PathError's operation and path, and without the package
-// prefix of the library's errors ("token: " for a *token.SyntaxError,
+// without a [*fs.PathError]'s operation and path, and without the package
+// prefix of the library's errors ("token: " for a [*token.SyntaxError],
 // "argstream: " for a Stream's own), which the command's "argstream: "
 // replaces.
 func message(err error) string {

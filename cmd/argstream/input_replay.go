@@ -27,7 +27,7 @@ const (
 // arrival reads the input and, before each read, which may wait for the
 // producer, flushes the output: what the bytes received so far produce is
 // out before the command waits for more. It keeps the input's error (not
-// io.EOF) and the output's, which it returns as its own read error, to
+// [io.EOF]) and the output's, which it returns as its own read error, to
 // stop the adapter.
 type arrival struct {
 	r        io.Reader

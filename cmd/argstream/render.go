@@ -67,7 +67,7 @@ func parsePace(s string) (float64, error) {
 }
 
 // isTerminal reports whether f is a file on a terminal: anything with an
-// Fd method, as *os.File has.
+// Fd method, as [*os.File] has.
 func isTerminal(f any) bool {
 	file, ok := f.(interface{ Fd() uintptr })
 	return ok && term.IsTerminal(int(file.Fd()))

@@ -34,7 +34,7 @@ type reporter interface {
 // jsonlReport prints one JSON object per line (see the package doc). What
 // a model wrote is in JSON strings, where every character a terminal
 // could act on, or that hides or reorders text, is a \u escape
-// (render.JSONText): the values are the same, and the lines are safe to
+// ([render.JSONText]): the values are the same, and the lines are safe to
 // look at.
 type jsonlReport struct {
 	w    *bufio.Writer
@@ -112,9 +112,9 @@ func (j *jsonlReport) start(c fragment.Call) {
 	j.line(startLine{"start", j.resp, c.Index, c.ID, c.Name, c.Server})
 }
 
-// fragment prints the fragment's JSON Lines object (fragment.AppendJSON,
-// as the fragments command prints it) with "event", "response" and
-// "index" first.
+// fragment prints the fragment's JSON Lines object
+// ([fragment.Fragment.AppendJSON], as the fragments command prints it) with
+// "event", "response" and "index" first.
 func (j *jsonlReport) fragment(p *fragment.Progress) error {
 	b := append(make([]byte, 0, 64), `{"event":"fragment",`...)
 	if j.resp != nil {
@@ -159,7 +159,7 @@ func (j *jsonlReport) close() {}
 // comes, on a line of its own, "block 0 text: ..." (its further lines
 // indented by two spaces), until another line is printed. Whatever the
 // model or the provider wrote (text, ids, names, arguments, and the error
-// messages that quote them) goes through package render's escaper: the
+// messages that quote them) goes through package [render]'s escaper: the
 // characters a terminal would act on, or that hide or reorder the text
 // shown, are escapes.
 type textReport struct {

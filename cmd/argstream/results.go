@@ -19,7 +19,7 @@ import (
 // esc returns s, which a model or a provider may have written (a tool's
 // name, an id, an error message that quotes them), as one line of text
 // with every character that could act on a terminal, or hide or reorder
-// text, shown as an escape (render.Line).
+// text, shown as an escape ([render.Line]).
 func esc(s string) string { return render.Escape(s, render.Line) }
 
 // shown is an error's message as the command's text lines show it.
@@ -132,8 +132,8 @@ type errorField struct {
 	Message  string `json:"message"`
 }
 
-// categories name the categories of token.SyntaxError and the errors of
-// package toolcall.
+// categories name the categories of [token.SyntaxError] and the errors of
+// package [toolcall].
 var categories = []struct {
 	err  error
 	name string

@@ -4,10 +4,10 @@
 //
 // It is the baseline the jsontext adapter is measured against, and a second,
 // independent implementation that the adapter is tested against: for any
-// input and any way of cutting it into chunks, a Tokenizer delivers the same
-// token.Event sequence (kinds, data and offsets) as jsontoken.Tokenizer, and ends in
-// the same error: a *token.SyntaxError with the same category, offset and JSON
-// pointer (its Detail, for people, is worded its own way).
+// input and any way of cutting it into chunks, a [Tokenizer] delivers the same
+// [token.Event] sequence (kinds, data and offsets) as jsontoken.Tokenizer,
+// and ends in the same error: a [*token.SyntaxError] with the same category,
+// offset and JSON pointer (its Detail, for people, is worded its own way).
 //
 // What it shares with jsontoken.Tokenizer is the Feed/Close lifecycle of
 // internal/lifecycle (offsets, limits, the sticky error, truncation at
@@ -20,8 +20,8 @@
 // explicit stack of open objects and arrays, where jsontoken relies on
 // jsontext.
 //
-// A Tokenizer is a token.Tokenizer. To run the whole argstream pipeline on
-// it, pass NewFunc to argstream.WithTokenizer:
+// A Tokenizer is a [token.Tokenizer]. To run the whole argstream pipeline on
+// it, pass [NewFunc] to argstream.WithTokenizer:
 //
 //	s := argstream.New(sink, argstream.WithTokenizer(handrolled.NewFunc))
 //

@@ -37,7 +37,7 @@ type frame struct {
 }
 
 // Tokenizer is the hand-written JSON tokenizer. Its zero value is not ready
-// for use: make one with New. A Tokenizer may not be used from several
+// for use: make one with [New]. A Tokenizer may not be used from several
 // goroutines at once; separate Tokenizers may run in parallel.
 type Tokenizer struct {
 	lc    lifecycle.Base // offsets, limits, depth, sticky error, Close
@@ -59,9 +59,9 @@ type Tokenizer struct {
 
 var _ token.Tokenizer = (*Tokenizer)(nil)
 
-// New returns a Tokenizer that reports events to h. It takes the options
-// jsontoken.Tokenizer takes (token.WithMaxDepth, token.WithMaxSize,
-// token.WithConfusableKeys), with the same defaults.
+// New returns a [Tokenizer] that reports events to h. It takes the options
+// jsontoken.Tokenizer takes ([token.WithMaxDepth], [token.WithMaxSize],
+// [token.WithConfusableKeys]), with the same defaults.
 func New(h token.Handler, opts ...token.Option) *Tokenizer {
 	t := &Tokenizer{}
 	t.lc.Init(h, "JSON", opts...)
@@ -70,7 +70,7 @@ func New(h token.Handler, opts ...token.Option) *Tokenizer {
 	return t
 }
 
-// NewFunc is New as a token.NewFunc, for argstream.WithTokenizer.
+// NewFunc is [New] as a [token.NewFunc], for argstream.WithTokenizer.
 func NewFunc(h token.Handler, opts ...token.Option) token.Tokenizer {
 	return New(h, opts...)
 }
@@ -89,8 +89,8 @@ func (t *Tokenizer) Reset(h token.Handler) {
 func (t *Tokenizer) Offset() int64 { return t.lc.Offset() }
 
 // Feed consumes the next chunk of input, which may be empty, and reports the
-// events it determines. After an error, Feed and Close return that error;
-// after Close, Feed returns token.ErrClosed.
+// events it determines. After an error, Feed and [Tokenizer.Close] return
+// that error; after Close, Feed returns [token.ErrClosed].
 func (t *Tokenizer) Feed(chunk []byte) error {
 	b, base, err := t.lc.Next(chunk)
 	if err != nil {
@@ -103,7 +103,7 @@ func (t *Tokenizer) Feed(chunk []byte) error {
 // and returns an error if the value is incomplete.
 func (t *Tokenizer) Close() error { return t.lc.Close((*grammar)(t)) }
 
-// grammar is the Tokenizer as the lifecycle sees it.
+// grammar is the [Tokenizer] as the lifecycle sees it.
 type grammar Tokenizer
 
 func (g *grammar) Lex(b []byte, base int64) error { return (*Tokenizer)(g).lex(b, base) }
@@ -341,8 +341,9 @@ func (t *Tokenizer) number(b []byte, i int, base int64, started bool) (int, erro
 	return i, t.endNumber(text, base+int64(i)+1)
 }
 
-// numSteps is jsonwire.Num.Step as a table, for the states below 16 that it can
-// reach: numSteps[n][c] is the state after c, or numEnd if c ends the number.
+// numSteps is [jsonwire.Num.Step] as a table, for the states below 16 that it
+// can reach: numSteps[n][c] is the state after c, or numEnd if c ends the
+// number.
 var numSteps = func() (tab [][256]uint8) {
 	const maxStates = 16
 	seen := map[jsonwire.Num]bool{jsonwire.NumStart: true}

@@ -9,8 +9,8 @@
 // It knows no grammar: a tokenizer supplies that on top (jsontext for
 // jsontoken, a hand-written state machine for the baseline), so that every
 // tokenizer decodes strings and classifies their errors identically. Errors
-// are reported as *Error values whose category is one of package token's
-// (token.ErrInvalidEscape, token.ErrInvalidUTF8, ...).
+// are reported as [*Error] values whose category is one of package [token]'s
+// ([token.ErrInvalidEscape], [token.ErrInvalidUTF8], ...).
 //
 // (jsontext's own byte-level code lives apart in the same way, in its
 // internal/jsonwire.)

@@ -5,7 +5,7 @@ package jsonwire
 //	-? (0 | [1-9][0-9]*) (\.[0-9]+)? ([eE][+-]?[0-9]+)?
 type Num uint8
 
-// States of Num. NumStart is before the first byte.
+// States of [Num]. NumStart is before the first byte.
 const (
 	NumStart    Num = iota
 	NumMinus        // "-"

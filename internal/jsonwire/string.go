@@ -19,7 +19,7 @@ import (
 //   - PlainMask, LoadTail, ScanPlain, RuneLen: the plain-byte scanners that
 //     decoding and aggregate's quoting share.
 
-// escape states of a String.
+// escape states of a [String].
 const (
 	escNone      uint8 = iota
 	escBackslash       // after '\'
@@ -33,10 +33,12 @@ const (
 // split anywhere across calls; decoded text never ends inside a rune.
 //
 // Lone surrogate escapes ("\uD800" not followed by a low surrogate escape, or
-// a low surrogate escape on its own) are rejected with token.ErrInvalidEscape at the
-// offset of the escape that cannot be paired, whatever the chunking.
+// a low surrogate escape on its own) are rejected with
+// [token.ErrInvalidEscape] at the offset of the escape that cannot be paired,
+// whatever the chunking.
 //
-// The zero value is ready to use; Reset prepares it for the next string.
+// The zero value is ready to use; [String.Reset] prepares it for the next
+// string.
 type String struct {
 	buf    []byte // decoded text when it cannot be borrowed from the input
 	state  uint8
@@ -62,13 +64,13 @@ func (s *String) Reset() {
 // unfinished escape or UTF-8 sequence.
 func (s *String) Pending() bool { return s.state != escNone || s.nPart > 0 }
 
-// Escaped returns the longest prefix of consumed, the input the last Next
-// consumed without its closing quote (src[:n] or src[:n-1]; off is the
-// offset of src[0]), that is exactly the text Next returned as the inside
-// of a JSON string escaped the way jsontext.AppendQuote escapes it; nil if
-// there is none. The prefix leaves out an escape or rune left unfinished at
-// the end, whose text comes with the next call. There is none when the
-// call finished one left by the call before, or the text has escapes
+// Escaped returns the longest prefix of consumed, the input the last
+// [String.Next] consumed without its closing quote (src[:n] or src[:n-1]; off
+// is the offset of src[0]), that is exactly the text Next returned as the
+// inside of a JSON string escaped the way jsontext.AppendQuote escapes it;
+// nil if there is none. The prefix leaves out an escape or rune left
+// unfinished at the end, whose text comes with the next call. There is none
+// when the call finished one left by the call before, or the text has escapes
 // jsontext would not write (\/, \u). A consumer that writes the text as
 // JSON (an aggregator) can copy the prefix instead of escaping the text.
 func (s *String) Escaped(consumed []byte, off int64) []byte {
@@ -170,7 +172,7 @@ var window = 1 << 30
 // the caller holds anyway.
 const bigText = 1 << 16
 
-// smallInput is the longest input that String.Next decodes in one copying
+// smallInput is the longest input that [String.Next] decodes in one copying
 // pass from the start; longer ones are first scanned for a prefix to
 // borrow, which spares copying clean text.
 const smallInput = 64
@@ -544,7 +546,7 @@ func PlainMask(x uint64) uint64 {
 }
 
 // LoadTail returns the last len(b)-i bytes of b, fewer than eight, as a
-// little-endian word padded with spaces: plain bytes for PlainMask, so that
+// little-endian word padded with spaces: plain bytes for [PlainMask], so that
 // the tail goes through the same eight-byte test as the rest.
 func LoadTail(b []byte, i int) uint64 {
 	rem := len(b) - i
@@ -583,7 +585,7 @@ func ScanPlain(b []byte) int {
 // RuneLen returns the length of the valid UTF-8 encoding of a non-ASCII
 // rune at the start of b, or 0 if b does not start with one: b is empty,
 // starts with an ASCII byte, with an invalid sequence, or with an unfinished
-// one (utf8.FullRune tells those two apart).
+// one ([utf8.FullRune] tells those two apart).
 func RuneLen(b []byte) int {
 	if len(b) == 0 {
 		return 0

@@ -1,14 +1,14 @@
 // Package keyfold finds the object keys that a tool runtime would confuse:
-// keys equal under Unicode simple case folding, as bytes.EqualFold compares
+// keys equal under Unicode simple case folding, as [bytes.EqualFold] compares
 // them and as Go's encoding/json v1 matches keys to struct fields ("key",
 // "KEY" and "\u212aey", with the Kelvin sign, are one key to such a tool),
 // and keys holding U+0000, where a tool written in C stops reading. Both
-// argstream tokenizers use it, through Set.Check, unless given
+// argstream tokenizers use it, through [Set.Check], unless given
 // token.WithConfusableKeys(true); the hand-written baseline also finds
 // exact duplicates with it, in the exact mode (SetExact), when given
 // token.WithConfusableKeys(true).
 //
-// A Set holds the keys of the open objects of one document, nested as the
+// A [Set] holds the keys of the open objects of one document, nested as the
 // objects are. Adding a key costs time linear in the key: it is folded and
 // hashed once, then compared with the earlier keys of its object whose hash
 // is the same, by hash alone with at most linearKeys of them while the
@@ -73,9 +73,10 @@ func (s *Set) Reset() {
 }
 
 // SetExact sets the exact mode: keys are compared exactly, not under case
-// folding, and Check accepts NUL, so that it reports only
-// token.ErrDuplicateKey (what a tokenizer needs under
-// token.WithConfusableKeys(true)). Reset keeps the mode. Set it on an empty Set.
+// folding, and [Set.Check] accepts NUL, so that it reports only
+// [token.ErrDuplicateKey] (what a tokenizer needs under
+// token.WithConfusableKeys(true)). [Set.Reset] keeps the mode. Set it on an
+// empty Set.
 func (s *Set) SetExact(exact bool) { s.exact = exact }
 
 // Open starts a new object, nested in the one open before.
@@ -100,9 +101,9 @@ func (s *Set) Close() {
 
 // Check adds k, a decoded object key whose first byte (its opening quote)
 // is at offset off in the stream, to the keys of the innermost open object,
-// or returns why it is rejected: token.ErrNULInKey if it holds U+0000,
-// token.ErrCaseFoldedKey if an earlier key of the object differs from it but
-// is equal to it under case folding, token.ErrDuplicateKey if one is equal
+// or returns why it is rejected: [token.ErrNULInKey] if it holds U+0000,
+// [token.ErrCaseFoldedKey] if an earlier key of the object differs from it but
+// is equal to it under case folding, [token.ErrDuplicateKey] if one is equal
 // to it exactly (a tokenizer that finds exact duplicates on its own finds
 // them first).
 func (s *Set) Check(k []byte, off int64) *jsonwire.Error {
@@ -123,7 +124,7 @@ func (s *Set) Check(k []byte, off int64) *jsonwire.Error {
 }
 
 // Add adds k to the keys of the innermost open object, unless one of them
-// is equal to k under simple case folding (bytes.EqualFold), or exactly in
+// is equal to k under simple case folding ([bytes.EqualFold]), or exactly in
 // the exact mode: then it returns that key, which may be k exactly, and
 // false. Once no two keys of
 // an object are equal so, at most one is equal to k. The key returned is
@@ -236,8 +237,8 @@ func (s *Set) fold(k []byte) []byte {
 }
 
 // appendFold appends k with every rune replaced by the rune that stands for
-// its unicode.SimpleFold orbit (see foldRune): two keys are equal under
-// bytes.EqualFold exactly when their folds are equal. (Bytes that are not
+// its [unicode.SimpleFold] orbit (see foldRune): two keys are equal under
+// [bytes.EqualFold] exactly when their folds are equal. (Bytes that are not
 // UTF-8 fold to U+FFFD, as bytes.EqualFold decodes them.)
 func appendFold(dst, k []byte) []byte {
 	for i := 0; i < len(k); {
@@ -258,7 +259,7 @@ func appendFold(dst, k []byte) []byte {
 }
 
 // foldRune returns the rune that stands for every rune equal to r under
-// simple case folding, one rune of r's unicode.SimpleFold orbit: the
+// simple case folding, one rune of r's [unicode.SimpleFold] orbit: the
 // smallest, but for an orbit with ASCII letters its lower case letter ('k'
 // for 'K' and for the Kelvin sign U+212A), so that lower case ASCII is its
 // own fold.

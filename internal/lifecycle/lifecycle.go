@@ -19,12 +19,12 @@ import (
 //   - Truncated, TooDeep, WireError: the errors the lifecycle words.
 
 // State is where a tokenizer is between two bytes: the states every syntax
-// has, and the grammar's own from FirstGrammarState on.
+// has, and the grammar's own from [FirstGrammarState] on.
 type State uint8
 
 // The states the lifecycle knows. A grammar moves between them (and its
 // own) as it reads; the lifecycle reads them at Close, to say what the end
-// of input cut short, and sets Closed.
+// of input cut short, and sets [Closed].
 const (
 	Between State = iota // before a token, or between two: nothing is cut short here
 	Key                  // inside an object key (a member name)
@@ -74,9 +74,9 @@ type Grammar interface {
 }
 
 // Base is the lifecycle one tokenizer shares with every other: a tokenizer
-// holds one as a field, and calls Feed and Close from its own. The zero
-// value is not ready: call Init. A Base may not be used from several
-// goroutines at once.
+// holds one as a field, and calls [Base.Feed] and [Base.Close] from its own.
+// The zero value is not ready: call [Base.Init]. A Base may not be used from
+// several goroutines at once.
 type Base struct {
 	// State is where the tokenizer is (see State). The grammar sets it.
 	State State
@@ -111,15 +111,16 @@ func (l *Base) Reset(h token.Handler) {
 // Offset returns the number of input bytes fed so far.
 func (l *Base) Offset() int64 { return l.off }
 
-// Depth returns the number of open containers (see Enter).
+// Depth returns the number of open containers (see [Base.Enter]).
 func (l *Base) Depth() int { return l.depth }
 
 // Feed is a tokenizer's Feed: after an error it returns that error, and
-// after Close token.ErrClosed; otherwise it hands chunk to g.Lex, cut at
-// token.WithMaxSize (the rest is ErrTooLarge at the limit), and keeps the
-// error g returns, if any, for every later call. It is Next, g.Lex and
-// Lexed in one call; a tokenizer whose chunks are short may call those
-// itself, to call its lexer directly rather than through Grammar.
+// after [Base.Close] [token.ErrClosed]; otherwise it hands chunk to g.Lex,
+// cut at [token.WithMaxSize] (the rest is ErrTooLarge at the limit), and
+// keeps the error g returns, if any, for every later call. It is [Base.Next],
+// g.Lex and [Base.Lexed] in one call; a tokenizer whose chunks are short may
+// call those itself, to call its lexer directly rather than through
+// [Grammar].
 func (l *Base) Feed(chunk []byte, g Grammar) error {
 	b, base, err := l.Next(chunk)
 	if err != nil {
@@ -128,9 +129,9 @@ func (l *Base) Feed(chunk []byte, g Grammar) error {
 	return l.Lexed(g.Lex(b, base), g)
 }
 
-// Next starts Feed: it returns the part of chunk to lex and the offset of
-// its first byte, or the error Feed returns without lexing (the sticky
-// error, token.ErrClosed). Pass what lexing returns to Lexed.
+// Next starts [Base.Feed]: it returns the part of chunk to lex and the offset
+// of its first byte, or the error Feed returns without lexing (the sticky
+// error, [token.ErrClosed]). Pass what lexing returns to [Base.Lexed].
 func (l *Base) Next(chunk []byte) (b []byte, base int64, err error) {
 	if l.slow {
 		return l.nextSlow(chunk)
@@ -157,9 +158,9 @@ func (l *Base) nextSlow(chunk []byte) ([]byte, int64, error) {
 	return chunk, base, nil
 }
 
-// Lexed ends Feed: err is what lexing the part Next returned gave. It keeps
-// err for every later call, or, if Next cut the chunk at token.WithMaxSize,
-// returns ErrTooLarge at the limit.
+// Lexed ends [Base.Feed]: err is what lexing the part Next returned gave. It
+// keeps err for every later call, or, if Next cut the chunk at
+// [token.WithMaxSize], returns ErrTooLarge at the limit.
 func (l *Base) Lexed(err error, g Grammar) error {
 	if err == nil && !l.cut {
 		return nil
@@ -220,7 +221,7 @@ func (l *Base) Close(g Grammar) error {
 }
 
 // fail keeps err as the sticky error and names the syntax in it if it is a
-// *token.SyntaxError that does not.
+// [*token.SyntaxError] that does not.
 func (l *Base) fail(err error) error {
 	if se, ok := err.(*token.SyntaxError); ok && se.Syntax == "" {
 		se.Syntax = l.syntax
@@ -235,14 +236,14 @@ func (l *Base) Emit(k token.Kind, data []byte, off int64) error {
 }
 
 // EmitData reports a piece of string data, text (never empty), with its
-// input escaped as jsontext escapes it or nil (see token.Event.Escaped).
+// input escaped as jsontext escapes it or nil (see [token.Event.Escaped]).
 func (l *Base) EmitData(text, escaped []byte, off int64) error {
 	return l.h.Handle(token.Event{Kind: token.StringData, Data: text[:len(text):len(text)], Escaped: escaped, Offset: off})
 }
 
 // Enter counts a container being opened, or reports false, counting
-// nothing, if it would nest deeper than token.WithMaxDepth: return TooDeep
-// then.
+// nothing, if it would nest deeper than [token.WithMaxDepth]: return
+// [Base.TooDeep] then.
 func (l *Base) Enter() bool {
 	if l.depth >= l.Cfg.MaxDepth {
 		return false
@@ -254,7 +255,7 @@ func (l *Base) Enter() bool {
 // Leave counts a container being closed.
 func (l *Base) Leave() { l.depth-- }
 
-// ValueEnded moves past a complete value: to Between, or to Done at the top
+// ValueEnded moves past a complete value: to [Between], or to [Done] at the top
 // level.
 func (l *Base) ValueEnded() {
 	l.State = Between
@@ -263,7 +264,7 @@ func (l *Base) ValueEnded() {
 	}
 }
 
-// StartWord moves to state Word, reading word (a literal such as "null"),
+// StartWord moves to state [Word], reading word (a literal such as "null"),
 // whose first byte has been read.
 func (l *Base) StartWord(word string) {
 	l.State, l.word, l.wordN = Word, word, 1
@@ -329,8 +330,8 @@ func (l *Base) Trailing(b []byte, i int, base int64) (int, error) {
 
 // Truncated returns the ErrTruncated error for input that ends here, at
 // the input's length, cut short where (as in "in string"; "" says
-// nothing more). Its pointer is g's for the state: the object in Key, the
-// value not yet counted in Number and Word, the value being read
+// nothing more). Its pointer is g's for the state: the object in [Key], the
+// value not yet counted in [Number] and Word, the value being read
 // otherwise.
 func (l *Base) Truncated(g Grammar, where string) error {
 	at := Last
@@ -348,14 +349,14 @@ func (l *Base) Truncated(g Grammar, where string) error {
 }
 
 // TooDeep returns the ErrTooDeep error for a container opened at off, with
-// the pointer ptr of the value it would be, after Enter reported false.
+// the pointer ptr of the value it would be, after [Base.Enter] reported false.
 func (l *Base) TooDeep(off int64, ptr jsontext.Pointer) error {
 	return &token.SyntaxError{Offset: off, Pointer: ptr, Err: token.ErrTooDeep,
 		Detail: "nesting deeper than the limit of " + strconv.Itoa(l.Cfg.MaxDepth)}
 }
 
 // WireError returns e, an error of the JSON wire layer, as a
-// *token.SyntaxError about the value at ptr.
+// [*token.SyntaxError] about the value at ptr.
 func WireError(e *jsonwire.Error, ptr jsontext.Pointer) error {
 	return &token.SyntaxError{Offset: e.Offset, Pointer: ptr, Err: e.Err, Detail: e.Detail}
 }

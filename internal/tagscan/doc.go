@@ -1,11 +1,11 @@
 // Package tagscan is what the tokenizers of tool calls written in tags
 // share (token/xmltag for code-assistant's <tool:NAME>, token/qwen for
-// Qwen3-Coder's <tool_call>): one Scanner, driven by a Syntax that lists
+// Qwen3-Coder's <tool_call>): one [Scanner], driven by a [Syntax] that lists
 // the syntax's tags, which reads a call's opening tags, its parameters
-// and its closing tags, and tells a textargs.Args what it finds, over a
-// lifecycle.Base; and Syntax.Format, the Format of both, which writes a
-// call in the syntax's tags as the Scanner reads it back (with Params,
-// AppendValue, Syntax.CheckParam and Syntax.CheckTool).
+// and its closing tags, and tells a [textargs.Args] what it finds, over a
+// [lifecycle.Base]; and [Syntax.Format], the Format of both, which writes a
+// call in the syntax's tags as the Scanner reads it back (with [Params],
+// [AppendValue], [Syntax.CheckParam] and [Syntax.CheckTool]).
 //
 // # Values
 //
@@ -15,7 +15,7 @@
 // write "<param>\nvalue\n</param>". Other tags in a value are text ("<div>",
 // "a < b"), except the closing tag of the parameter
 // (with another name: an error) and the call's own tags (Reserved: an
-// unclosed parameter). The text is scanned for '<' with bytes.IndexByte and
+// unclosed parameter). The text is scanned for '<' with [bytes.IndexByte] and
 // given to textargs as it arrives; only the bytes that may still become one
 // of those tags, and the line break before them, are held back, at most
 // 2+MaxName+the longest literal+1 bytes, and released as soon as they
@@ -24,7 +24,7 @@
 // # Cost
 //
 // Every byte is read a bounded number of times, whatever the chunking
-// (tags in the structure byte by byte, a tag in a value by Matcher.Step
+// (tags in the structure byte by byte, a tag in a value by [Matcher.Step]
 // once per byte and per candidate). Nothing allocates on the way through a
 // valid input once the buffers have grown (Init sizes the held-back one).
 package tagscan

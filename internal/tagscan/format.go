@@ -11,11 +11,11 @@ import (
 )
 
 // Format writes a call of the tool name with the JSON object args in syn,
-// as the Scanner reads it back: written from the same Syntax, the writer
-// cannot drift from the reader. The Open tags, each parameter and the
-// Close tags are each on a line of their own; a tag with a Name holds the
-// tool's name, or the parameter's. Its errors begin with pkg, the package
-// whose Format it is.
+// as the [Scanner] reads it back: written from the same [Syntax], the writer
+// cannot drift from the reader. The [Syntax.Open] tags, each parameter and the
+// [Syntax.Close] tags are each on a line of their own; a tag with a Name
+// holds the tool's name, or the parameter's. Its errors begin with pkg, the
+// package whose Format it is.
 func (syn *Syntax) Format(pkg, name string, args jsontext.Value) ([]byte, error) {
 	if err := syn.CheckTool(name); err != nil {
 		return nil, fmt.Errorf("%s: %w", pkg, err)
@@ -131,7 +131,7 @@ func Params(args jsontext.Value, repeat bool, f func(key string, text []byte) er
 	return nil
 }
 
-// appendText appends the text of the JSON value v (see Params) to dst.
+// appendText appends the text of the JSON value v (see [Params]) to dst.
 func appendText(dst []byte, v jsontext.Value) ([]byte, error) {
 	switch v.Kind() {
 	case '"':
@@ -150,8 +150,8 @@ func appendText(dst []byte, v jsontext.Value) ([]byte, error) {
 
 // CheckParam returns an error if the parameter key, whose value is text,
 // cannot be written in syn: a key that is not a name of syn.Param, or a
-// value holding a complete EndParam (with any name) or Reserved tag, which
-// would end it or break the call.
+// value holding a complete [Syntax.EndParam] (with any name) or
+// [Syntax.Reserved] tag, which would end it or break the call.
 func (syn *Syntax) CheckParam(key string, text []byte) error {
 	if !syn.Param.Name.Valid(key) {
 		return errors.New("parameter name " + strconv.Quote(key) + " cannot be written in " + syn.Name +

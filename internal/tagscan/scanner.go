@@ -59,7 +59,7 @@ type Syntax struct {
 }
 
 // Prepare returns syn ready for Init. Call it once (a package's
-// variable): the Syntax is then read-only, and any number of Scanners may
+// variable): the [Syntax] is then read-only, and any number of Scanners may
 // share it.
 func Prepare(syn Syntax) *Syntax {
 	syn.inValue = append([]Tag{syn.EndParam}, syn.Reserved...)
@@ -75,10 +75,10 @@ const (
 	sClose                                       // between the closing tags
 )
 
-// Scanner is the tokenizer of one call written in a Syntax: the whole of
+// Scanner is the tokenizer of one call written in a [Syntax]: the whole of
 // token/xmltag and token/qwen but their names, which wrap it. It must not
-// be copied after Init. A Scanner may not be used from several goroutines
-// at once.
+// be copied after [Scanner.Init]. A Scanner may not be used from several
+// goroutines at once.
 type Scanner struct {
 	lc   lifecycle.Base
 	args textargs.Args
@@ -103,7 +103,7 @@ type Scanner struct {
 	nl    int
 }
 
-// Init readies s for a call in syn (from Prepare), reporting to h, with
+// Init readies s for a call in syn (from [Prepare]), reporting to h, with
 // the tools' schemas (nil: every value a string).
 func (s *Scanner) Init(h token.Handler, syn *Syntax, tools *schema.Tools, opts ...token.Option) {
 	*s = Scanner{syn: syn, held: make([]byte, 0, 2+MaxName+32), tool: make([]byte, 0, MaxName)}
@@ -152,7 +152,7 @@ func (s *Scanner) locate(err error) error {
 	return s.args.Lines.Locate(err)
 }
 
-// grammar is the Scanner as the lifecycle sees it.
+// grammar is the [Scanner] as the lifecycle sees it.
 type grammar Scanner
 
 func (g *grammar) Lex(b []byte, base int64) error { return (*Scanner)(g).lex(b, base) }

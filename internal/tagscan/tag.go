@@ -3,7 +3,7 @@ package tagscan
 // Names says which bytes the name in a tag may hold.
 type Names uint8
 
-// Name sets. Every name is 1 to MaxName bytes long.
+// Name sets. Every name is 1 to [MaxName] bytes long.
 const (
 	NoName Names = iota // the tag is its literal alone
 	Word                // [A-Za-z0-9_-]
@@ -24,7 +24,7 @@ func (n Names) Allows(c byte) bool {
 	return c == '.' && n == Dotted
 }
 
-// Valid reports whether name is a name of the set: 1 to MaxName bytes it
+// Valid reports whether name is a name of the set: 1 to [MaxName] bytes it
 // allows.
 func (n Names) Valid(name string) bool {
 	if len(name) == 0 || len(name) > MaxName {
@@ -39,7 +39,7 @@ func (n Names) Valid(name string) bool {
 }
 
 // Tag is a tag of a syntax: a literal that begins with '<' and holds no
-// other '<', and, if Name is not NoName, a name and '>' after it
+// other '<', and, if [Tag.Name] is not [NoName], a name and '>' after it
 // ("<tool:" NAME ">").
 type Tag struct {
 	Lit  string
@@ -54,10 +54,10 @@ func (t Tag) String() string {
 	return t.Lit
 }
 
-// Result is what Matcher.Step found.
+// Result is what [Matcher.Step] found.
 type Result int8
 
-// Results of Matcher.Step.
+// Results of [Matcher.Step].
 const (
 	More  Result = iota // the bytes so far begin a candidate: go on
 	Fail                // the byte makes a tag of no candidate; it was not consumed
@@ -68,8 +68,8 @@ const (
 // chunks: it holds only how far it has matched and the name read so far,
 // never the input. Candidates must not be literals that begin one another
 // with a Name: at most one is in its name at a time. The zero value is
-// ready for Start. A Matcher may not be used from several goroutines at
-// once.
+// ready for [Matcher.Start]. A Matcher may not be used from several
+// goroutines at once.
 type Matcher struct {
 	tags  []Tag
 	alive uint32 // candidates still possible, by index
@@ -86,10 +86,10 @@ func (m *Matcher) Start(candidates []Tag) {
 func (m *Matcher) Len() int { return m.n }
 
 // Name returns the name of the tag matched (or being read): borrowed until
-// the next Start.
+// the next [Matcher.Start].
 func (m *Matcher) Name() []byte { return m.name }
 
-// Step reads the next byte c of the tag. On Match it returns the index of
+// Step reads the next byte c of the tag. On [Match] it returns the index of
 // the candidate matched.
 func (m *Matcher) Step(c byte) (Result, int) {
 	inName := false

@@ -8,8 +8,8 @@ import (
 )
 
 // CheckEscaped reports whether escaped, a string piece's Escaped form, is
-// text escaped exactly as jsontext.AppendQuote escapes it, the contract of
-// token.Event.Escaped and fragment.Fragment.Escaped.
+// text escaped exactly as [jsontext.AppendQuote] escapes it, the contract of
+// [token.Event.Escaped] and [fragment.Fragment.Escaped].
 func CheckEscaped(text, escaped []byte) error {
 	q, err := jsontext.AppendQuote(nil, text)
 	if err != nil || !bytes.Equal(q[1:len(q)-1], escaped) {

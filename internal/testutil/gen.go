@@ -35,7 +35,7 @@ func (d Doc) String() string { return string(d.Text) }
 // property tests' time. Nothing is lost in shrinking: gopter drops the
 // shrinker of a Map to another type, so documents never shrank.
 
-// runeKinds are the kinds of rune GenRune draws, each as likely as the
+// runeKinds are the kinds of rune [GenRune] draws, each as likely as the
 // next: a range from lo to hi, or one of some runes.
 var runeKinds = []struct {
 	lo, hi rune
@@ -82,7 +82,7 @@ func randString(p *gopter.GenParameters) string {
 	return string(rs)
 }
 
-// GenString generates strings of GenRune's runes, mostly short, sometimes
+// GenString generates strings of [GenRune]'s runes, mostly short, sometimes
 // hundreds of runes. A failing string shrinks by dropping runes.
 func GenString() gopter.Gen {
 	return func(p *gopter.GenParameters) *gopter.GenResult {
@@ -90,7 +90,7 @@ func GenString() gopter.Gen {
 	}
 }
 
-// numberPattern is what GenNumber generates.
+// numberPattern is what [GenNumber] generates.
 const numberPattern = `^-?(0|[1-9][0-9]{0,30})(\.[0-9]{1,20})?([eE][+-]?[0-9]{1,5})?$`
 
 // randNumber draws number text matching numberPattern, each optional part
@@ -187,7 +187,7 @@ func GenValue(depth int) gopter.Gen {
 }
 
 // object builds an object node, dropping the keys argstream rejects (see
-// Valid): repeated keys, also under case folding, and keys holding U+0000.
+// [Valid]): repeated keys, also under case folding, and keys holding U+0000.
 func object(keys []string, values []Node) Node {
 	o := Node{Kind: '{'}
 	for i, k := range keys {
@@ -220,7 +220,7 @@ func GenConfusableKeys(depth int) gopter.Gen {
 }
 
 // randConfusableKeys draws an object of up to keys members for
-// GenConfusableKeys. A value is an object again half of the time when depth
+// [GenConfusableKeys]. A value is an object again half of the time when depth
 // allows, else a number half of the time, else one of null, "x", [] and {}.
 func randConfusableKeys(p *gopter.GenParameters, depth, keys int) Node {
 	n := p.Rng.Intn(keys + 1)
@@ -254,7 +254,7 @@ func randConfusableKeys(p *gopter.GenParameters, depth, keys int) Node {
 // GenDeep generates values nested up to maxDepth arrays and objects deep:
 // a scalar in a chain of arrays and single-member objects. The first few
 // levels are objects half of the time, the others arrays: how many is drawn
-// as gen.SliceOf draws a slice's length (below GenParameters.MaxSize).
+// as [gen.SliceOf] draws a slice's length (below GenParameters.MaxSize).
 func GenDeep(maxDepth int) gopter.Gen {
 	return func(p *gopter.GenParameters) *gopter.GenResult {
 		mixed := 0
@@ -289,7 +289,7 @@ func GenDoc(g gopter.Gen) gopter.Gen {
 	}
 }
 
-// GenCuts generates cut offsets for SplitAt, taken modulo the input length.
+// GenCuts generates cut offsets for [SplitAt], taken modulo the input length.
 func GenCuts() gopter.Gen {
 	return gen.SliceOf(gen.IntRange(0, 1<<20))
 }

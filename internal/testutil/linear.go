@@ -7,18 +7,19 @@ import (
 	"time"
 )
 
-// MaxGrowth is the most CheckLinear lets the time grow when the input grows
+// MaxGrowth is the most [CheckLinear] lets the time grow when the input grows
 // 4 times: linear work gives about 4, quadratic work 16.
 const MaxGrowth = 6
 
-// CheckLinear checks, for DESIGN.md invariant 9, that some work costs time
-// linear in its size n: prepare(n) builds the input of size n, untimed, and
-// returns the work to time; CheckLinear times the work for n and for 4n in
-// turns, a few times each, and compares the fastest of each (the run least
-// disturbed by the rest of the machine). It fails t if the time for 4n is
-// more than MaxGrowth times the time for n, and returns that ratio. This is
-// the one form of timed test the project allows: both sizes run in the same
-// process, on the same machine, at the same time.
+// CheckLinear checks, for invariant 9 (docs/design.md, "Invariants": linear
+// for every input), that some work costs time linear in its size n:
+// prepare(n) builds the input of size n, untimed, and returns the work to
+// time; CheckLinear times the work for n and for 4n in turns, a few times
+// each, and compares the fastest of each (the run least disturbed by the rest
+// of the machine). It fails t if the time for 4n is more than [MaxGrowth]
+// times the time for n, and returns that ratio. This is the one form of timed
+// test the project allows: both sizes run in the same process, on the same
+// machine, at the same time.
 //
 // Where the system can say (Linux), the time is the CPU time of the thread
 // that runs the work, not the time on the wall: see timeLoops.

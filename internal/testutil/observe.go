@@ -17,7 +17,7 @@ import (
 // Outcome is everything a stream delivers, in a form that compares across
 // chunkings: every chunking of the same input must give the same Outcome.
 type Outcome struct {
-	Fragments []string // merged (see Merge), in RFD notation
+	Fragments []string // merged (see Merge), as Texts writes them
 	Value     string   // the aggregate, if accepted
 	Values    []string // every OnValue completion: "pointer=value"
 	Err       string   // category and message (with offset and pointer), if rejected
@@ -25,11 +25,11 @@ type Outcome struct {
 	ErrPtr    string   // the error's JSON pointer, if rejected
 }
 
-// Observe feeds chunks through the full pipeline (fragments to a Recorder
-// and an Aggregator) and returns the Outcome. It returns an error when an
+// Observe feeds chunks through the full pipeline (fragments to a [Recorder]
+// and an Aggregator) and returns the [Outcome]. It returns an error when an
 // invariant that holds for any input and any chunking breaks: End not called
 // exactly once with the stream's error, fragment offsets going back or past
-// the input, an error that is not a *token.SyntaxError or points outside
+// the input, an error that is not a [*token.SyntaxError] or points outside
 // the input, an accepted stream without a complete value.
 func Observe(chunks [][]byte, opts ...argstream.Option) (Outcome, error) {
 	var out Outcome
@@ -85,11 +85,11 @@ func Observe(chunks [][]byte, opts ...argstream.Option) (Outcome, error) {
 	return out, nil
 }
 
-// CheckWhole compares an accepted Outcome of data with a whole-document
+// CheckWhole compares an accepted [Outcome] of data with a whole-document
 // jsontext parse: the value is Canonical(data) and the fragments are
-// ReferenceFragments(data). A rejected Outcome must be of input that Valid
+// ReferenceFragments(data). A rejected Outcome must be of input that [Valid]
 // rejects too; if jsontext alone accepts it, for the key (category, offset
-// and pointer) that ConfusableKey finds.
+// and pointer) that [ConfusableKey] finds.
 func CheckWhole(data []byte, o Outcome) error {
 	if accepted, valid := o.Err == "", Valid(data); accepted != valid {
 		return fmt.Errorf("%q: accepted = %v (%s), the reference says %v", data, accepted, o.Err, valid)

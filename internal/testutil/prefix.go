@@ -11,7 +11,7 @@ import (
 // CheckPrefix feeds chunks, which together are a prefix of the valid
 // document doc, through the pipeline, and checks that the prefix invents
 // nothing: unless the prefix is a document of its own, the stream fails, and
-// what it delivered before failing, merged (see Merge), is a prefix of doc's
+// what it delivered before failing, merged (see [Merge]), is a prefix of doc's
 // fragments, the last one possibly a string piece cut short. A number cut at
 // "12" of "123" must not be delivered as 12.
 func CheckPrefix(doc []byte, chunks [][]byte, opts ...argstream.Option) error {

@@ -12,17 +12,17 @@ import (
 // change to a parser or before a release. Plain go test ./... (and CI) runs
 // counts that keep the whole command under a minute on a 2-core machine;
 // under ARGSTREAM_LONG=1 property tests run 10 times as many cases
-// (PropertyParameters) and the other randomized tests that ask Long run
+// ([PropertyParameters]) and the other randomized tests that ask Long run
 // more inputs:
 //
 //	ARGSTREAM_LONG=1 go test ./...
 func Long() bool { return os.Getenv("ARGSTREAM_LONG") == "1" }
 
-// LongScale is how many times more cases PropertyParameters runs under
-// ARGSTREAM_LONG=1 (see Long).
+// LongScale is how many times more cases [PropertyParameters] runs under
+// ARGSTREAM_LONG=1 (see [Long]).
 const LongScale = 10
 
-// PropertyParameters runs n cases per property, LongScale times n under
+// PropertyParameters runs n cases per property, [LongScale] times n under
 // ARGSTREAM_LONG=1, or ARGSTREAM_PROPERTY_N cases when that is set, which
 // picks the count of one run:
 //
@@ -50,11 +50,11 @@ type Mutation struct {
 }
 
 // MutationBytes are bytes that change the meaning of JSON around them: what
-// a Mutation inserts or replaces by default.
+// a [Mutation] inserts or replaces by default.
 const MutationBytes = "{}[],:\"\\ \t\n0123456789-+.eEtrufalsn\x00\x1f\x7f\xc3\xa9\xed\xa0\x80\xff/u"
 
 // GenMutation generates Mutations that insert or replace one of set's bytes,
-// MutationBytes or a set of one's own.
+// [MutationBytes] or a set of one's own.
 func GenMutation(set string) gopter.Gen {
 	return gopter.CombineGens(gen.IntRange(0, 3), gen.IntRange(0, 1<<20), gen.IntRange(0, len(set)-1)).
 		Map(func(v []any) Mutation {

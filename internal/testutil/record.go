@@ -40,7 +40,8 @@ func Merge(frags []fragment.Fragment) []fragment.Fragment {
 	return out
 }
 
-// Texts returns each fragment in RFD notation, for readable diffs.
+// Texts returns each fragment in RFD 043's notation
+// ([fragment.Fragment.String]), for readable diffs.
 func Texts(frags []fragment.Fragment) []string {
 	s := make([]string, len(frags))
 	for i := range frags {

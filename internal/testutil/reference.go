@@ -14,12 +14,12 @@ import (
 // Valid reports whether data is one JSON value as argstream accepts it by
 // default: according to jsontext, RFC 8259, valid UTF-8, no duplicate keys,
 // no lone surrogate escapes, nothing after the value; and no key that a tool
-// runtime would confuse (see ConfusableKey).
+// runtime would confuse (see [ConfusableKey]).
 func Valid(data []byte) bool {
 	return jsontext.Value(data).IsValid() && ConfusableKey(data) == nil
 }
 
-// KeyError is where ConfusableKey finds a key that argstream rejects.
+// KeyError is where [ConfusableKey] finds a key that argstream rejects.
 type KeyError struct {
 	Cat     error            // token.ErrCaseFoldedKey or token.ErrNULInKey
 	Offset  int64            // of the key's opening quote
@@ -27,10 +27,10 @@ type KeyError struct {
 }
 
 // ConfusableKey returns the first object key of data, in the order of the
-// text, that holds U+0000 or that is equal under strings.EqualFold (but not
+// text, that holds U+0000 or that is equal under [strings.EqualFold] (but not
 // exactly) to an earlier key of its object; or nil if there is none, or if
 // jsontext cannot read data that far. It is the reference for the checks of
-// token.ErrNULInKey and token.ErrCaseFoldedKey, written apart from them:
+// [token.ErrNULInKey] and [token.ErrCaseFoldedKey], written apart from them:
 // jsontext reads the document, and each key is compared with every earlier
 // key of its object.
 func ConfusableKey(data []byte) *KeyError {
@@ -86,7 +86,7 @@ func Canonical(data []byte) ([]byte, error) {
 	return v, err
 }
 
-// ReferenceFragments returns the fragments of data, merged (see Merge), as
+// ReferenceFragments returns the fragments of data, merged (see [Merge]), as
 // computed from a whole-document jsontext parse.
 func ReferenceFragments(data []byte) ([]fragment.Fragment, error) {
 	if !Valid(data) {

@@ -4,7 +4,7 @@ import (
 	"github.com/argstream/argstream"
 )
 
-// Run feeds chunks to a Stream that records into a new Recorder (see Feed)
+// Run feeds chunks to a Stream that records into a new [Recorder] (see [Feed])
 // and returns the Recorder and the stream's error.
 func Run(chunks [][]byte, opts ...argstream.Option) (*Recorder, error) {
 	rec := &Recorder{}

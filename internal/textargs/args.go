@@ -16,7 +16,7 @@ import (
 
 // Args turns the parameters of one call written in text into the events of
 // a JSON object (see the package documentation for the order of calls).
-// The zero value is not ready: call Init. An Args may not be used from
+// The zero value is not ready: call [Args.Init]. An Args may not be used from
 // several goroutines at once.
 type Args struct {
 	lc    *lifecycle.Base
@@ -121,10 +121,10 @@ func (a *Args) List(name []byte, keyAt, at int64) error {
 	return a.openArray(t.Items, true, at)
 }
 
-// Element begins the next element of the List, at at.
+// Element begins the next element of the [Args.List], at at.
 func (a *Args) Element(at int64) error { return a.element(at) }
 
-// EndList ends the List, at at.
+// EndList ends the [Args.List], at at.
 func (a *Args) EndList(at int64) error { return a.closeArray(at) }
 
 // End ends the arguments: EndObject, reported at at.

@@ -8,9 +8,9 @@ import (
 
 // Lines follows a tokenizer through its input in lines, so that its errors
 // can say line and column as well as byte offset. The tokenizer reports
-// each line end it passes (Newline, or Count over a run of text); an error
-// at an offset on the current line or the one before, or at the Mark, is
-// then located.
+// each line end it passes ([Lines.Newline], or [Lines.Count] over a run of
+// text); an error at an offset on the current line or the one before, or at
+// the [Lines.Mark], is then located.
 // The zero value is ready: line 1 begins at offset 0.
 type Lines struct {
 	line      int   // the current line, from 0
@@ -51,8 +51,8 @@ func (l *Lines) Mark(at int64) {
 	l.markAt, l.markLine, l.mark = at, l.line+1, int(at-l.start)+1
 }
 
-// Locate fills in err's Line and Column, if err is a *token.SyntaxError
-// without them at an offset Lines can place, and returns err.
+// Locate fills in err's Line and Column, if err is a [*token.SyntaxError]
+// without them at an offset [Lines] can place, and returns err.
 func (l *Lines) Locate(err error) error {
 	se, ok := err.(*token.SyntaxError)
 	if !ok || se.Line > 0 {

@@ -32,7 +32,7 @@ const (
 	maxKey  = 128 // bytes of a parameter name
 )
 
-// The grammar's states (lifecycle.Base.State).
+// The grammar's states ([lifecycle.Base.State]).
 const (
 	sOpen       = lifecycle.FirstGrammarState + iota // "^^^" of the opening fence, t.n bytes read
 	sName                                            // the tool name; t.cr: its line end's '\r'
@@ -58,7 +58,7 @@ const lits = "[\r]\r^^"
 // of the JSON object of its arguments (see the package documentation).
 //
 // A Tokenizer may not be used from several goroutines at once; separate
-// Tokenizers may run in parallel, and share a *schema.Tools.
+// Tokenizers may run in parallel, and share a [*schema.Tools].
 type Tokenizer struct {
 	lc   lifecycle.Base // offsets, limits, depth, sticky error, Close
 	args textargs.Args  // the parameters, typed, as events
@@ -90,7 +90,7 @@ func New(h token.Handler, opts ...token.Option) *Tokenizer {
 	return newTokenizer(h, nil, opts)
 }
 
-// Typed returns a token.NewFunc for argstream.WithTokenizer whose
+// Typed returns a [token.NewFunc] for argstream.WithTokenizer whose
 // tokenizers type each value by the schema of the block's tool in tools,
 // looked up by the name in the opening fence (see schema). A tool not in
 // tools, as with a nil tools, has every value a string.
@@ -133,8 +133,9 @@ func (t *Tokenizer) Name() string {
 }
 
 // Feed consumes the next chunk of the block, which may be empty, and
-// reports the events it determines. After an error, Feed and Close return
-// that error; after Close, Feed returns token.ErrClosed.
+// reports the events it determines. After an error, Feed and
+// [Tokenizer.Close] return that error; after Close, Feed returns
+// [token.ErrClosed].
 func (t *Tokenizer) Feed(chunk []byte) error {
 	if err := t.lc.Feed(chunk, (*grammar)(t)); err != nil {
 		return t.locate(err)
@@ -143,7 +144,7 @@ func (t *Tokenizer) Feed(chunk []byte) error {
 }
 
 // Close ends the block: it returns nil if the closing fence was read, and
-// token.ErrTruncated if the input ended before it.
+// [token.ErrTruncated] if the input ended before it.
 func (t *Tokenizer) Close() error {
 	if err := t.lc.Close((*grammar)(t)); err != nil {
 		return t.locate(err)
@@ -151,7 +152,7 @@ func (t *Tokenizer) Close() error {
 	return nil
 }
 
-// grammar is the Tokenizer as the lifecycle sees it.
+// grammar is the [Tokenizer] as the lifecycle sees it.
 type grammar Tokenizer
 
 func (g *grammar) Lex(b []byte, base int64) error { return (*Tokenizer)(g).lex(b, base) }
@@ -617,7 +618,7 @@ func (t *Tokenizer) endList(next int64) error {
 // the end marker "--- KEY" after it is held back: the line end (t.le bytes
 // from t.heldAt) and the t.n bytes of the marker read since (and t.cr,
 // the '\r' of the marker's own line end) while t.lineStart; otherwise a
-// '\r' at the end of the last chunk (t.cr). Lines (textargs.Lines) is
+// '\r' at the end of the last chunk (t.cr). Lines ([textargs.Lines]) is
 // brought up to date at each piece of text, after it is read, and at the
 // end of b.
 func (t *Tokenizer) body(b []byte, i int, base int64) (int, error) {

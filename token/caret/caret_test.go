@@ -43,9 +43,10 @@ func canonical(t *testing.T, j string) string {
 	return string(c)
 }
 
-// TestDesignExamples parses the examples of the design document
-// (caret-tool-syntax.md: the specification and every appendix example),
-// verbatim, to the JSON arguments they stand for.
+// TestDesignExamples parses the examples of code-assistant's caret design
+// (docs/design.md, "Tool calls written in text"): its specification's and
+// every example of its appendix, verbatim, to the JSON arguments they stand
+// for.
 func TestDesignExamples(t *testing.T) {
 	for _, tc := range designExamples {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,5 +1,6 @@
 // Package caret is the tokenizer of one caret block, the tool-call syntax
-// of code-assistant's "triple-caret" design, read while it streams:
+// of code-assistant's "triple-caret" design (docs/design.md, "Tool calls
+// written in text"), read while it streams:
 //
 //	^^^write_file
 //	path: src/lib.rs
@@ -9,7 +10,7 @@
 //	--- content
 //	^^^
 //
-// A Tokenizer reads the whole block, fences included (package dialect finds
+// A [Tokenizer] reads the whole block, fences included (package dialect finds
 // blocks in prose and feeds each one to a tokenizer made here, through
 // argstream.WithTokenizer), and reports the token events of the JSON object
 // of its arguments, as package jsontoken reports those of a JSON tool call:
@@ -17,10 +18,10 @@
 //	{"path":"src/lib.rs","content":"//! hello\nfn main() {}"}
 //
 // so that the translator, the aggregator, the policy and the renderer see a
-// caret block as they see any other call. New reads every value as a
-// string and every list as an array of strings; Typed gives each value the
-// JSON type that the schema of the block's tool declares (package schema),
-// so that "count: 3" is 3 and "paths: src/a.go" is ["src/a.go"]. Format
+// caret block as they see any other call. [New] reads every value as a
+// string and every list as an array of strings; [Typed] gives each value the
+// JSON type that the schema of the block's tool declares (package [schema]),
+// so that "count: 3" is 3 and "paths: src/a.go" is ["src/a.go"]. [Format]
 // writes JSON arguments as a caret block.
 //
 // # Grammar
@@ -80,7 +81,7 @@
 //
 // # Events
 //
-// The events are those of a JSON object (see package token): BeginObject at
+// The events are those of a JSON object (see package [token]): BeginObject at
 // the end of the opening fence's name, each parameter's Key and value (the
 // events of a string, of a number or literal, of an array, or of a JSON
 // text, as the schema says), EndObject after the closing fence's "^^^".
@@ -102,9 +103,9 @@
 //
 // # Errors
 //
-// Every error is a *token.SyntaxError of syntax "caret block", with its
-// category (errors.Is: token.ErrSyntax, token.ErrTruncated,
-// token.ErrSchema, ...), its byte Offset in the block, its Line and Column
+// Every error is a [*token.SyntaxError] of syntax "caret block", with its
+// category ([errors.Is]: [token.ErrSyntax], [token.ErrTruncated],
+// [token.ErrSchema], ...), its byte Offset in the block, its Line and Column
 // (line 1 is the opening fence) and the JSON Pointer of the parameter
 // concerned ("" for the block's structure). Its message is for people and
 // may change.
@@ -123,12 +124,12 @@
 // # Cost
 //
 // Linear in the input, however it is cut: a multi-line value is searched
-// for its line ends with bytes.IndexByte, and every byte is looked at a
+// for its line ends with [bytes.IndexByte], and every byte is looked at a
 // bounded number of times.
 //
 // # Concurrency
 //
 // A Tokenizer may be used by one goroutine at a time; separate Tokenizers may
-// run in parallel and share a *schema.Tools. Format may be called from any
+// run in parallel and share a [*schema.Tools]. Format may be called from any
 // number of goroutines.
 package caret

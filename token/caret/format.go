@@ -11,7 +11,7 @@ import (
 )
 
 // Format writes the arguments args, a JSON object, as a caret block calling
-// the tool name, the way New and Typed read it back:
+// the tool name, the way [New] and [Typed] read it back:
 //
 //   - a string without a line break: "key: value" ("key:" for ""); the
 //     string "[" is written as a multi-line value, since "key: [" begins

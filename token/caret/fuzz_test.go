@@ -16,9 +16,9 @@ import (
 // without and with a schema, and checks that the tokenizer never panics,
 // that both give the same outcome (fragments, aggregate or error with its
 // offset, pointer and message), and that an accepted block's aggregate is
-// valid JSON, and that an error's line and column are those of its
-// offset. Seeds: the design document's examples and the tests' edge
-// cases and errors.
+// valid JSON, and that an error's line and column are those of its offset.
+// Seeds: the caret design's examples (see TestDesignExamples) and the tests'
+// edge cases and errors.
 func FuzzCaret(f *testing.F) {
 	for _, tc := range designExamples {
 		f.Add([]byte(tc.block), uint(len(tc.block)/2))

@@ -83,9 +83,9 @@ func longKeys(n int) []byte {
 	return []byte(b.String())
 }
 
-// TestLinear checks DESIGN.md invariant 9: the time grows linearly with
-// the size, for a long multi-line value, many parameters and long names,
-// in small chunks and in one.
+// TestLinear checks invariant 9 (docs/design.md, "Invariants": linear for
+// every input): the time grows linearly with the size, for a long multi-line
+// value, many parameters and long names, in small chunks and in one.
 func TestLinear(t *testing.T) {
 	if testing.Short() {
 		t.Skip("timing")

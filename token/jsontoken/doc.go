@@ -10,6 +10,6 @@
 // is examined a bounded number of times.
 //
 // Input must be one RFC 8259 JSON value in valid UTF-8, with the limits and
-// key checks of package token's options. Events, their grammar and the
+// key checks of package [token]'s options. Events, their grammar and the
 // errors are package token's.
 package jsontoken

@@ -26,8 +26,8 @@ import (
 //   - truncated, keyPointer, nextPointer: the pointers of errors.
 //   - unitReader: the io.Reader jsontext reads each token from.
 
-// Tokenizer is the JSON tokenizer: an adapter that drives a jsontext.Decoder one
-// complete token at a time.
+// Tokenizer is the JSON tokenizer: an adapter that drives a
+// [jsontext.Decoder] one complete token at a time.
 //
 // The adapter's own lexer finds where each token ends, so jsontext never sees
 // a number or literal that more input could extend, and never rescans a
@@ -38,7 +38,7 @@ import (
 // the grammar and the nesting; its error offsets are mapped back to the input.
 // Repeated keys are found by internal/keyfold, not by jsontext, so that each
 // key is hashed once: exact repeats, and also case-folded repeats and NUL
-// unless token.Config.AllowConfusableKeys.
+// unless [token.Config.AllowConfusableKeys].
 //
 // A Tokenizer may not be used from several goroutines at once; separate Tokenizers may
 // run in parallel.
@@ -96,8 +96,8 @@ func (t *Tokenizer) Reset(h token.Handler) {
 func (t *Tokenizer) Offset() int64 { return t.lc.Offset() }
 
 // Feed consumes the next chunk of input, which may be empty, and reports the
-// events it determines. After an error, Feed and Close return that error;
-// after Close, Feed returns token.ErrClosed.
+// events it determines. After an error, Feed and [Tokenizer.Close] return
+// that error; after Close, Feed returns [token.ErrClosed].
 func (t *Tokenizer) Feed(chunk []byte) error {
 	b, base, err := t.lc.Next(chunk)
 	if err != nil {
@@ -110,7 +110,7 @@ func (t *Tokenizer) Feed(chunk []byte) error {
 // and returns an error if the value is incomplete.
 func (t *Tokenizer) Close() error { return t.lc.Close((*grammar)(t)) }
 
-// grammar is the Tokenizer as the lifecycle sees it.
+// grammar is the [Tokenizer] as the lifecycle sees it.
 type grammar Tokenizer
 
 func (g *grammar) Lex(b []byte, base int64) error { return (*Tokenizer)(g).lex(b, base) }
@@ -450,7 +450,7 @@ func (t *Tokenizer) nextPointer() jsontext.Pointer {
 	return p.AppendToken(strconv.FormatInt(n, 10))
 }
 
-// unitReader is the io.Reader jsontext reads tokens from: b[pos:] is what
+// unitReader is the [io.Reader] jsontext reads tokens from: b[pos:] is what
 // it has not read yet of the unit b.
 type unitReader struct {
 	b   []byte

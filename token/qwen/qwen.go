@@ -36,7 +36,7 @@ func New(h token.Handler, opts ...token.Option) *Tokenizer {
 	return newTokenizer(h, nil, opts)
 }
 
-// Typed returns a token.NewFunc for argstream.WithTokenizer whose
+// Typed returns a [token.NewFunc] for argstream.WithTokenizer whose
 // tokenizers type each value by the schema of the call's tool in tools;
 // the values of a tool tools does not hold are strings.
 func Typed(tools *schema.Tools) token.NewFunc {
@@ -52,11 +52,11 @@ func newTokenizer(h token.Handler, tools *schema.Tools, opts []token.Option) *To
 }
 
 // Feed reads the next chunk of the call, which may be empty, and reports
-// the events it determines. After an error, Feed and Close return that
-// error; after Close, Feed returns token.ErrClosed.
+// the events it determines. After an error, Feed and [Tokenizer.Close] return
+// that error; after Close, Feed returns [token.ErrClosed].
 func (t *Tokenizer) Feed(chunk []byte) error { return t.s.Feed(chunk) }
 
-// Close ends the input: it returns token.ErrTruncated if </tool_call>
+// Close ends the input: it returns [token.ErrTruncated] if </tool_call>
 // has not been read.
 func (t *Tokenizer) Close() error { return t.s.Close() }
 
@@ -72,7 +72,7 @@ func (t *Tokenizer) Offset() int64 { return t.s.Offset() }
 func (t *Tokenizer) Name() string { return t.s.Name() }
 
 // Format writes a call of the function name with the JSON object args as
-// Qwen3-Coder's chat template writes it, the form the Tokenizer reads back
+// Qwen3-Coder's chat template writes it, the form the [Tokenizer] reads back
 // (see the package documentation for what it cannot carry).
 func Format(name string, args jsontext.Value) ([]byte, error) {
 	return syntax.Format("qwen", name, args)

@@ -1,6 +1,6 @@
 // Package xmltag reads one tool call written in code-assistant's XML tags
 // while it streams, and reports the events of the JSON object of its
-// arguments (package token), so that the translator, the aggregator, the
+// arguments (package [token]), so that the translator, the aggregator, the
 // policy and the renderer see it as they see a JSON tool call:
 //
 //	<tool:write_file>
@@ -13,7 +13,7 @@
 // gives {"path": "src/main.rs", "content": "fn main() {}"}. The input is the
 // whole call, from its opening tag to its closing one: package dialect
 // finds calls in an assistant's text and feeds each one's bytes to a
-// Tokenizer through argstream.WithTokenizer.
+// [Tokenizer] through argstream.WithTokenizer.
 //
 // # Grammar
 //
@@ -26,11 +26,11 @@
 //
 // The closing tags must repeat the names of their opening tags. White space
 // may follow the call, as it may follow a JSON value; anything else is
-// token.ErrTrailingData.
+// [token.ErrTrailingData].
 //
 // A value is raw text, with no escapes, except one line break ("\n" or
 // "\r\n") right after its opening tag and one right before its closing tag:
-// those are framing, as models and Format write "<param:x>\n...\n</param:x>"
+// those are framing, as models and [Format] write "<param:x>\n...\n</param:x>"
 // (Qwen3-Coder's template does the same). So "<param:x>\n\nhi\n\n</param:x>"
 // is "\nhi\n", and "<param:x>hi</param:x>" is "hi". Other tags in a value are
 // text ("<div>", "a < b", even "<param:y>"): only bytes that may still become
@@ -40,15 +40,15 @@
 // As code-assistant's parser, the tokenizer is strict: "<tool:" or "</tool:"
 // inside a value (a nested call, an unclosed parameter), a closing tag with
 // another name than its opening one, and text other than white space
-// between parameters are token.ErrSyntax; the end of input before the
-// call's closing tag is token.ErrTruncated. Every error gives the byte
+// between parameters are [token.ErrSyntax]; the end of input before the
+// call's closing tag is [token.ErrTruncated]. Every error gives the byte
 // offset, the line and column (line 1 is the opening tag's) and the JSON
 // pointer of the parameter concerned.
 //
 // # Types
 //
-// Without schemas (New) every value is a string. With the tools' schemas
-// (Typed, package schema), each value takes the type its parameter
+// Without schemas ([New]) every value is a string. With the tools' schemas
+// ([Typed], package [schema]), each value takes the type its parameter
 // declares: numbers, integers, booleans and null are read from the text
 // (white space around them allowed), objects as JSON text, and an array
 // parameter is written by repeating it, one element per tag, in a row:
@@ -57,8 +57,8 @@
 //	<param:paths>Cargo.toml</param:paths>
 //
 // is "paths": ["src/main.rs", "Cargo.toml"]. A parameter repeated
-// otherwise is token.ErrDuplicateKey; a parameter the schema does not
-// declare, or a value that does not fit, token.ErrSchema (see package
+// otherwise is [token.ErrDuplicateKey]; a parameter the schema does not
+// declare, or a value that does not fit, [token.ErrSchema] (see package
 // internal/textargs for the details).
 //
 // # Format
@@ -79,6 +79,6 @@
 // Event data is borrowed: it points into the chunk being fed or into the
 // tokenizer's buffers, and is valid until Handle returns. A Tokenizer may
 // not be used from several goroutines at once; separate Tokenizers may run
-// in parallel, and may share one *schema.Tools. A Reset tokenizer reads a
+// in parallel, and may share one [*schema.Tools]. A Reset tokenizer reads a
 // call without allocating.
 package xmltag

@@ -35,7 +35,7 @@ func New(h token.Handler, opts ...token.Option) *Tokenizer {
 	return newTokenizer(h, nil, opts)
 }
 
-// Typed returns a token.NewFunc for argstream.WithTokenizer whose
+// Typed returns a [token.NewFunc] for argstream.WithTokenizer whose
 // tokenizers type each value by the schema of the call's tool in tools;
 // the values of a tool tools does not hold are strings.
 func Typed(tools *schema.Tools) token.NewFunc {
@@ -51,11 +51,11 @@ func newTokenizer(h token.Handler, tools *schema.Tools, opts []token.Option) *To
 }
 
 // Feed reads the next chunk of the call, which may be empty, and reports
-// the events it determines. After an error, Feed and Close return that
-// error; after Close, Feed returns token.ErrClosed.
+// the events it determines. After an error, Feed and [Tokenizer.Close] return
+// that error; after Close, Feed returns [token.ErrClosed].
 func (t *Tokenizer) Feed(chunk []byte) error { return t.s.Feed(chunk) }
 
-// Close ends the input: it returns token.ErrTruncated if the call's
+// Close ends the input: it returns [token.ErrTruncated] if the call's
 // closing tag has not been read.
 func (t *Tokenizer) Close() error { return t.s.Close() }
 
@@ -71,7 +71,7 @@ func (t *Tokenizer) Offset() int64 { return t.s.Offset() }
 func (t *Tokenizer) Name() string { return t.s.Name() }
 
 // Format writes a call of the tool name with the JSON object args as XML
-// tags, the form the Tokenizer reads back (see the package documentation
+// tags, the form the [Tokenizer] reads back (see the package documentation
 // for what it cannot carry).
 func Format(name string, args jsontext.Value) ([]byte, error) {
 	return syntax.Format("xmltag", name, args)

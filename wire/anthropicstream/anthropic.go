@@ -31,10 +31,10 @@ import (
 // a member repeated, of the wrong kind or of a name in another case, an
 // event name that is not the data's type, blocks out of order, a delta for
 // a block it does not fit, an event before message_start or after
-// message_stop. The whole response fails (toolcall.Response.Fail): no call
+// message_stop. The whole response fails ([toolcall.Response.Fail]): no call
 // of it is executable.
 //
-// It is [wire.ErrMalformed], the sentinel of every wire: errors.Is matches
+// It is [wire.ErrMalformed], the sentinel of every wire: [errors.Is] matches
 // either.
 var ErrMalformed = wire.ErrMalformed
 
@@ -55,14 +55,14 @@ func Read(ctx context.Context, body io.Reader, resp *toolcall.Response, opts ...
 }
 
 // A Reader reads the events of one Messages stream, one at a time, into a
-// toolcall.Response: the step that Read loops over, for a caller that reads
+// [toolcall.Response]: the step that [Read] loops over, for a caller that reads
 // the events itself (a gateway that forwards them, a file that holds several
 // responses one after the other). Give it every event of the stream, in
-// order; Done says when message_stop has come, after which any event but a
-// ping is malformed.
+// order; [Reader.Done] says when message_stop has come, after which any event
+// but a ping is malformed.
 //
 // A Reader is for one goroutine. Its memory is reused from stream to stream
-// with Reset.
+// with [Reader.Reset].
 type Reader struct {
 	cfg  adapter.Config
 	resp *toolcall.Response
@@ -122,7 +122,7 @@ type wholeBlock struct {
 	hasInput, isServer bool
 }
 
-// NewReader returns a Reader of one stream into resp, with Read's options.
+// NewReader returns a [Reader] of one stream into resp, with [Read]'s options.
 func NewReader(resp *toolcall.Response, opts ...wire.Option) *Reader {
 	return &Reader{cfg: adapter.NewConfig(opts), resp: resp}
 }
@@ -141,9 +141,9 @@ func (r *Reader) Done() bool { return r.done }
 
 // Event reads one event of the stream and drives the Response with it. It
 // returns a *[wire.ProviderError] for an error event, an error wrapping
-// ErrMalformed (having failed the Response) for a malformed one, and the
-// Response's own errors (toolcall.ErrTooManyCalls, toolcall.ErrEnded). After
-// an error, Event returns it again without reading anything.
+// [ErrMalformed] (having failed the Response) for a malformed one, and the
+// Response's own errors ([toolcall.ErrTooManyCalls], [toolcall.ErrEnded]).
+// After an error, Event returns it again without reading anything.
 func (r *Reader) Event(ev sse.Event) error {
 	if r.err != nil {
 		return r.err
@@ -155,7 +155,7 @@ func (r *Reader) Event(ev sse.Event) error {
 }
 
 // EventCalls returns the indexes of the calls the last event concerned:
-// started, fed, stopped. It is borrowed until the next Event.
+// started, fed, stopped. It is borrowed until the next [Reader.Event].
 func (r *Reader) EventCalls() []int64 { return r.touched }
 
 // fail fails the Response for a malformed stream, and returns err.
@@ -395,7 +395,7 @@ var fastMids = [...]struct{ mid, typ string }{
 // fastDelta reads data, for parse, if it is laid out exactly as the API
 // writes an input_json_delta, text_delta or thinking_delta event, comparing
 // bytes rather than decoding tokens; the delta's string is unquoted by
-// adapter.Unquote.
+// [adapter.Unquote].
 // It reports false, having set nothing, on any difference: then
 // parseSlow reads data, and its answer is the answer. When it reports true,
 // r holds what parseSlow would have read.

@@ -1,5 +1,5 @@
 // Package anthropicstream reads the streamed response of the Anthropic Messages
-// API (stream: true) and drives a toolcall.Response with its tool calls
+// API (stream: true) and drives a [toolcall.Response] with its tool calls
 // while they stream.
 //
 // # Calls
@@ -15,21 +15,21 @@
 //		}
 //	}
 //
-// Read reads the body to its end: the SDKs read on after message_stop, and
+// [Read] reads the body to its end: the SDKs read on after message_stop, and
 // so must Read, which refuses any event there but a ping. End then gives
 // each call's Result. With an error from Read, End still reports every
 // call: it closes the ones still open, and a call whose arguments had not
 // ended ends truncated and not executable (one whose JSON was whole, all
 // but its content_block_stop, is complete: nothing could follow its last
 // brace). A Response reused with Reset serves one stream after another.
-// Reader is the same step, one event at a time, for a caller that reads
+// [Reader] is the same step, one event at a time, for a caller that reads
 // the events itself (a gateway that forwards them, a file that holds
 // several responses).
 //
 // The options, the errors the provider sends in the stream and the
-// sentinel of malformed streams are package wire's, shared with package
+// sentinel of malformed streams are package [wire]'s, shared with package
 // openaistream: [wire.OnText] and [wire.OnThinking]; [wire.ProviderError];
-// [wire.ErrMalformed], which ErrMalformed is.
+// [wire.ErrMalformed], which [ErrMalformed] is.
 //
 // # Events read
 //
@@ -90,10 +90,10 @@
 // otherwise:
 //
 //   - a *wire.ProviderError for an error event;
-//   - an error wrapping io.ErrUnexpectedEOF if the stream ends before
+//   - an error wrapping [io.ErrUnexpectedEOF] if the stream ends before
 //     message_stop: at a clean end between events, or cut in the middle of
-//     an event, when it also wraps the sse Reader's *sse.Error for
-//     sse.ErrTruncated. This includes a stream whose message_stop data line
+//     an event, when it also wraps the sse Reader's [*sse.Error] for
+//     [sse.ErrTruncated]. This includes a stream whose message_stop data line
 //     came but not the blank line after it, which is what dispatches an
 //     event (some recordings end so): the stream is not known to be whole,
 //     and Read says so; the calls whose content_block_stop came are complete
@@ -101,13 +101,13 @@
 //     from a response cut short is the caller's decision.
 //   - an error wrapping ErrMalformed for an event that is not what the API
 //     documents, or that two readers could read differently (above); Read
-//     has failed the Response (toolcall.Response.Fail), and no call runs;
+//     has failed the Response ([toolcall.Response.Fail]), and no call runs;
 //   - ctx.Err() if ctx ends: Read checks it between events. A Read blocked
 //     in the body's Read is not woken by ctx: close the body, as net/http
 //     does when the request was made with the same ctx.
 //   - another error of the sse Reader (an event larger than its limit, an
 //     error of body's Read), wrapped;
-//   - toolcall.ErrTooManyCalls or toolcall.ErrEnded from the Response (more
+//   - [toolcall.ErrTooManyCalls] or [toolcall.ErrEnded] from the Response (more
 //     calls than it takes, or a Response already ended: call Reset).
 //
 // A call's own errors (invalid or truncated arguments) are not Read's

@@ -74,7 +74,7 @@ import (
 //     is not empty, Response.Chunk(index, arguments), decoded from JSON. A
 //     name that comes again for the same call is appended to the first, as
 //     openai-go and the Python SDK append it: the call is then another
-//     tool's, and fails (a *toolcall.MismatchError); an id that comes again
+//     tool's, and fails (a [*toolcall.MismatchError]); an id that comes again
 //     must be the same, or the call fails.
 //   - other members (role, audio, the function_call of the deprecated
 //     functions API...): checked, not read.
@@ -86,13 +86,13 @@ import (
 // (Response.Incomplete), so that a call's arguments that are a bare number
 // end truncated. A body that ends cleanly (between events) after a
 // finish_reason is complete, [DONE] or not, since some servers do not send
-// [DONE]. Any other end of the body is an error wrapping io.ErrUnexpectedEOF.
+// [DONE]. Any other end of the body is an error wrapping [io.ErrUnexpectedEOF].
 //
 // The data of a chunk is decoded and checked whole before anything is done
 // with it: a malformed chunk (not JSON, a member of the wrong kind, an index
 // that is negative or not an integer, a tool_calls element without its
 // index, the chosen choice twice) drives resp with nothing of it, and
-// ReadChat returns an error wrapping ErrMalformed with the event's number
+// ReadChat returns an error wrapping [ErrMalformed] with the event's number
 // (counting every event from 1), having failed resp.
 //
 // ReadChat allocates per stream, and per tool call: the strings of its id
@@ -107,13 +107,13 @@ func ReadChat(ctx context.Context, body io.Reader, resp *toolcall.Response, opts
 }
 
 // A ChatReader reads the events of one Chat Completions stream, one at a
-// time, into a toolcall.Response: the step that ReadChat loops over, for a
+// time, into a [toolcall.Response]: the step that [ReadChat] loops over, for a
 // caller that reads the events itself (a gateway that forwards them). Give
-// it every event of the stream, in order, until Done: after data [DONE]
-// the SDKs read nothing more.
+// it every event of the stream, in order, until [ChatReader.Done]: after data
+// [DONE] the SDKs read nothing more.
 //
 // A ChatReader is for one goroutine. Its memory is reused from stream to
-// stream with Reset.
+// stream with [ChatReader.Reset].
 type ChatReader struct {
 	cfg      adapter.Config
 	resp     *toolcall.Response
@@ -176,7 +176,7 @@ type chatCall struct {
 	args     []byte
 }
 
-// chatIdentity is what a ChatReader gave the Response of one call's
+// chatIdentity is what a [ChatReader] gave the Response of one call's
 // identity.
 type chatIdentity struct {
 	id, name string
@@ -189,7 +189,7 @@ type chatIdentity struct {
 // of that chunk, which it would then read otherwise.
 const maxIndexGrowth = 128
 
-// NewChatReader returns a ChatReader of one stream into resp.
+// NewChatReader returns a [ChatReader] of one stream into resp.
 func NewChatReader(resp *toolcall.Response, opts ...wire.Option) *ChatReader {
 	return &ChatReader{cfg: adapter.NewConfig(opts), resp: resp}
 }
@@ -211,11 +211,11 @@ func (r *ChatReader) Done() bool { return r.done }
 func (r *ChatReader) Finished() bool { return r.finished }
 
 // Event reads one event of the stream and drives the Response with it. It
-// returns a *wire.ProviderError for an error, an error wrapping ErrMalformed
-// (having failed the Response) for a malformed event, and the Response's
-// own errors (toolcall.ErrTooManyCalls, toolcall.ErrEnded). After an error
-// or after [DONE], Event returns the error, or an error wrapping
-// ErrMalformed for an event after [DONE].
+// returns a [*wire.ProviderError] for an error, an error wrapping
+// [ErrMalformed] (having failed the Response) for a malformed event, and the
+// Response's own errors ([toolcall.ErrTooManyCalls], [toolcall.ErrEnded]).
+// After an error or after [DONE], Event returns the error, or an error
+// wrapping ErrMalformed for an event after [DONE].
 func (r *ChatReader) Event(ev sse.Event) error {
 	if r.err != nil {
 		return r.err
@@ -227,12 +227,12 @@ func (r *ChatReader) Event(ev sse.Event) error {
 }
 
 // OtherCalls reports whether the last event carried tool calls in a
-// choice that r does not read (see wire.WithChoice): calls no policy judged.
+// choice that r does not read (see [wire.WithChoice]): calls no policy judged.
 func (r *ChatReader) OtherCalls() bool { return r.otherCalls }
 
 // EventCalls returns the indexes of the calls the last event concerned:
 // started or fed, or all of them for a finish_reason, which ends them all.
-// It is borrowed until the next Event.
+// It is borrowed until the next [ChatReader.Event].
 func (r *ChatReader) EventCalls() []int64 { return r.touched }
 
 // fail fails the Response for a malformed stream, and returns err.

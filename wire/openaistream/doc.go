@@ -1,7 +1,7 @@
 // Package openaistream reads the streamed responses of the two OpenAI APIs that
-// call tools, and drives a toolcall.Response with their tool calls while
-// they stream: ReadChat for Chat Completions (and the many servers that
-// speak it: Azure, DeepSeek, Mistral, vLLM, OpenRouter...), ReadResponses
+// call tools, and drives a [toolcall.Response] with their tool calls while
+// they stream: [ReadChat] for Chat Completions (and the many servers that
+// speak it: Azure, DeepSeek, Mistral, vLLM, OpenRouter...), [ReadResponses]
 // for the Responses API.
 //
 //	resp := toolcall.New(opts...)
@@ -23,22 +23,22 @@
 // (invalid or truncated arguments, a restatement that differs from what
 // streamed) are not these functions' errors: they are in its Result.
 //
-// The same steps, one event at a time, are ChatReader.Event and
-// ResponsesReader.Event, for a caller that reads the events itself (a
+// The same steps, one event at a time, are [ChatReader.Event] and
+// [ResponsesReader.Event], for a caller that reads the events itself (a
 // gateway that forwards them as it reads them).
 //
 // The options, the errors the provider sends in the stream and the
-// sentinel of malformed streams are package wire's, shared with package
+// sentinel of malformed streams are package [wire]'s, shared with package
 // anthropicstream: [wire.OnText], [wire.OnThinking] and [wire.WithChoice]
 // (Chat Completions only); [wire.ProviderError]; [wire.ErrMalformed], which
-// ErrMalformed is.
+// [ErrMalformed] is.
 //
 // # What runs is what was judged
 //
 // The bytes a stream's calls are read from are read by other readers too:
 // the official SDKs of a client behind a gateway, a log, a replay. Where two
 // conforming readers could read an event differently, both functions refuse
-// the stream (ErrMalformed) and fail the Response (toolcall.Response.Fail:
+// the stream (ErrMalformed) and fail the Response ([toolcall.Response.Fail]:
 // no call of it runs), rather than pick one reading. Refused, in both APIs:
 //
 //   - an event whose data is not one JSON object, valid UTF-8, with no
@@ -51,7 +51,7 @@
 //   - data that begins as [DONE] and is not exactly [DONE] (the SDKs stop
 //     at such data);
 //   - a stream the SSE reader finds ambiguous: a leading byte order mark, a
-//     line ended by a lone CR (see package sse).
+//     line ended by a lone CR (see package [sse]).
 //
 // The specifics are in ReadChat's and ReadResponses' documentation. A call
 // the Responses API runs itself (an mcp_call) has Call.Server set and is
@@ -72,6 +72,6 @@
 // calling goroutine; a Response is for one goroutine, so do not use resp
 // elsewhere until they return. Sinks and callbacks of the Response may call
 // its Decline and Approve, and cancel ctx (and close the body) when Decline
-// says no call is pending. A ChatReader or ResponsesReader is for one
+// says no call is pending. A [ChatReader] or [ResponsesReader] is for one
 // goroutine.
 package openaistream

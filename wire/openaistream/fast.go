@@ -68,7 +68,7 @@ func (s *fastSeen) once(n uint, i int) int {
 }
 
 // fastNullableString reads the string or null at data[i:] as
-// adapter.Unquote does, a null as empty.
+// [adapter.Unquote] does, a null as empty.
 func fastNullableString(dst, data []byte, i int) ([]byte, int) {
 	if hasAt(data, i, "null") {
 		return dst[:0], i + 4
@@ -99,7 +99,7 @@ func hasAt(data []byte, i int, s string) bool {
 }
 
 // fastScalar skips the value at data[i:] if it is a string (checked by
-// adapter.SkipString, with *scratch), an integer in plain digits, true,
+// [adapter.SkipString], with *scratch), an integer in plain digits, true,
 // false or null, and returns the index of the byte after it, or -1.
 func fastScalar(data []byte, i int, scratch *[]byte) int {
 	if i >= len(data) {

@@ -60,7 +60,7 @@ import (
 //     item, and the output of response.completed and response.incomplete:
 //     restatements of the call (Response.Restate), which must equal what
 //     streamed (the same name and ids, the same JSON arguments), or the call
-//     fails (a *toolcall.MismatchError): a reader of the final response, of
+//     fails (a [*toolcall.MismatchError]): a reader of the final response, of
 //     the done events, and of the deltas must all run the same call. A call
 //     stated only whole (output_item.done or the final output, with no
 //     added event) is read from that statement. The final output must list
@@ -87,7 +87,7 @@ import (
 //     *wire.ProviderError with the data as its Message.
 //   - data [DONE], which some proxies send: the end of the stream (the SDKs
 //     read nothing after it); before response.completed, an error wrapping
-//     io.ErrUnexpectedEOF.
+//     [io.ErrUnexpectedEOF].
 //   - every other event (response.created, response.in_progress,
 //     response.queued, response.content_part.added, the .done events of
 //     text, the events of the built-in tools, and the event types to come):
@@ -96,7 +96,7 @@ import (
 // An event read whose data is not the JSON the API documents, or that two
 // readers could read differently (see the package documentation), is
 // malformed: ReadResponses fails resp and returns an error wrapping
-// ErrMalformed, with the event's number in the stream (from 1, every event
+// [ErrMalformed], with the event's number in the stream (from 1, every event
 // counted). Malformed are also: a field of the wrong kind (an output_index
 // that is not an integer from 0, a delta that is not a string, a call item's
 // id, call_id, name or arguments neither a string nor null); an output_item
@@ -133,7 +133,7 @@ func ReadResponses(ctx context.Context, body io.Reader, resp *toolcall.Response,
 	}))
 }
 
-// responsesKind is what a ResponsesReader does with an event.
+// responsesKind is what a [ResponsesReader] does with an event.
 type responsesKind int
 
 const (
@@ -180,14 +180,15 @@ type responsesCall struct {
 }
 
 // A ResponsesReader reads the events of one Responses API stream, one at a
-// time, into a toolcall.Response: the step that ReadResponses loops over,
+// time, into a [toolcall.Response]: the step that [ReadResponses] loops over,
 // for a caller that reads the events itself (a gateway that forwards
 // them). Give it every event of the stream, in order: after
-// response.completed (Ended) the SDKs read on, and any event but data
-// [DONE] is malformed; after [DONE] (Done) they read nothing more.
+// response.completed ([ResponsesReader.Ended]) the SDKs read on, and any
+// event but data [DONE] is malformed; after [DONE] ([ResponsesReader.Done])
+// they read nothing more.
 //
 // A ResponsesReader is for one goroutine. Its memory is reused from stream
-// to stream with Reset.
+// to stream with [ResponsesReader.Reset].
 type ResponsesReader struct {
 	cfg   adapter.Config
 	resp  *toolcall.Response
@@ -264,7 +265,7 @@ type responsesErr struct {
 	typ, code, msg, param []byte
 }
 
-// NewResponsesReader returns a ResponsesReader of one stream into resp.
+// NewResponsesReader returns a [ResponsesReader] of one stream into resp.
 func NewResponsesReader(resp *toolcall.Response, opts ...wire.Option) *ResponsesReader {
 	return &ResponsesReader{cfg: adapter.NewConfig(opts), resp: resp}
 }
@@ -279,7 +280,7 @@ func (r *ResponsesReader) Reset(resp *toolcall.Response) {
 }
 
 // EventType returns the type of the last event read, borrowed until the
-// next Event.
+// next [ResponsesReader.Event].
 func (r *ResponsesReader) EventType() []byte { return r.typ }
 
 // Ended reports whether response.completed or response.incomplete has come.
@@ -291,10 +292,10 @@ func (r *ResponsesReader) Done() bool { return r.done }
 func (r *ResponsesReader) complete() bool { return r.ended }
 
 // Event reads one event of the stream and drives the Response with it. It
-// returns a *wire.ProviderError for an error or response.failed event, an error
-// wrapping ErrMalformed (having failed the Response) for a malformed event,
-// and the Response's own errors (toolcall.ErrTooManyCalls,
-// toolcall.ErrEnded). After an error, Event returns it again.
+// returns a [*wire.ProviderError] for an error or response.failed event, an
+// error wrapping [ErrMalformed] (having failed the Response) for a malformed
+// event, and the Response's own errors ([toolcall.ErrTooManyCalls],
+// [toolcall.ErrEnded]). After an error, Event returns it again.
 func (r *ResponsesReader) Event(ev sse.Event) error {
 	if r.err != nil {
 		return r.err
@@ -307,7 +308,7 @@ func (r *ResponsesReader) Event(ev sse.Event) error {
 
 // EventCalls returns the indexes (output_index) of the calls the last event
 // concerned: started, fed, restated (response.completed restates them
-// all). It is borrowed until the next Event.
+// all). It is borrowed until the next [ResponsesReader.Event].
 func (r *ResponsesReader) EventCalls() []int64 { return r.touched }
 
 // OtherCalls reports whether an output item added so far is a call the

@@ -93,7 +93,7 @@ var (
 
 // fastDelta reads the data of an event, for parse, if it is an object of
 // plain names (no escapes) with string, plain-integer, true, false or null
-// values (strings checked by adapter.Unquote), of which only type,
+// values (strings checked by [adapter.Unquote]), of which only type,
 // output_index, item_id and delta are read (type a string, output_index an
 // integer, item_id a string or null, delta a string): the arguments and
 // text deltas, by comparing bytes rather than decoding tokens. It reports

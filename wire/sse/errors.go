@@ -5,8 +5,8 @@ import (
 	"strconv"
 )
 
-// Categories of Error. Messages are not API: they may change. Compare with
-// errors.Is.
+// Categories of [Error]. Messages are not API: they may change. Compare with
+// [errors.Is].
 var (
 	// ErrTruncated: the stream ended after a field line that no blank line
 	// followed, in the middle of an event. The spec discards such an event
@@ -75,5 +75,5 @@ func (e *Error) Error() string {
 	return string(b)
 }
 
-// Unwrap returns Err.
+// Unwrap returns [Error.Err].
 func (e *Error) Unwrap() error { return e.Err }

@@ -7,7 +7,7 @@ import (
 	"github.com/argstream/argstream/internal/testutil"
 )
 
-// TestLinear checks DESIGN.md invariant 9 for the Reader: one huge event
+// TestLinear checks docs/design.md's invariant 9 for the Reader: one huge event
 // given in 16-byte reads costs time linear in its size, so the Reader does
 // not rescan the event from its start on every read. Each shape is a way an
 // event can be long: one long data line, many data lines, a long comment,

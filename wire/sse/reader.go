@@ -21,22 +21,22 @@ import (
 // [WithMaxEventSize] is not given: 16 MiB, far above what an LLM provider sends
 // in one event (the largest is the final summary of a response, which
 // repeats its whole output), and small enough that a hostile or broken
-// server cannot make a Reader hold an unbounded amount of memory.
+// server cannot make a [Reader] hold an unbounded amount of memory.
 const DefaultMaxEventSize = 16 << 20
 
-// readSize is the size of the buffer a Reader reads into. The bytes read are
+// readSize is the size of the buffer a [Reader] reads into. The bytes read are
 // scanned at once and copied into the event's buffers, so the read buffer
 // never grows: an event of any size needs only the memory of its fields.
 const readSize = 4096
 
 // Done is the data of the event that ends an OpenAI Chat Completions stream:
-// "data: [DONE]". The Reader gives it like any other event; Event.IsDone
+// "data: [DONE]". The [Reader] gives it like any other event; [Event.IsDone]
 // tells it.
 const Done = "[DONE]"
 
 // An Event is one event of the stream. Its slices are borrowed from the
-// Reader, as bufio.Scanner.Bytes is: they are valid until the next call of
-// Next or Reset, which may overwrite them. Clone makes a copy to keep.
+// [Reader], as [bufio.Scanner.Bytes] is: they are valid until the next call of
+// Next or Reset, which may overwrite them. [Event.Clone] makes a copy to keep.
 type Event struct {
 	// Type is the value of the event's "event" field: empty for the default
 	// type, which the WHATWG spec names "message". Compare it with
@@ -57,13 +57,14 @@ type Event struct {
 	Raw []byte
 }
 
-// IsEvent reports whether ev is an event: with WithRaw, Next also returns
-// blocks that are not (comments, a retry or id line alone), with no Data.
+// IsEvent reports whether ev is an event: with [WithRaw], Next also returns
+// blocks that are not (comments, a retry or id line alone), with no
+// [Event.Data].
 func (ev Event) IsEvent() bool { return ev.Data != nil }
 
 // IsDone reports whether ev is the end of an OpenAI Chat Completions stream:
-// its data is exactly "[DONE]" (Done). The Reader itself gives no meaning to
-// it, and reads on: the adapter stops.
+// its data is exactly "[DONE]" ([Done]). The [Reader] itself gives no meaning
+// to it, and reads on: the adapter stops.
 func (ev Event) IsDone() bool { return string(ev.Data) == Done }
 
 // Clone returns a copy of ev that owns its memory, to keep after the next
@@ -79,7 +80,7 @@ func clone(b []byte) []byte {
 	return append(make([]byte, 0, len(b)), b...)
 }
 
-// An Option configures a Reader.
+// An Option configures a [Reader].
 type Option func(*config)
 
 type config struct {
@@ -87,8 +88,8 @@ type config struct {
 	raw          bool
 }
 
-// WithRaw makes the Reader keep the bytes of what it reads, for a caller
-// that forwards the stream as it came (a gateway): each Event's Raw, and
+// WithRaw makes the [Reader] keep the bytes of what it reads, for a caller
+// that forwards the stream as it came (a gateway): each [Event]'s Raw, and
 // Rest at the end. Next then also returns at the end of every block of
 // lines that is not an event (a keep-alive comment, a retry line), with a
 // nil Data, so that the caller may forward it at once.
@@ -100,7 +101,7 @@ func WithRaw() Option {
 // stream: the lines of the event (its fields and the comments among them)
 // with their line ends, not the blank line that ends it. Past the limit,
 // Next returns false and Err reports [ErrEventTooLarge] at the offset of the
-// first byte beyond it. The Reader never holds more than n bytes of an
+// first byte beyond it. The [Reader] never holds more than n bytes of an
 // event. Values below 1 select [DefaultMaxEventSize].
 func WithMaxEventSize(n int) Option {
 	return func(c *config) {
@@ -120,14 +121,14 @@ func WithMaxEventSize(n int) Option {
 //	}
 //	if err := rd.Err(); err != nil { ... }
 //
-// or, the same, with Events:
+// or, the same, with [Reader.Events]:
 //
 //	for ev, err := range rd.Events() { ... }
 //
 // A Reader is for one goroutine: its methods must not be called
 // concurrently. To stop a Reader from another goroutine, close the
-// underlying reader (an HTTP response body): its next Read fails, and Next
-// returns false with that error in Err.
+// underlying reader (an HTTP response body): its next Read fails, and
+// [Reader.Next] returns false with that error in [Reader.Err].
 type Reader struct {
 	rd      io.Reader
 	max     int64
@@ -184,7 +185,7 @@ const (
 
 var bom = [3]byte{0xEF, 0xBB, 0xBF}
 
-// NewReader returns a Reader of the stream r.
+// NewReader returns a [Reader] of the stream r.
 func NewReader(r io.Reader, opts ...Option) *Reader {
 	c := config{maxEventSize: DefaultMaxEventSize}
 	for _, o := range opts {
@@ -195,7 +196,7 @@ func NewReader(r io.Reader, opts ...Option) *Reader {
 	return rd
 }
 
-// Reset makes the Reader read a new stream r, with the same options, and
+// Reset makes the [Reader] read a new stream r, with the same options, and
 // keeps the memory it has grown, so that reading stream after stream does
 // not allocate.
 func (r *Reader) Reset(rd io.Reader) {
@@ -213,9 +214,9 @@ func (r *Reader) Reset(rd io.Reader) {
 	}
 }
 
-// Next reads the next event, which Event then returns. It returns false at
-// the end of the stream or at the first error, which Err then returns; after
-// that it keeps returning false.
+// Next reads the next event, which [Reader.Event] then returns. It returns
+// false at the end of the stream or at the first error, which [Reader.Err]
+// then returns; after that it keeps returning false.
 func (r *Reader) Next() bool {
 	if r.err != nil || r.done {
 		return false
@@ -258,25 +259,25 @@ func (r *Reader) Next() bool {
 	}
 }
 
-// Event returns the event that the last call of Next read: the zero Event if
-// it returned false. Its memory is borrowed (see Event).
+// Event returns the event that the last call of [Reader.Next] read: the zero
+// Event if it returned false. Its memory is borrowed (see Event).
 func (r *Reader) Event() Event { return r.ev }
 
-// Rest returns, with WithRaw, the bytes read after the last block that Next
-// returned: at the end of the stream, blank lines, or the lines of a block
-// that did not end (a comment, or an event cut off, which Err reports).
-// They are borrowed as an Event is.
+// Rest returns, with [WithRaw], the bytes read after the last block that
+// [Reader.Next] returned: at the end of the stream, blank lines, or the lines
+// of a block that did not end (a comment, or an event cut off, which
+// [Reader.Err] reports). They are borrowed as an Event is.
 func (r *Reader) Rest() []byte { return r.raw }
 
 // Err returns the error that ended the stream, nil if it ended cleanly: at
 // the end of the input, after the blank line of its last event. It is an
-// *Error: a stream that ends in the middle of an event (ErrTruncated), an
-// event over the limit (ErrEventTooLarge), or the error of the underlying
-// reader, which errors.Is and errors.As find through it.
+// [*Error]: a stream that ends in the middle of an event ([ErrTruncated]), an
+// event over the limit ([ErrEventTooLarge]), or the error of the underlying
+// reader, which [errors.Is] and [errors.As] find through it.
 func (r *Reader) Err() error { return r.err }
 
 // Events returns the rest of the stream as a sequence, for code that
-// prefers a loop to Next, Event and Err:
+// prefers a loop to [Reader.Next], [Reader.Event] and [Reader.Err]:
 //
 //	for ev, err := range rd.Events() {
 //		if err != nil {
@@ -285,14 +286,14 @@ func (r *Reader) Err() error { return r.err }
 //		handle(string(ev.Type), ev.Data)
 //	}
 //
-// Each iteration is one call of Next, and yields the Event it read with a
-// nil error. The Event is borrowed as Event's is: it is valid until the
-// next iteration (or, after a break, until the next call of Next or Reset);
-// keep a Clone. If the stream ends in an error, that error comes last, once,
-// with the zero Event; a clean end yields nothing more. Breaking out of the
-// loop stops reading: the Reader then stands after the event last yielded,
-// and Next, or another range over Events, goes on from there. Ranging over
-// a Reader that has ended yields its error again, if any.
+// Each iteration is one call of Next, and yields the [Event] it read with a
+// nil error. The Event is borrowed as [Reader.Event]'s is: it is valid until
+// the next iteration (or, after a break, until the next call of Next or
+// [Reader.Reset]); keep a Clone. If the stream ends in an error, that error
+// comes last, once, with the zero Event; a clean end yields nothing more.
+// Breaking out of the loop stops reading: the [Reader] then stands after the
+// event last yielded, and Next, or another range over Events, goes on from
+// there. Ranging over a Reader that has ended yields its error again, if any.
 func (r *Reader) Events() iter.Seq2[Event, error] {
 	return func(yield func(Event, error) bool) {
 		for r.Next() {
@@ -547,7 +548,7 @@ func knownField(b []byte) (int, uint8) {
 
 // lineEnd returns the index of the first CR or LF in b[i:], or len(b).
 // Streams end their lines with LF, so it looks for the LF with the
-// vectorized bytes.IndexByte, and then for a CR before it.
+// vectorized [bytes.IndexByte], and then for a CR before it.
 func lineEnd(b []byte, i int) int {
 	v := b[i:]
 	if n := bytes.IndexByte(v, '\n'); n >= 0 {

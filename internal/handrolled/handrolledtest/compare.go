@@ -1,6 +1,7 @@
-// Package handrolledtest runs handrolled.Tokenizer and jsontoken.Tokenizer side by
-// side on the same chunks and reports any difference: the differential
-// harness that handrolled's tests and fuzz targets share.
+// Package handrolledtest runs [handrolled.Tokenizer] and
+// [jsontoken.Tokenizer] side by side on the same chunks and reports any
+// difference: the differential harness that handrolled's tests and fuzz
+// targets share.
 package handrolledtest
 
 import (
@@ -33,7 +34,7 @@ type Result struct {
 	SecondDone error         // a second Close
 }
 
-// ErrStop is what the handler returns to stop a tokenizer, in RunStop.
+// ErrStop is what the handler returns to stop a tokenizer, in [RunStop].
 var ErrStop = errors.New("handrolledtest: stop")
 
 // Run feeds chunks to the tokenizer that newTok makes and closes it.
@@ -41,7 +42,7 @@ func Run(newTok func(token.Handler) Tokenizer, chunks [][]byte) Result {
 	return RunStop(newTok, chunks, -1)
 }
 
-// RunStop is Run with a handler that returns ErrStop for event number stop
+// RunStop is [Run] with a handler that returns [ErrStop] for event number stop
 // (counting from 0), if stop >= 0.
 func RunStop(newTok func(token.Handler) Tokenizer, chunks [][]byte, stop int) Result {
 	var r Result
@@ -79,12 +80,12 @@ func RunStop(newTok func(token.Handler) Tokenizer, chunks [][]byte, stop int) Re
 	return r
 }
 
-// Reference runs jsontoken.Tokenizer.
+// Reference runs [jsontoken.Tokenizer].
 func Reference(chunks [][]byte, opts ...token.Option) Result {
 	return RunStop(newJSON(opts), chunks, -1)
 }
 
-// Handrolled runs handrolled.Tokenizer.
+// Handrolled runs [handrolled.Tokenizer].
 func Handrolled(chunks [][]byte, opts ...token.Option) Result {
 	return RunStop(newHandrolled(opts), chunks, -1)
 }
@@ -100,13 +101,13 @@ func newHandrolled(opts []token.Option) func(token.Handler) Tokenizer {
 // Diff runs both tokenizers on chunks and describes how they differ, or
 // returns "" if they do not. It also checks what both must get right on
 // their own: no empty string data, no event after an error, and an error
-// that is a *token.SyntaxError wrapping one category.
+// that is a [*token.SyntaxError] wrapping one category.
 func Diff(chunks [][]byte, opts ...token.Option) string {
 	return DiffStop(chunks, -1, opts...)
 }
 
-// DiffStop is Diff with handlers that refuse event number stop (see
-// RunStop): both tokenizers must stop there and return the handler's error
+// DiffStop is [Diff] with handlers that refuse event number stop (see
+// [RunStop]): both tokenizers must stop there and return the handler's error
 // from then on.
 func DiffStop(chunks [][]byte, stop int, opts ...token.Option) string {
 	want := RunStop(newJSON(opts), chunks, stop)
@@ -146,7 +147,7 @@ func DiffStop(chunks [][]byte, stop int, opts ...token.Option) string {
 	return strings.Join(out, "\n")
 }
 
-// check checks what a Result must satisfy on its own.
+// check checks what a [Result] must satisfy on its own.
 func check(r Result) string {
 	for _, e := range r.Events {
 		if e.Kind == 0 {
@@ -180,7 +181,7 @@ func check(r Result) string {
 	return ""
 }
 
-// Categories are the error categories of package token.
+// Categories are the error categories of package [token].
 var Categories = []error{token.ErrSyntax, token.ErrTruncated, token.ErrTrailingData, token.ErrDuplicateKey,
 	token.ErrCaseFoldedKey, token.ErrNULInKey, token.ErrInvalidUTF8, token.ErrInvalidEscape, token.ErrTooDeep,
 	token.ErrTooLarge}

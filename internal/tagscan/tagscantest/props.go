@@ -57,7 +57,7 @@ func (d Dialect) genCall() gopter.Gen {
 }
 
 // Chunking checks that any chunking of random calls, valid and invalid,
-// typed or not, gives the Outcome of the call in one chunk.
+// typed or not, gives the [Outcome] of the call in one chunk.
 func (d Dialect) Chunking(t *testing.T) {
 	tools, err := schema.Parse([]byte(Tools))
 	if err != nil {
@@ -80,7 +80,7 @@ func (d Dialect) Chunking(t *testing.T) {
 }
 
 // Fuzz checks, for a fuzz target, that data cut in two at cut gives the
-// Outcome of data whole, untyped and typed by Tools.
+// [Outcome] of data whole, untyped and typed by [Tools].
 func (d Dialect) Fuzz(t *testing.T, data []byte, cut uint) {
 	tools, err := schema.Parse([]byte(Tools))
 	if err != nil {
@@ -215,9 +215,9 @@ func genParam(repeat bool) gopter.Gen {
 	)
 }
 
-// RoundTrip checks that Format writes random arguments, typed by a random
-// tool definition, so that the tokenizer typed by it (through argstream and
-// the aggregator) reads them back.
+// RoundTrip checks that [Dialect.Format] writes random arguments, typed by a
+// random tool definition, so that the tokenizer typed by it (through
+// argstream and the aggregator) reads them back.
 func (d Dialect) RoundTrip(t *testing.T) {
 	props := gopter.NewProperties(testutil.PropertyParameters(300))
 	props.Property("Format then parse gives the arguments", prop.ForAll(

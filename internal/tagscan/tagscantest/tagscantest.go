@@ -1,9 +1,9 @@
 // Package tagscantest holds the tests that the tokenizers of tool calls
 // written in tags (token/xmltag, token/qwen) share: a run that records the
-// merged events and checks what holds for every input (Run), tables of
+// merged events and checks what holds for every input ([Run]), tables of
 // valid calls and of errors, chunking invariance as a gopter property, the
 // Format-then-parse property, streaming, linearity and allocations. Each
-// package's tests give a Dialect and their own tables.
+// package's tests give a [Dialect] and their own tables.
 package tagscantest
 
 import (
@@ -51,8 +51,9 @@ type Dialect struct {
 	TypedCall string
 }
 
-// Test runs the tests every dialect passes: Chunking, RoundTrip,
-// Streaming, Linear and Allocs.
+// Test runs the tests every dialect passes: [Dialect.Chunking],
+// [Dialect.RoundTrip], [Dialect.Streaming], [Dialect.Linear] and
+// [Dialect.Allocs].
 func (d Dialect) Test(t *testing.T) {
 	t.Run("Chunking", d.Chunking)
 	t.Run("RoundTrip", d.RoundTrip)
@@ -61,7 +62,7 @@ func (d Dialect) Test(t *testing.T) {
 	t.Run("Allocs", func(t *testing.T) { d.Allocs(t, d.TypedCall) })
 }
 
-// FuzzTarget is a fuzz target's body: Seeds, then Fuzz.
+// FuzzTarget is a fuzz target's body: [Dialect.Seeds], then [Dialect.Fuzz].
 func (d Dialect) FuzzTarget(f *testing.F) {
 	for _, s := range d.Seeds() {
 		f.Add([]byte(s), uint(len(s)/2))
@@ -69,8 +70,8 @@ func (d Dialect) FuzzTarget(f *testing.F) {
 	f.Fuzz(d.Fuzz)
 }
 
-// Formats checks that Format writes each case's arguments (c[0]) of the
-// tool "t" as c[1].
+// Formats checks that [Dialect.Format] writes each case's arguments (c[0]) of
+// the tool "t" as c[1].
 func (d Dialect) Formats(t *testing.T, cases [][2]string) {
 	t.Helper()
 	for _, c := range cases {
@@ -105,13 +106,13 @@ func Category(err error) error {
 }
 
 // Run feeds chunks to a tokenizer from newTok and closes it. The merged
-// string data has no offset in the Outcome: the pieces of a JSON value's
+// string data has no offset in the [Outcome]: the pieces of a JSON value's
 // string (token/jsontoken) end at offsets that depend on the chunking
 // before an invalid escape. It returns
 // the Outcome, and an error if something that holds for every input and
 // chunking breaks: an empty piece of string data or one that is not whole
 // UTF-8, offsets going back or past the input, an error that is not a
-// *token.SyntaxError with Line and Column, or is out of the input.
+// [*token.SyntaxError] with Line and Column, or is out of the input.
 func Run(newTok token.NewFunc, chunks [][]byte, opts ...token.Option) (Outcome, error) {
 	var (
 		o      Outcome
@@ -249,7 +250,7 @@ func btoi(b bool) int {
 func Whole(data []byte) [][]byte { return [][]byte{data} }
 
 // Same runs data whole, cut at random and in 1-byte chunks, and returns
-// the whole Outcome, or an error if Run finds one or the Outcomes differ.
+// the whole [Outcome], or an error if [Run] finds one or the Outcomes differ.
 func Same(newTok token.NewFunc, data []byte, rng *rand.Rand, opts ...token.Option) (Outcome, error) {
 	whole, err := Run(newTok, Whole(data), opts...)
 	if err != nil {
@@ -335,7 +336,7 @@ func (d Dialect) Errors(t *testing.T, cases []ErrCase) {
 	}
 }
 
-// NewFunc returns the token.NewFunc of the dialect: typed by tools (JSON
+// NewFunc returns the [token.NewFunc] of the dialect: typed by tools (JSON
 // tool definitions) if not "".
 func (d Dialect) newFunc(t testing.TB, tools string) token.NewFunc {
 	if tools == "" {
@@ -348,7 +349,7 @@ func (d Dialect) newFunc(t testing.TB, tools string) token.NewFunc {
 	return d.Typed(ts)
 }
 
-// NewFunc returns the untyped token.NewFunc of the dialect.
+// NewFunc returns the untyped [token.NewFunc] of the dialect.
 func (d Dialect) NewFunc() token.NewFunc {
 	return func(h token.Handler, opts ...token.Option) token.Tokenizer { return d.New(h, opts...) }
 }
@@ -426,8 +427,8 @@ func (d Dialect) Events(t *testing.T, call string, want []string) {
 	}
 }
 
-// FormatErrors checks that Format refuses each case: its name, the tool's
-// name, the arguments and what the error must say.
+// FormatErrors checks that [Dialect.Format] refuses each case: its name, the
+// tool's name, the arguments and what the error must say.
 func (d Dialect) FormatErrors(t *testing.T, cases [][4]string) {
 	t.Helper()
 	for _, c := range cases {

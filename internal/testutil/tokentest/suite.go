@@ -11,7 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// Suite is the table tests, run on the tokenizers that New makes.
+// Suite is the table tests, run on the tokenizers that [Suite.New] makes.
 type Suite struct {
 	New token.NewFunc
 	// Check, if set, is called on every chunking of every input of Values
@@ -22,15 +22,15 @@ type Suite struct {
 }
 
 // Resettable is a tokenizer that can be reset and says how far it has read:
-// what Reset and NoAllocs need.
+// what [Resettable.Reset] and NoAllocs need.
 type Resettable interface {
 	token.Tokenizer
 	Reset(h token.Handler)
 	Offset() int64
 }
 
-// Run runs every test of the suite but NoAllocs, each as a subtest of its
-// own name.
+// Run runs every test of the suite but [Suite.NoAllocs], each as a subtest of
+// its own name.
 func (s Suite) Run(t *testing.T) {
 	t.Run("Values", s.Values)
 	t.Run("Errors", s.Errors)
@@ -64,7 +64,7 @@ func (s Suite) resettable(t *testing.T, h token.Handler) Resettable {
 	return tok
 }
 
-// Values checks every value of Values in every context of Contexts, in
+// Values checks every value of Values in every context of [Contexts], in
 // every chunking.
 func (s Suite) Values(t *testing.T) {
 	for _, c := range Contexts {
@@ -140,7 +140,7 @@ func (s Suite) Limits(t *testing.T) {
 	}
 }
 
-// ConfusableKeysAllowed checks token.WithConfusableKeys: every input of
+// ConfusableKeysAllowed checks [token.WithConfusableKeys]: every input of
 // Errors rejected for a key a tool runtime would confuse is accepted with
 // it, in every chunking, with the events before the key as they were and
 // the key's own; exact duplicates stay rejected.
@@ -298,7 +298,7 @@ func (s Suite) HandlerErrorStops(t *testing.T) {
 }
 
 // FeedAfterClose checks that Close may be repeated and Feed after it fails
-// with token.ErrClosed.
+// with [token.ErrClosed].
 func (s Suite) FeedAfterClose(t *testing.T) {
 	tok := s.New(token.HandlerFunc(func(token.Event) error { return nil }))
 	tok.Feed([]byte("{}"))

@@ -1,5 +1,5 @@
 // Package tokentest holds the table tests that a JSON tokenizer must pass,
-// written down once and run on jsontoken.Tokenizer (jsontoken's tests) and on
+// written down once and run on [jsontoken.Tokenizer] (jsontoken's tests) and on
 // handrolled.Tokenizer (handrolled's tests): values in every kind of parent
 // and every chunking, errors with their category, offset, JSON pointer and
 // the events before them, the limits, and the traps of resumable
@@ -20,7 +20,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// NewJSON is jsontoken.New as a token.NewFunc.
+// NewJSON is [jsontoken.New] as a [token.NewFunc].
 func NewJSON(h token.Handler, opts ...token.Option) token.Tokenizer {
 	return jsontoken.New(h, opts...)
 }
@@ -84,7 +84,7 @@ func Chunkings(in string) [][][]byte {
 }
 
 // A Context wraps a value in a parent: Pre+value+Post gives the events
-// WantPre, the value's events, WantPost.
+// [Context.WantPre], the value's events, [Context.WantPost].
 type Context struct {
 	Name              string
 	Pre, Post         string
@@ -101,7 +101,7 @@ var Contexts = []Context{
 	{"deep", `[{"a":[{"b":`, "}]}]", []string{"[", "{", `K"a"`, "[", "{", `K"b"`}, []string{"}", "]", "}", "]"}},
 }
 
-// A Value is a valid JSON value and its events (see Events).
+// A Value is a valid JSON value and its events (see [Events]).
 type Value struct {
 	In   string
 	Want []string
@@ -172,9 +172,9 @@ func manyKeysEvents(n int) []string {
 	return append(out, "}")
 }
 
-// An Error is an input that ends in a *token.SyntaxError of category Cat,
-// at Offset in the stream, about the value at Pointer, after the events
-// Before.
+// An Error is an input that ends in a [*token.SyntaxError] of category
+// [Error.Cat], at [Error.Offset] in the stream, about the value at
+// [Error.Pointer], after the events [Error.Before].
 type Error struct {
 	In      string
 	Cat     error

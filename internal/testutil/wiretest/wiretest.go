@@ -36,7 +36,7 @@ type WireCall struct {
 }
 
 // WireStep is one step of a generated response: the start of Calls[Call]
-// (Delta == -1), its delta Delta, or its end (Delta == len(Deltas)).
+// ([WireStep.Delta] == -1), its delta Delta, or its end (Delta == len(Deltas)).
 type WireStep struct {
 	Call, Delta int
 }
@@ -245,7 +245,7 @@ func (r *randomReader) Read(p []byte) (int, error) {
 	return r.r.Read(p)
 }
 
-// CallOutcome is what a wire test compares of a toolcall.Result.
+// CallOutcome is what a wire test compares of a [toolcall.Result].
 type CallOutcome struct {
 	Index      int64
 	ID, Name   string

@@ -11,7 +11,7 @@ type Config struct {
 	Choice     int64 // the Chat Completions choice read
 }
 
-// NewConfig applies opts, wire.Options, to the zero Config: it takes any
+// NewConfig applies opts, wire.Options, to the zero [Config]: it takes any
 // type of wire.Option's shape because this package cannot import wire,
 // which imports it.
 func NewConfig[O ~func(*Config)](opts []O) Config {

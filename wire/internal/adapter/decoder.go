@@ -71,7 +71,7 @@ func (d *Decoder) Root(known Names, field func(key []byte) error) error {
 // until field returns. A null is taken as an empty object; any other kind
 // is an error.
 //
-// Names that readers could match differently are errors: a name written
+// [Names] that readers could match differently are errors: a name written
 // with an escape (a reader that compares raw names would not see
 // "partial\u005fjson" as partial_json), two names equal under case folding
 // (Go's encoding/json v1 matches member names to fields so), and a name
@@ -112,7 +112,8 @@ func (d *Decoder) Object(known Names, field func(key []byte) error) error {
 	}
 }
 
-// checkName checks d.key, a member name of the innermost object of Object.
+// checkName checks d.key, a member name of the innermost object of
+// [Decoder.Object].
 func (d *Decoder) checkName(known Names) error {
 	if earlier, ok := d.keys.Add(d.key); !ok {
 		return fmt.Errorf("%s: member names %q and %q are equal under case folding", d.dec.StackPointer().Parent(), earlier, d.key)
@@ -172,8 +173,8 @@ func (d *Decoder) String(dst []byte) ([]byte, error) {
 	return dst, err
 }
 
-// NullableString reads a string value as String does, or a null, for which
-// it returns dst[:0] and ok false.
+// NullableString reads a string value as [Decoder.String] does, or a null,
+// for which it returns dst[:0] and ok false.
 func (d *Decoder) NullableString(dst []byte) (_ []byte, ok bool, err error) {
 	dst = dst[:0]
 	if d.dec.PeekKind() == 'n' {
@@ -195,7 +196,7 @@ func (d *Decoder) NullableString(dst []byte) (_ []byte, ok bool, err error) {
 // that go through float64, round larger ones to another index).
 const MaxIndex = 1<<53 - 1
 
-// Index reads an integer from 0 to MaxIndex, written in plain digits (no
+// Index reads an integer from 0 to [MaxIndex], written in plain digits (no
 // sign, fraction or exponent).
 func (d *Decoder) Index() (int64, error) {
 	v, err := d.dec.ReadValue()

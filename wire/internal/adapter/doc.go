@@ -1,7 +1,7 @@
 // Package adapter holds what the provider wire adapters
-// (wire/anthropicstream, wire/openaistream) share: the Decoder of an
-// event's JSON data, the Loop over a stream's server-sent events, and the
-// Config that wire.Option sets.
+// (wire/anthropicstream, wire/openaistream) share: the [Decoder] of an
+// event's JSON data, the [Loop] over a stream's server-sent events, and the
+// [Config] that wire.Option sets.
 //
 // A Decoder reads one event's data at a time, field by field, with jsontext
 // tokens, into buffers the caller reuses from event to event: no

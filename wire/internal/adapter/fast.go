@@ -14,7 +14,7 @@ import (
 // StringEnd returns the index of the quote that ends the JSON string that
 // begins at data[i], a quote: the first quote after it that follows an even
 // run of backslashes. It returns -1 if data[i] is not a quote or the string
-// does not end. It does not check the string: jsontext.AppendUnquote does.
+// does not end. It does not check the string: [jsontext.AppendUnquote] does.
 func StringEnd(data []byte, i int) int {
 	if i >= len(data) || data[i] != '"' {
 		return -1
@@ -22,7 +22,7 @@ func StringEnd(data []byte, i int) int {
 	return stringEnd(data, i+1)
 }
 
-// stringEnd is StringEnd from data[j], a byte of the string's body that is
+// stringEnd is [StringEnd] from data[j], a byte of the string's body that is
 // not inside an escape.
 func stringEnd(data []byte, j int) int {
 	for {
@@ -45,10 +45,10 @@ func stringEnd(data []byte, j int) int {
 // Unquote decodes the JSON string that begins at data[i], a quote, into
 // dst[:0], and returns dst with the index of the byte after the string, or
 // -1 if there is no valid string there. The string's plain prefix
-// (jsonwire.ScanPlain: no escape, control or non-ASCII byte; eight bytes at
+// ([jsonwire.ScanPlain]: no escape, control or non-ASCII byte; eight bytes at
 // a time) is its own text: a string that is plain to its end is copied as
 // it is, any other is ended from there and decoded, and checked, by
-// jsontext.AppendUnquote.
+// [jsontext.AppendUnquote].
 func Unquote(dst, data []byte, i int) ([]byte, int) {
 	j := plainEnd(data, i)
 	switch {
@@ -67,7 +67,7 @@ func Unquote(dst, data []byte, i int) ([]byte, int) {
 	return dst, j + 1
 }
 
-// SkipString is Unquote for a string whose text is not needed: a plain one
+// SkipString is [Unquote] for a string whose text is not needed: a plain one
 // is not copied, any other is decoded into *scratch to check it.
 func SkipString(data []byte, i int, scratch *[]byte) int {
 	if j := plainEnd(data, i); j >= 0 && data[j] == '"' {
@@ -102,8 +102,8 @@ func SkipSpace(data []byte, i int) int {
 }
 
 // Index reads the integer written at data[i:] in 1 to 15 plain digits, with
-// no leading zero (so that it is at most MaxIndex), and returns it with the
-// index of the byte after it; ok is false for anything else (the Decoder
+// no leading zero (so that it is at most [MaxIndex]), and returns it with the
+// index of the byte after it; ok is false for anything else (the [Decoder]
 // decides).
 func Index(data []byte, i int) (n int64, j int, ok bool) {
 	j = i

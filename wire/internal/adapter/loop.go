@@ -9,7 +9,7 @@ import (
 	"github.com/argstream/argstream/wire/sse"
 )
 
-// Stream says how one provider's stream ends, for Loop.
+// Stream says how one provider's stream ends, for [Loop].
 type Stream struct {
 	// Name prefixes Loop's errors: "anthropic".
 	Name string
@@ -32,11 +32,11 @@ type Stream struct {
 //   - event's error;
 //   - ctx.Err();
 //   - at a clean end of the body, nil if s.CompleteAtEOF says so, or else
-//     an error wrapping io.ErrUnexpectedEOF;
+//     an error wrapping [io.ErrUnexpectedEOF];
 //   - for a stream cut inside an event, an error wrapping both
-//     io.ErrUnexpectedEOF and rd's *sse.Error for sse.ErrTruncated;
+//     io.ErrUnexpectedEOF and rd's [*sse.Error] for [sse.ErrTruncated];
 //   - for a stream rd finds ambiguous, an error wrapping s.Malformed and
-//     rd's *sse.Error for sse.ErrAmbiguous, prefixed with s.Name;
+//     rd's *sse.Error for [sse.ErrAmbiguous], prefixed with s.Name;
 //   - any other error of rd, wrapped.
 func Loop(ctx context.Context, rd *sse.Reader, s Stream, event func(sse.Event) (done bool, err error)) error {
 	for {
