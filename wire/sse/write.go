@@ -5,9 +5,10 @@ import (
 	"errors"
 )
 
-// ErrUnframable: [AppendEvent] was given what no event can carry as it is:
-// a type with a CR or an LF (a line end would end the field), or data with
-// a CR (the spec ends a line at a lone CR, the SDKs' readers do not).
+// ErrUnframable is the error of [AppendEvent] given what no event can
+// carry as it is: a type with a CR or an LF (a line end would end the
+// field), or data with a CR (the spec ends a line at a lone CR, the SDKs'
+// readers do not).
 var ErrUnframable = errors.New("sse: an event type with a line end, or data with a CR")
 
 // AppendEvent appends to dst an event of type typ (no "event" field if typ
