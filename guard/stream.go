@@ -495,6 +495,12 @@ func (s *stream) stopUpstream() {
 // upstreamEnd handles the end of the upstream: cleanly, or not.
 func (s *stream) upstreamEnd() {
 	err := s.rd.Err()
+	if errors.Is(err, sse.ErrTruncated) && s.w.complete() {
+		// An event cut off after the response's end: the SDKs' readers,
+		// as the spec, drop an event that no blank line ended. So does
+		// the client, given the bytes as they came.
+		err = nil
+	}
 	if err == nil && !s.w.complete() {
 		err = errors.New("the upstream stream ended before its end")
 	}
@@ -508,7 +514,7 @@ func (s *stream) upstreamEnd() {
 	if s.fatal != nil {
 		s.w.failure(s, s.fatal.Error())
 	} else if len(s.queue) == 0 {
-		s.write(s.rd.Rest()) // blank lines, a last comment
+		s.write(s.rd.Rest()) // blank lines, a last comment, an event cut off
 	}
 	s.record()
 }

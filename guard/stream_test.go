@@ -60,3 +60,35 @@ func TestAnthropicBlock(t *testing.T) {
 		t.Error("no notice")
 	}
 }
+
+// TestEventCutAfterTheEnd: a stream whose response is complete, then an
+// event no blank line ends (data: [DONE] at the very end, as some servers
+// write it), reaches the client as it came: the client drops the event
+// cut off, as the spec says and the SDKs do. Before the response's end,
+// the same is a stream cut short: an error.
+func TestEventCutAfterTheEnd(t *testing.T) {
+	chat := "data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_1\",\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}]}}]}\n\n"
+	finish := "data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n"
+	g := New(Config{})
+	for _, tc := range []struct {
+		name, stream string
+		same         bool
+	}{
+		{"after finish_reason", chat + finish + "data: [DONE]\n", true},
+		{"after message_stop", "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[]}}\n\n" +
+			"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\nevent: ping\ndata: {\"type\":\"ping\"}", true},
+		{"before finish_reason", chat + "data: {\"id\":\"c\",\"choices\":[]}", false},
+	} {
+		k := wire.OpenAIChat
+		if strings.HasPrefix(tc.stream, "event:") {
+			k = wire.Anthropic
+		}
+		out, _ := filterAll(t, g, k, []byte(tc.stream))
+		if got := string(out) == tc.stream; got != tc.same {
+			t.Errorf("%s: the client reads the upstream's bytes: %v, want %v\n%s", tc.name, got, tc.same, out)
+		}
+		if _, _, err := readClient(k, out); (err == nil) != tc.same {
+			t.Errorf("%s: the client's reader: %v", tc.name, err)
+		}
+	}
+}

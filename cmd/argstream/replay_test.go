@@ -399,12 +399,13 @@ func expectAnthropic(t *testing.T, stream []byte) []replayedResponse {
 }
 
 // expectChat reads an OpenAI Chat Completions recording, choice 0: a
-// response ends at [DONE]. Call index, id and name are the tool call's;
-// text and reasoning (reasoning_content or reasoning) are the choice's.
+// response ends at [DONE], and is complete at the stream's end if a
+// finish_reason came. Call index, id and name are the tool call's; text
+// and reasoning (reasoning_content or reasoning) are the choice's.
 func expectChat(t *testing.T, stream []byte) []replayedResponse {
 	t.Helper()
 	var r recording
-	done := false
+	done, finished := false, false
 	scanData(t, stream, func(data []byte) {
 		if string(data) == "[DONE]" {
 			done = true
@@ -413,8 +414,9 @@ func expectChat(t *testing.T, stream []byte) []replayedResponse {
 		var ev struct {
 			Error   json.RawMessage `json:"error"`
 			Choices []struct {
-				Index int64 `json:"index"`
-				Delta struct {
+				Index        int64   `json:"index"`
+				FinishReason *string `json:"finish_reason"`
+				Delta        struct {
 					Content          *string `json:"content"`
 					ReasoningContent *string `json:"reasoning_content"`
 					Reasoning        *string `json:"reasoning"`
@@ -440,6 +442,7 @@ func expectChat(t *testing.T, stream []byte) []replayedResponse {
 			if ch.Index != 0 {
 				continue
 			}
+			finished = finished || ch.FinishReason != nil
 			if d := ch.Delta.Content; d != nil {
 				resp.Texts["text 0"] += *d
 			}
@@ -462,10 +465,10 @@ func expectChat(t *testing.T, stream []byte) []replayedResponse {
 	}, func() {
 		if done {
 			r.end(r.failed())
-			done = false
+			done, finished = false, false
 		}
 	})
-	r.end(true)
+	r.end(!finished || r.failed())
 	return r.out
 }
 

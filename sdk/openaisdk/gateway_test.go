@@ -17,7 +17,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -31,6 +33,9 @@ import (
 	"github.com/argstream/argstream/sdk/internal/differ"
 	"github.com/argstream/argstream/sdk/internal/replay"
 	"github.com/argstream/argstream/sdk/internal/upstream"
+	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire"
+	"github.com/argstream/argstream/wire/openaistream"
 	"github.com/google/go-cmp/cmp"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -70,19 +75,23 @@ type gwWire struct {
 	outcomes func(body []byte) ([]check.Outcome, error)
 	// otherCalls reports whether body has calls the gateway does not judge.
 	otherCalls func(body []byte) bool
+	// read is the wire's raw reader.
+	read func(context.Context, io.Reader, *toolcall.Response, ...wire.Option) error
 }
 
 // failsClosed reports whether the gateway, by design, ends body with its
 // error event: a call whose arguments are not JSON (the client would run
 // what the gateway did not judge), calls it does not judge, a body cut
-// short (its last event not ended by a blank line, which the SDK drops
-// without an error); and returns the outcomes of its calls.
+// short before its response's end (its last event not ended by a blank
+// line, which the SDK drops without an error: after the response's end,
+// the gateway drops it too); and returns the outcomes of its calls.
 func (w gwWire) failsClosed(body []byte) (bool, []check.Outcome, error) {
 	outcomes, err := w.outcomes(body)
 	if err != nil {
 		return false, nil, err
 	}
-	return !bytes.HasSuffix(body, []byte("\n\n")) ||
+	cut := errors.Is(w.read(context.Background(), bytes.NewReader(body), toolcall.New()), io.ErrUnexpectedEOF)
+	return cut ||
 		slices.ContainsFunc(outcomes, func(o check.Outcome) bool { return o.Truncated || o.Syntax }) ||
 		w.otherCalls(body), outcomes, nil
 }
@@ -153,6 +162,7 @@ var chatGW = gwWire{
 	failure:    "data: {\"error\":{\"message\":\"argstream gateway: ",
 	outcomes:   func(body []byte) ([]check.Outcome, error) { return check.Chat(body, 0) },
 	otherCalls: chatOtherChoices,
+	read:       openaistream.ReadChat,
 }
 
 // chatOtherChoices reports whether a chunk of body has tool calls in a
@@ -258,6 +268,7 @@ var responsesGW = gwWire{
 	failure:    "event: error\ndata: {\"type\":\"error\",\"code\":\"argstream_gateway_error\",\"message\":\"argstream gateway: ",
 	outcomes:   check.Responses,
 	otherCalls: responsesOtherCalls,
+	read:       openaistream.ReadResponses,
 }
 
 // responsesOtherCalls reports whether body has an output item that the

@@ -86,8 +86,9 @@
 //
 // # Errors
 //
-// Read returns nil at the end of a body whose message_stop came, and
-// otherwise:
+// Read returns nil at the end of a body whose message_stop came (what
+// follows it may end in an event that no blank line ended: dropped, as the
+// spec and the SDKs' readers drop it), and otherwise:
 //
 //   - a *wire.ProviderError for an error event;
 //   - an error wrapping [io.ErrUnexpectedEOF] if the stream ends before

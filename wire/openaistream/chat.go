@@ -84,9 +84,11 @@ import (
 // (Response.StopAll), and bytes for a call after it make that call fail;
 // length and content_filter mark the response cut short
 // (Response.Incomplete), so that a call's arguments that are a bare number
-// end truncated. A body that ends cleanly (between events) after a
-// finish_reason is complete, [DONE] or not, since some servers do not send
-// [DONE]. Any other end of the body is an error wrapping [io.ErrUnexpectedEOF].
+// end truncated. A body that ends after a finish_reason is complete, [DONE]
+// or not, since some servers do not send [DONE], or send it without the
+// blank line that ends an event (an event so cut off is dropped, as the
+// spec and the SDKs' readers drop it). Any other end of the body is an
+// error wrapping [io.ErrUnexpectedEOF].
 //
 // The data of a chunk is decoded and checked whole before anything is done
 // with it: a malformed chunk (not JSON, a member of the wrong kind, an index

@@ -25,17 +25,16 @@ func ExampleReadChat() {
 	err = openaistream.ReadChat(context.Background(), body, resp,
 		wire.OnText(func(choice int64, text []byte) { fmt.Printf("text: %q\n", text) }))
 	if err != nil {
-		// The recording ends without the blank line after "data: [DONE]":
-		// the stream is not known to be whole, and ReadChat says so. The
-		// call's arguments are complete all the same.
 		fmt.Println("error:", err)
 	}
+	// The recording ends without the blank line after "data: [DONE]": that
+	// event is cut off, and dropped, as the SDKs drop it; the response had
+	// its finish_reason, and is complete.
 	for _, r := range resp.End() {
 		fmt.Println(r.Call.Index, r.Call.Name, string(r.Arguments), r.Executable)
 	}
 	// Output:
 	// text: "Reading"
 	// text: " it."
-	// error: openai: stream ended before [DONE]: unexpected EOF: sse: stream ends in the middle of an event at byte 1707 (line 18)
 	// 1 read_file {"path":"a.txt"} true
 }

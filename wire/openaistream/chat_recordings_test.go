@@ -246,12 +246,9 @@ func TestChatRecordings(t *testing.T) {
 
 func chatCheckEnd(t *testing.T, err error, noFinalBlankLine bool) {
 	t.Helper()
-	if noFinalBlankLine {
-		if !errors.Is(err, sse.ErrTruncated) || !errors.Is(err, io.ErrUnexpectedEOF) {
-			t.Fatalf("ReadChat = %v, want an error wrapping sse.ErrTruncated and io.ErrUnexpectedEOF", err)
-		}
-		return
-	}
+	// Without the blank line after [DONE] (noFinalBlankLine), the event is
+	// cut off after the finish_reason: dropped, as the SDKs drop it, and
+	// the response is complete all the same.
 	if err != nil {
 		t.Fatalf("ReadChat = %v", err)
 	}

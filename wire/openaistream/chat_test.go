@@ -292,8 +292,10 @@ func TestChatEnds(t *testing.T) {
 	}{
 		{"clean end, no finish_reason", body, false, false, true},
 		{"finish_reason, usage, clean end", body + chatSSE(chatFinish, chatUsage), true, false, true},
-		{"finish_reason, cut in an event", body + chatSSE(chatFinish) + "data: {\"choices\":", false, true, true},
-		{"no final blank line after [DONE]", body + chatSSE(chatFinish) + "data: [DONE]\n", false, true, true},
+		// After the finish_reason, an event cut off is dropped, as the
+		// SDKs' readers drop it.
+		{"finish_reason, cut in an event", body + chatSSE(chatFinish) + "data: {\"choices\":", true, false, true},
+		{"no final blank line after [DONE]", body + chatSSE(chatFinish) + "data: [DONE]\n", true, false, true},
 		{"empty finish_reason", body + chatSSE(`{"id":"chatcmpl-1","choices":[{"index":0,"delta":{},"finish_reason":""}]}`), false, false, true},
 		{"cut in the arguments", chatSSE(chatRole, chatStart("0", "call_1", "f"), chatArgs("0", `"{\"a\":"`)), false, false, false},
 		{"[DONE] with the event field", body + "event: message\ndata: [DONE]\n\n", true, false, true},

@@ -112,7 +112,8 @@ import (
 // The package documentation lists the other errors. A stream that ends
 // before response.completed or response.incomplete gives an error wrapping
 // io.ErrUnexpectedEOF; End then reports each call whose arguments all came
-// as complete, and the others truncated.
+// as complete, and the others truncated. After them, an event that no
+// blank line ended is dropped, as the spec and the SDKs' readers drop it.
 //
 // # Memory
 //

@@ -17,7 +17,9 @@ type Stream struct {
 	// stream that ends without it: "message_stop".
 	Last string
 	// CompleteAtEOF, if set, reports whether a stream whose body ends
-	// cleanly (between events) without Last is complete all the same.
+	// without Last is complete all the same: ended cleanly (between
+	// events), or in an event that no blank line ended, which the spec and
+	// the SDKs' readers drop.
 	CompleteAtEOF func() bool
 	// Malformed is wire.ErrMalformed (which this package cannot import:
 	// wire imports it), which Loop's error for a stream the SSE reader finds
@@ -31,8 +33,9 @@ type Stream struct {
 //
 //   - event's error;
 //   - ctx.Err();
-//   - at a clean end of the body, nil if s.CompleteAtEOF says so, or else
-//     an error wrapping [io.ErrUnexpectedEOF];
+//   - at the end of the body, nil if s.CompleteAtEOF says so (the body may
+//     end in an event cut off, which the SDKs drop as the spec does), or
+//     else an error wrapping [io.ErrUnexpectedEOF];
 //   - for a stream cut inside an event, an error wrapping both
 //     io.ErrUnexpectedEOF and rd's [*sse.Error] for [sse.ErrTruncated];
 //   - for a stream rd finds ambiguous, an error wrapping s.Malformed and
@@ -63,6 +66,8 @@ func Loop(ctx context.Context, rd *sse.Reader, s Stream, event func(sse.Event) (
 		return fmt.Errorf("%s: stream ended before %s: %w", s.Name, s.Last, io.ErrUnexpectedEOF)
 	case errors.Is(err, sse.ErrAmbiguous) && s.Malformed != nil:
 		return fmt.Errorf("%s: %w: %w", s.Name, s.Malformed, err)
+	case errors.Is(err, sse.ErrTruncated) && s.CompleteAtEOF != nil && s.CompleteAtEOF():
+		return nil
 	case errors.Is(err, sse.ErrTruncated):
 		return fmt.Errorf("%s: stream ended before %s: %w: %w", s.Name, s.Last, io.ErrUnexpectedEOF, err)
 	default:
