@@ -25,6 +25,7 @@ import (
 	"github.com/argstream/argstream/internal/testutil"
 	"github.com/argstream/argstream/token"
 	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire/sse"
 )
 
 // WireCall is one tool call of a generated response.
@@ -202,7 +203,7 @@ func splitData(data string, rng *rand.Rand) []string {
 // With eventField, each event gets the "event:" line the API sends, named
 // by the payload's "type"; without, only its data line.
 func SSEFromChunks(chunks []byte, eventField bool) ([]byte, error) {
-	var b bytes.Buffer
+	var b []byte
 	sc := bufio.NewScanner(bytes.NewReader(chunks))
 	sc.Buffer(nil, 1<<24)
 	for sc.Scan() {
@@ -210,6 +211,7 @@ func SSEFromChunks(chunks []byte, eventField bool) ([]byte, error) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
+		var typ string
 		if eventField {
 			var v struct {
 				Type string `json:"type"`
@@ -217,13 +219,14 @@ func SSEFromChunks(chunks []byte, eventField bool) ([]byte, error) {
 			if err := json.Unmarshal(line, &v); err != nil {
 				return nil, fmt.Errorf("decoding %q: %v", line, err)
 			}
-			b.WriteString("event: " + v.Type + "\n")
+			typ = v.Type
 		}
-		b.WriteString("data: ")
-		b.Write(line)
-		b.WriteString("\n\n")
+		var err error
+		if b, err = sse.AppendEvent(b, typ, line); err != nil {
+			return nil, fmt.Errorf("framing %q: %v", line, err)
+		}
 	}
-	return b.Bytes(), sc.Err()
+	return b, sc.Err()
 }
 
 // RandomReads returns a reader of r whose reads return 1 to max bytes at
