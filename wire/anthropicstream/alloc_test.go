@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire"
 )
@@ -13,29 +14,30 @@ import (
 // synthetic is a stream of one text block and two tool calls, interleaved,
 // with n argument deltas each (with escapes), and n text deltas.
 func synthetic(n int) []byte {
-	var b bytes.Buffer
-	b.WriteString("event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"content\":[]}}\n\n")
-	b.WriteString("event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n")
+	var b []byte
+	event := func(data string) { b = append(b, ev(data)...) }
+	event(`{"type":"message_start","message":{"id":"msg_1","content":[]}}`)
+	event(`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`)
 	for _, i := range []string{"1", "2"} {
-		b.WriteString("event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":" + i + ",\"content_block\":{\"type\":\"tool_use\",\"id\":\"toolu_" + i + "\",\"name\":\"write\",\"input\":{}}}\n\n")
-		b.WriteString("event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":" + i + ",\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"text\\\": \\\"\"}}\n\n")
+		event(`{"type":"content_block_start","index":` + i + `,"content_block":{"type":"tool_use","id":"toolu_` + i + `","name":"write","input":{}}}`)
+		event(`{"type":"content_block_delta","index":` + i + `,"delta":{"type":"input_json_delta","partial_json":"{\"text\": \""}}`)
 	}
 	for k := range n {
-		b.WriteString("event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"word \"}}\n\n")
+		event(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"word "}}`)
 		for _, i := range []string{"1", "2"} {
-			b.WriteString("event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":" + i + ",\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"line " + strconv.Itoa(k) + " \\\\\\\"q\\\\\\\"\\\\n\"}}\n\n")
+			event(`{"type":"content_block_delta","index":` + i + `,"delta":{"type":"input_json_delta","partial_json":"line ` + strconv.Itoa(k) + ` \\\"q\\\"\\n"}}`)
 		}
 		if k%100 == 0 {
-			b.WriteString("event: ping\ndata: {\"type\": \"ping\"}\n\n")
+			b = wiretest.AppendSSE(b, wiretest.SSEEvent{Type: "ping", Data: `{"type": "ping"}`})
 		}
 	}
 	for _, i := range []string{"1", "2"} {
-		b.WriteString("event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":" + i + ",\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"\\\"}\"}}\n\n")
-		b.WriteString("event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":" + i + "}\n\n")
+		event(`{"type":"content_block_delta","index":` + i + `,"delta":{"type":"input_json_delta","partial_json":"\"}"}}`)
+		event(`{"type":"content_block_stop","index":` + i + `}`)
 	}
-	b.WriteString("event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n")
-	b.WriteString("event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n")
-	return b.Bytes()
+	event(`{"type":"content_block_stop","index":0}`)
+	event(`{"type":"message_stop"}`)
+	return b
 }
 
 func allocsPerStream(t *testing.T, stream []byte) float64 {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire"
 )
@@ -15,27 +16,28 @@ import (
 // has its id, type and name repeated in every delta, as some servers send
 // them.
 func chatSynthetic(n int) []byte {
-	var b bytes.Buffer
-	const head = `data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":`
-	const tail = `,"logprobs":null,"finish_reason":null}],"usage":null}` + "\n\n"
-	b.WriteString(head + `{"role":"assistant","content":"","refusal":null}` + tail)
-	b.WriteString(head + `{"tool_calls":[{"index":0,"id":"call_0","type":"function","function":{"name":"write","arguments":""}}]}` + tail)
-	b.WriteString(head + `{"tool_calls":[{"index":0,"function":{"arguments":"{\"text\": \""}}]}` + tail)
-	b.WriteString(head + `{"tool_calls":[{"index":1,"id":"call_1","type":"function","function":{"name":"write","arguments":"{\"text\": \""}}]}` + tail)
+	var b []byte
+	chunk := func(data string) { b = wiretest.AppendSSE(b, wiretest.SSEEvent{Data: data}) }
+	const head = `{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":`
+	const tail = `,"logprobs":null,"finish_reason":null}],"usage":null}`
+	chunk(head + `{"role":"assistant","content":"","refusal":null}` + tail)
+	chunk(head + `{"tool_calls":[{"index":0,"id":"call_0","type":"function","function":{"name":"write","arguments":""}}]}` + tail)
+	chunk(head + `{"tool_calls":[{"index":0,"function":{"arguments":"{\"text\": \""}}]}` + tail)
+	chunk(head + `{"tool_calls":[{"index":1,"id":"call_1","type":"function","function":{"name":"write","arguments":"{\"text\": \""}}]}` + tail)
 	for k := range n {
-		b.WriteString(head + `{"content":"word "}` + tail)
+		chunk(head + `{"content":"word "}` + tail)
 		line := `line ` + strconv.Itoa(k) + ` \\\"q\\\"\\n`
-		b.WriteString(head + `{"tool_calls":[{"index":0,"function":{"arguments":"` + line + `"}}]}` + tail)
-		b.WriteString(head + `{"tool_calls":[{"index":1,"id":"call_1","type":"function","function":{"arguments":"` + line + `"}}]}` + tail)
+		chunk(head + `{"tool_calls":[{"index":0,"function":{"arguments":"` + line + `"}}]}` + tail)
+		chunk(head + `{"tool_calls":[{"index":1,"id":"call_1","type":"function","function":{"arguments":"` + line + `"}}]}` + tail)
 		if k%100 == 0 {
-			b.WriteString(": keep-alive\n\n")
+			b = append(b, ": keep-alive\n\n"...)
 		}
 	}
-	b.WriteString(head + `{"tool_calls":[{"index":0,"function":{"arguments":"\"}"}},{"index":1,"function":{"arguments":"\"}"}}]}` + tail)
-	b.WriteString(`data: {"id":"chatcmpl-1","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}` + "\n\n")
-	b.WriteString(`data: {"id":"chatcmpl-1","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}` + "\n\n")
-	b.WriteString("data: [DONE]\n\n")
-	return b.Bytes()
+	chunk(head + `{"tool_calls":[{"index":0,"function":{"arguments":"\"}"}},{"index":1,"function":{"arguments":"\"}"}}]}` + tail)
+	chunk(`{"id":"chatcmpl-1","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`)
+	chunk(`{"id":"chatcmpl-1","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}`)
+	chunk(chatDoneData)
+	return b
 }
 
 func chatAllocsPerStream(t *testing.T, stream []byte) float64 {

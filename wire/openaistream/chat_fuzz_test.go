@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/argstream/argstream/internal/testutil"
+	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire"
 	"github.com/argstream/argstream/wire/sse"
@@ -86,9 +87,9 @@ func FuzzReadChat(f *testing.F) {
 		f.Add(chatRecording(f, rec.file, rec.chunks), uint8(0))
 	}
 	f.Add(chatSynthetic(3), uint8(0))
-	f.Add([]byte(chatTwoChoices+chatSSE(chatDoneData)), uint8(1))
+	f.Add([]byte(chatTwoChoices+wiretest.DataSSE(chatDoneData)), uint8(1))
 	f.Add([]byte(chatWhole(chatStart("0", "call_0", "f"), chatStart("1", "call_1", "g"), chatArgs("0", `"{\"a\":}"`), chatArgs("1", `"{\"b\":1}"`))), uint8(0))
-	f.Add([]byte(chatSSE(chatRole, chatStart("0", "call_1", "f"), chatArgs("0", `"{\"a\":"`), `{"error":{"message":"m","type":"server_error","code":429}}`)), uint8(0))
+	f.Add([]byte(wiretest.DataSSE(chatRole, chatStart("0", "call_1", "f"), chatArgs("0", `"{\"a\":"`), `{"error":{"message":"m","type":"server_error","code":429}}`)), uint8(0))
 	for _, tc := range chatHostile() {
 		f.Add([]byte(tc.stream), uint8(0))
 	}

@@ -17,15 +17,6 @@ import (
 	gocmp "github.com/google/go-cmp/cmp"
 )
 
-// chatSSE frames each data as one event.
-func chatSSE(data ...string) string {
-	var b strings.Builder
-	for _, d := range data {
-		b.WriteString("data: " + d + "\n\n")
-	}
-	return b.String()
-}
-
 // chatDelta is a chunk whose choice 0 has delta.
 func chatDelta(delta string) string {
 	return `{"id":"chatcmpl-1","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":` + delta + `,"logprobs":null,"finish_reason":null}]}`
@@ -52,7 +43,7 @@ const (
 // chatWhole wraps the chunks of a stream between the role chunk and the
 // finish_reason, usage and [DONE].
 func chatWhole(chunks ...string) string {
-	return chatSSE(append(append([]string{chatRole}, chunks...), chatFinish, chatUsage, chatDoneData)...)
+	return wiretest.DataSSE(append(append([]string{chatRole}, chunks...), chatFinish, chatUsage, chatDoneData)...)
 }
 
 func chatOK(index int64, id, name, args string) wiretest.CallOutcome {
@@ -144,10 +135,10 @@ func TestChatText(t *testing.T) {
 }
 
 func TestChatProviderError(t *testing.T) {
-	start := chatSSE(chatRole, chatStart("0", "call_1", "f"), chatArgs("0", `"{\"a\":"`))
+	start := wiretest.DataSSE(chatRole, chatStart("0", "call_1", "f"), chatArgs("0", `"{\"a\":"`))
 	// An event named error whose data has no "error" member the SDKs read
 	// as a chunk, and read on: refused.
-	if err := ReadChat(context.Background(), strings.NewReader(start+"event: error\ndata: {\"message\":\"m\",\"type\":\"t\",\"code\":500,\"param\":null}\n\n"), toolcall.New()); !errors.Is(err, ErrMalformed) {
+	if err := ReadChat(context.Background(), strings.NewReader(start+wiretest.SSE(wiretest.SSEEvent{Type: "error", Data: `{"message":"m","type":"t","code":500,"param":null}`})), toolcall.New()); !errors.Is(err, ErrMalformed) {
 		t.Errorf("an error event with no error member: %v, want ErrMalformed", err)
 	}
 	for _, tc := range []struct {
@@ -155,18 +146,18 @@ func TestChatProviderError(t *testing.T) {
 		want         wire.ProviderError
 		text         string // its Error()
 	}{
-		{"OpenAI", start + chatSSE(`{"error":{"message":"The server had an error","type":"server_error","param":null,"code":null}}`),
+		{"OpenAI", start + wiretest.DataSSE(`{"error":{"message":"The server had an error","type":"server_error","param":null,"code":null}}`),
 			wire.ProviderError{Wire: wire.OpenAIChat, Type: "server_error", Message: "The server had an error"}, "openai: error event: server_error: The server had an error"},
-		{"numeric code", start + chatSSE(`{"error":{"object":"error","message":"Rate limited","type":"BadRequestError","param":"model","code":429,"metadata":{"raw":"x"}}}`),
+		{"numeric code", start + wiretest.DataSSE(`{"error":{"object":"error","message":"Rate limited","type":"BadRequestError","param":"model","code":429,"metadata":{"raw":"x"}}}`),
 			wire.ProviderError{Wire: wire.OpenAIChat, Type: "BadRequestError", Code: "429", Message: "Rate limited", Param: "model"}, "openai: error event: BadRequestError: 429: Rate limited"},
-		{"string code, no type", start + chatSSE(`{"error":{"message":"m","code":"context_length_exceeded"}}`),
+		{"string code, no type", start + wiretest.DataSSE(`{"error":{"message":"m","code":"context_length_exceeded"}}`),
 			wire.ProviderError{Wire: wire.OpenAIChat, Code: "context_length_exceeded", Message: "m"}, "openai: error event: context_length_exceeded: m"},
-		{"string error", start + chatSSE(`{"error":"boom"}`), wire.ProviderError{Wire: wire.OpenAIChat, Message: "boom"}, "openai: error event: boom"},
-		{"error with a chunk's choices", start + chatSSE(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"1}"}}]}}],"error":{"message":"m"}}`),
+		{"string error", start + wiretest.DataSSE(`{"error":"boom"}`), wire.ProviderError{Wire: wire.OpenAIChat, Message: "boom"}, "openai: error event: boom"},
+		{"error with a chunk's choices", start + wiretest.DataSSE(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"1}"}}]}}],"error":{"message":"m"}}`),
 			wire.ProviderError{Wire: wire.OpenAIChat, Message: "m"}, "openai: error event: m"},
-		{"error event, error object", start + "event: error\ndata: {\"message\":\"outer\",\"error\":{\"message\":\"inner\",\"type\":\"t\"},\"type\":\"outer\"}\n\n",
+		{"error event, error object", start + wiretest.SSE(wiretest.SSEEvent{Type: "error", Data: `{"message":"outer","error":{"message":"inner","type":"t"},"type":"outer"}`}),
 			wire.ProviderError{Wire: wire.OpenAIChat, Type: "t", Message: "inner"}, "openai: error event: t: inner"},
-		{"error event, not JSON", start + "event: error\ndata: upstream failed\n\n", wire.ProviderError{Wire: wire.OpenAIChat, Message: "upstream failed"}, "openai: error event: upstream failed"},
+		{"error event, not JSON", start + wiretest.SSE(wiretest.SSEEvent{Type: "error", Data: "upstream failed"}), wire.ProviderError{Wire: wire.OpenAIChat, Message: "upstream failed"}, "openai: error event: upstream failed"},
 	} {
 		resp := toolcall.New()
 		err := ReadChat(context.Background(), strings.NewReader(tc.stream), resp)
@@ -225,7 +216,7 @@ func TestChatMalformed(t *testing.T) {
 	} {
 		// A valid event first, for the malformed one's number: 2. The calls
 		// of a malformed chunk are not started.
-		stream := chatSSE(chatRole, tc.data)
+		stream := wiretest.DataSSE(chatRole, tc.data)
 		resp := toolcall.New()
 		err := ReadChat(context.Background(), strings.NewReader(stream), resp)
 		if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), "event 2: ") || !strings.Contains(err.Error(), tc.msg) {
@@ -239,7 +230,7 @@ func TestChatMalformed(t *testing.T) {
 
 // chatTwoChoices is a response of n = 2: choice 0 calls f, choice 1 calls g
 // and says more; the choices finish at different chunks.
-var chatTwoChoices = chatSSE(
+var chatTwoChoices = wiretest.DataSSE(
 	`{"choices":[{"index":0,"delta":{"role":"assistant","content":"A"}},{"index":1,"delta":{"role":"assistant","content":"B"}}]}`,
 	`{"choices":[{"delta":{"tool_calls":[{"index":0,"id":"call_a","type":"function","function":{"name":"f","arguments":"{\"x\":0}"}}]},"index":0}]}`,
 	`{"choices":[{"delta":{"tool_calls":[{"index":0,"id":"call_b","type":"function","function":{"name":"g","arguments":"{\"y\":"}}]},"index":1}]}`,
@@ -258,7 +249,7 @@ func TestChatChoice(t *testing.T) {
 		{[]wire.Option{wire.WithChoice(2)}, nil, ""},
 	} {
 		choice := adapter.NewConfig(tc.opts).Choice
-		got := chatRead(t, strings.NewReader(chatTwoChoices+chatSSE(chatDoneData)), toolcall.New(), tc.opts...)
+		got := chatRead(t, strings.NewReader(chatTwoChoices+wiretest.DataSSE(chatDoneData)), toolcall.New(), tc.opts...)
 		if got.err != nil || got.text != tc.text {
 			t.Errorf("choice %d: ReadChat = %v, text %q; want nil, %q", choice, got.err, got.text, tc.text)
 		}
@@ -283,7 +274,7 @@ func TestChatChoice(t *testing.T) {
 }
 
 func TestChatEnds(t *testing.T) {
-	body := chatSSE(chatRole, chatStart("0", "call_1", "f"), chatArgs("0", `"{\"a\":1}"`))
+	body := wiretest.DataSSE(chatRole, chatStart("0", "call_1", "f"), chatArgs("0", `"{\"a\":1}"`))
 	for _, tc := range []struct {
 		name, stream  string
 		complete      bool
@@ -291,14 +282,14 @@ func TestChatEnds(t *testing.T) {
 		callsComplete bool
 	}{
 		{"clean end, no finish_reason", body, false, false, true},
-		{"finish_reason, usage, clean end", body + chatSSE(chatFinish, chatUsage), true, false, true},
-		{"finish_reason, cut in an event", body + chatSSE(chatFinish) + "data: {\"choices\":", false, true, true},
-		{"no final blank line after [DONE]", body + chatSSE(chatFinish) + "data: [DONE]\n", false, true, true},
-		{"empty finish_reason", body + chatSSE(`{"id":"chatcmpl-1","choices":[{"index":0,"delta":{},"finish_reason":""}]}`), false, false, true},
-		{"cut in the arguments", chatSSE(chatRole, chatStart("0", "call_1", "f"), chatArgs("0", `"{\"a\":"`)), false, false, false},
-		{"[DONE] with the event field", body + "event: message\ndata: [DONE]\n\n", true, false, true},
-		{"after [DONE], nothing is read", body + chatSSE(chatDoneData) + "data: not json\n\ndata: {", true, false, true},
-		{"comments ignored", ": comment\n\n" + body + ": keep-alive\n\n" + chatSSE(chatDoneData), true, false, true},
+		{"finish_reason, usage, clean end", body + wiretest.DataSSE(chatFinish, chatUsage), true, false, true},
+		{"finish_reason, cut in an event", body + wiretest.DataSSE(chatFinish) + "data: {\"choices\":", false, true, true},
+		{"no final blank line after [DONE]", body + wiretest.DataSSE(chatFinish) + "data: [DONE]\n", false, true, true},
+		{"empty finish_reason", body + wiretest.DataSSE(`{"id":"chatcmpl-1","choices":[{"index":0,"delta":{},"finish_reason":""}]}`), false, false, true},
+		{"cut in the arguments", wiretest.DataSSE(chatRole, chatStart("0", "call_1", "f"), chatArgs("0", `"{\"a\":"`)), false, false, false},
+		{"[DONE] with the event field", body + wiretest.SSE(wiretest.SSEEvent{Type: "message", Data: "[DONE]"}), true, false, true},
+		{"after [DONE], nothing is read", body + wiretest.DataSSE(chatDoneData, "not json") + "data: {", true, false, true},
+		{"comments ignored", ": comment\n\n" + body + ": keep-alive\n\n" + wiretest.DataSSE(chatDoneData), true, false, true},
 	} {
 		resp := toolcall.New()
 		err := ReadChat(context.Background(), strings.NewReader(tc.stream), resp)

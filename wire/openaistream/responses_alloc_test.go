@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire"
 )
@@ -16,12 +17,12 @@ import (
 // (with escapes, every third one identified by its item_id only), n text
 // and n reasoning deltas. withEvent gives each event its "event:" line.
 func responsesSynthetic(n int, withEvent bool) []byte {
-	var b bytes.Buffer
+	var b []byte
 	event := func(typ, data string) {
-		if withEvent {
-			b.WriteString("event: " + typ + "\n")
+		if !withEvent {
+			typ = ""
 		}
-		b.WriteString("data: " + data + "\n\n")
+		b = wiretest.AppendSSE(b, wiretest.SSEEvent{Type: typ, Data: data})
 	}
 	event("response.created", `{"type":"response.created","sequence_number":0,"response":{"id":"resp_1","object":"response","status":"in_progress","output":[]}}`)
 	event("response.output_item.added", `{"type":"response.output_item.added","output_index":0,"item":{"id":"rs_1","type":"reasoning","summary":[]}}`)
@@ -63,7 +64,7 @@ func responsesSynthetic(n int, withEvent bool) []byte {
 	}
 	event("response.completed", `{"type":"response.completed","response":{"id":"resp_1","object":"response","status":"completed","output":[`+
 		`{"id":"rs_1","type":"reasoning","summary":[]},{"id":"msg_1","type":"message","status":"completed","content":[],"role":"assistant"},`+item("2")+`,`+item("3")+`]}}`)
-	return b.Bytes()
+	return b
 }
 
 func responsesAllocsPerStream(t *testing.T, stream []byte) float64 {
