@@ -49,33 +49,24 @@ func promptStream(t *testing.T, dir string) (stream, rules string) {
 func promptStreamOf(t *testing.T, dir, name string, args []byte) (stream, rules string) {
 	t.Helper()
 
-	var sse bytes.Buffer
-	event := func(typ string, data any) {
-		b, err := json.Marshal(data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fmt.Fprintf(&sse, "event: %s\ndata: %s\n\n", typ, b)
+	evs := []any{
+		obj{"type": "message_start", "message": obj{"id": "msg_1", "type": "message", "role": "assistant", "model": "test", "content": []any{}}},
+		obj{"type": "content_block_start", "index": 0, "content_block": obj{"type": "tool_use", "id": "toolu_1", "name": name, "input": obj{}}},
 	}
-	event("message_start", map[string]any{"type": "message_start", "message": map[string]any{
-		"id": "msg_1", "type": "message", "role": "assistant", "model": "test", "content": []any{}}})
-	event("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
-		"content_block": map[string]any{"type": "tool_use", "id": "toolu_1", "name": name, "input": map[string]any{}}})
 	for i := 0; i < len(args); {
 		j := min(i+10, len(args))
 		for j < len(args) && !utf8.RuneStart(args[j]) {
 			j++
 		}
-		event("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
-			"delta": map[string]any{"type": "input_json_delta", "partial_json": string(args[i:j])}})
+		evs = append(evs, obj{"type": "content_block_delta", "index": 0, "delta": obj{"type": "input_json_delta", "partial_json": string(args[i:j])}})
 		i = j
 	}
-	event("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
-	event("message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": "tool_use"}})
-	event("message_stop", map[string]any{"type": "message_stop"})
+	evs = append(evs, obj{"type": "content_block_stop", "index": 0},
+		obj{"type": "message_delta", "delta": obj{"stop_reason": "tool_use"}},
+		obj{"type": "message_stop"})
 
 	stream, rules = filepath.Join(dir, name+".sse"), filepath.Join(dir, "ask.json")
-	if err := os.WriteFile(stream, sse.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(stream, []byte(sseOf(evs...)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	r := `{"run": [{"arg": "/path", "prefix": "/tmp/", "mode": "unattended"}, {"mode": "ask"}], "paths": ["/path"]}`
