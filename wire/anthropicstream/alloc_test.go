@@ -1,14 +1,10 @@
 package anthropicstream
 
 import (
-	"bytes"
-	"context"
 	"strconv"
 	"testing"
 
 	"github.com/argstream/argstream/internal/testutil/wiretest"
-	"github.com/argstream/argstream/toolcall"
-	"github.com/argstream/argstream/wire"
 )
 
 // synthetic is a stream of one text block and two tool calls, interleaved,
@@ -40,54 +36,11 @@ func synthetic(n int) []byte {
 	return b
 }
 
-func allocsPerStream(t *testing.T, stream []byte) float64 {
-	resp := toolcall.New()
-	var br bytes.Reader
-	var textBytes int
-	onText := wire.OnText(func(_ int64, b []byte) { textBytes += len(b) })
-	run := func() {
-		resp.Reset()
-		br.Reset(stream)
-		if err := Read(context.Background(), &br, resp, onText); err != nil {
-			t.Fatal(err)
-		}
-		for _, r := range resp.End() {
-			if !r.Executable {
-				t.Fatalf("call %+v", r)
-			}
-		}
-	}
-	run() // warm the Response's pools
-	return testing.AllocsPerRun(20, run)
-}
-
 // TestAllocs: Read allocates per stream and per call, never per delta.
 func TestAllocs(t *testing.T) {
-	if testing.Short() {
-		t.Skip("long stream")
-	}
-	const small, large = 10, 20000
-	a := allocsPerStream(t, synthetic(small))
-	b := allocsPerStream(t, synthetic(large))
-	perDelta := (b - a) / (3 * (large - small))
-	t.Logf("allocations per stream: %v with %d deltas, %v with %d; per delta %.6f", a, 3*small, b, 3*large, perDelta)
-	if perDelta > 0.001 {
-		t.Errorf("%.6f allocations per delta, want 0", perDelta)
-	}
+	anthropicAdapter.CheckAllocs(t, wiretest.SteadyStream{Stream: synthetic, Deltas: 3, Large: 20000, Runs: 20})
 }
 
 func BenchmarkRead(b *testing.B) {
-	stream := synthetic(1000)
-	resp := toolcall.New()
-	var br bytes.Reader
-	b.SetBytes(int64(len(stream)))
-	b.ReportAllocs()
-	for b.Loop() {
-		resp.Reset()
-		br.Reset(stream)
-		if err := Read(context.Background(), &br, resp); err != nil {
-			b.Fatal(err)
-		}
-		resp.End()
-	}
+	anthropicAdapter.Bench(b, synthetic(1000))
 }

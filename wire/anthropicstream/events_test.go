@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"testing/iotest"
 
 	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/token"
@@ -238,40 +237,10 @@ func TestThinking(t *testing.T) {
 	}
 }
 
-type cancelReader struct {
-	r      io.Reader
-	cancel context.CancelFunc
-	after  int
-}
-
-func (c *cancelReader) Read(p []byte) (int, error) {
-	c.after--
-	if c.after == 0 {
-		c.cancel()
-	}
-	return c.r.Read(p)
-}
-
 func TestContext(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	resp := toolcall.New()
-	if err := Read(ctx, strings.NewReader(noArgs), resp); !errors.Is(err, context.Canceled) {
-		t.Errorf("Read = %v, want context.Canceled", err)
-	}
-
-	ctx, cancel = context.WithCancel(context.Background())
-	defer cancel()
-	rd := &cancelReader{r: iotest.OneByteReader(strings.NewReader(noArgs)), cancel: cancel, after: 300}
-	if err := Read(ctx, rd, resp); !errors.Is(err, context.Canceled) {
-		t.Errorf("Read = %v, want context.Canceled mid-stream", err)
-	}
+	anthropicAdapter.CheckContext(t, []byte(noArgs))
 }
 
 func TestResponseEnded(t *testing.T) {
-	resp := toolcall.New()
-	resp.End()
-	if err := Read(context.Background(), strings.NewReader(noArgs), resp); !errors.Is(err, toolcall.ErrEnded) {
-		t.Errorf("Read = %v, want toolcall.ErrEnded", err)
-	}
+	anthropicAdapter.CheckEnded(t, "", []byte(noArgs))
 }
