@@ -1,14 +1,10 @@
 package openaistream
 
 import (
-	"bytes"
-	"context"
 	"strconv"
 	"testing"
 
 	"github.com/argstream/argstream/internal/testutil/wiretest"
-	"github.com/argstream/argstream/toolcall"
-	"github.com/argstream/argstream/wire"
 )
 
 // chatSynthetic is a stream of text and two tool calls, interleaved, with
@@ -40,62 +36,12 @@ func chatSynthetic(n int) []byte {
 	return b
 }
 
-func chatAllocsPerStream(t *testing.T, stream []byte) float64 {
-	resp := toolcall.New()
-	var br bytes.Reader
-	var textBytes int
-	onText := wire.OnText(func(_ int64, b []byte) { textBytes += len(b) })
-	run := func() {
-		resp.Reset()
-		br.Reset(stream)
-		if err := ReadChat(context.Background(), &br, resp, onText); err != nil {
-			t.Fatal(err)
-		}
-		res := resp.End()
-		if len(res) != 2 {
-			t.Fatalf("%d calls", len(res))
-		}
-		for _, r := range res {
-			if !r.Executable {
-				t.Fatalf("call %+v", r)
-			}
-		}
-	}
-	run() // warm the Response's pools
-	return testing.AllocsPerRun(20, run)
-}
-
 // TestChatAllocs: ReadChat allocates per stream and per call, never per
 // delta.
 func TestChatAllocs(t *testing.T) {
-	if testing.Short() {
-		t.Skip("long stream")
-	}
-	if testing.CoverMode() != "" {
-		t.Skip("coverage instrumentation allocates")
-	}
-	const small, large = 10, 20000
-	a := chatAllocsPerStream(t, chatSynthetic(small))
-	b := chatAllocsPerStream(t, chatSynthetic(large))
-	perDelta := (b - a) / (3 * (large - small))
-	t.Logf("allocations per stream: %v with %d deltas, %v with %d; per delta %.6f", a, 3*small, b, 3*large, perDelta)
-	if perDelta > 0.001 {
-		t.Errorf("%.6f allocations per delta, want 0", perDelta)
-	}
+	chatAdapter.CheckAllocs(t, wiretest.SteadyStream{Stream: chatSynthetic, Deltas: 3, Large: 20000, Runs: 20})
 }
 
 func BenchmarkReadChat(b *testing.B) {
-	stream := chatSynthetic(1000)
-	resp := toolcall.New()
-	var br bytes.Reader
-	b.SetBytes(int64(len(stream)))
-	b.ReportAllocs()
-	for b.Loop() {
-		resp.Reset()
-		br.Reset(stream)
-		if err := ReadChat(context.Background(), &br, resp); err != nil {
-			b.Fatal(err)
-		}
-		resp.End()
-	}
+	chatAdapter.Bench(b, chatSynthetic(1000))
 }

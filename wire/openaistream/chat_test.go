@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 	"testing"
-	"testing/iotest"
 
 	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/token"
@@ -96,10 +95,10 @@ func TestChatShapes(t *testing.T) {
 		{"text only", chatWhole(chatDelta(`{"content":"hi"}`)), nil},
 	} {
 		got := chatRead(t, strings.NewReader(tc.stream), toolcall.New())
-		if got.err != nil {
-			t.Errorf("%s: ReadChat = %v", tc.name, got.err)
+		if got.Err != nil {
+			t.Errorf("%s: ReadChat = %v", tc.name, got.Err)
 		}
-		if diff := gocmp.Diff(tc.want, got.calls); diff != "" {
+		if diff := gocmp.Diff(tc.want, got.Calls); diff != "" {
 			t.Errorf("%s: (-want +got):\n%s", tc.name, diff)
 		}
 	}
@@ -250,10 +249,10 @@ func TestChatChoice(t *testing.T) {
 	} {
 		choice := adapter.NewConfig(tc.opts).Choice
 		got := chatRead(t, strings.NewReader(chatTwoChoices+wiretest.DataSSE(chatDoneData)), toolcall.New(), tc.opts...)
-		if got.err != nil || got.text != tc.text {
-			t.Errorf("choice %d: ReadChat = %v, text %q; want nil, %q", choice, got.err, got.text, tc.text)
+		if got.Err != nil || got.Text[choice] != tc.text {
+			t.Errorf("choice %d: ReadChat = %v, text %q; want nil, %q", choice, got.Err, got.Text[choice], tc.text)
 		}
-		if diff := gocmp.Diff(tc.want, got.calls); diff != "" {
+		if diff := gocmp.Diff(tc.want, got.Calls); diff != "" {
 			t.Errorf("choice %d: (-want +got):\n%s", choice, diff)
 		}
 	}
@@ -267,8 +266,8 @@ func TestChatChoice(t *testing.T) {
 		complete bool
 	}{{0, true}, {1, false}} {
 		got := chatRead(t, strings.NewReader(cut), toolcall.New(), wire.WithChoice(tc.choice))
-		if (got.err == nil) != tc.complete || got.err != nil && !errors.Is(got.err, io.ErrUnexpectedEOF) {
-			t.Errorf("choice %d, no [DONE]: ReadChat = %v, want complete %v", tc.choice, got.err, tc.complete)
+		if (got.Err == nil) != tc.complete || got.Err != nil && !errors.Is(got.Err, io.ErrUnexpectedEOF) {
+			t.Errorf("choice %d, no [DONE]: ReadChat = %v, want complete %v", tc.choice, got.Err, tc.complete)
 		}
 	}
 }
@@ -308,49 +307,11 @@ func TestChatEnds(t *testing.T) {
 	}
 }
 
-type chatCancelReader struct {
-	r      io.Reader
-	cancel context.CancelFunc
-	after  int
-}
-
-func (c *chatCancelReader) Read(p []byte) (int, error) {
-	c.after--
-	if c.after == 0 {
-		c.cancel()
-	}
-	return c.r.Read(p)
-}
-
 func TestChatContext(t *testing.T) {
-	stream := chatWhole(chatStart("0", "call_1", "f"), chatArgs("0", `"{\"a\":1}"`))
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	resp := toolcall.New()
-	if err := ReadChat(ctx, strings.NewReader(stream), resp); !errors.Is(err, context.Canceled) {
-		t.Errorf("ReadChat = %v, want context.Canceled", err)
-	}
-
-	ctx, cancel = context.WithCancel(context.Background())
-	defer cancel()
-	rd := &chatCancelReader{r: iotest.OneByteReader(strings.NewReader(stream)), cancel: cancel, after: 300}
-	resp.Reset()
-	if err := ReadChat(ctx, rd, resp); !errors.Is(err, context.Canceled) {
-		t.Errorf("ReadChat = %v, want context.Canceled mid-stream", err)
-	}
+	chatAdapter.CheckContext(t, []byte(chatWhole(chatStart("0", "call_1", "f"), chatArgs("0", `"{\"a\":1}"`))))
 }
 
 func TestChatResponseEnded(t *testing.T) {
-	resp := toolcall.New()
-	resp.End()
-	stream := chatWhole(chatStart("0", "call_1", "f"), chatArgs("0", `"{}"`))
-	if err := ReadChat(context.Background(), strings.NewReader(stream), resp); !errors.Is(err, toolcall.ErrEnded) {
-		t.Errorf("ReadChat = %v, want toolcall.ErrEnded", err)
-	}
-	resp.Reset()
-	resp.End()
-	stream = chatWhole(chatArgs("0", `"{}"`))
-	if err := ReadChat(context.Background(), strings.NewReader(stream), resp); !errors.Is(err, toolcall.ErrEnded) {
-		t.Errorf("arguments only: ReadChat = %v, want toolcall.ErrEnded", err)
-	}
+	chatAdapter.CheckEnded(t, "", []byte(chatWhole(chatStart("0", "call_1", "f"), chatArgs("0", `"{}"`))))
+	chatAdapter.CheckEnded(t, "arguments only: ", []byte(chatWhole(chatArgs("0", `"{}"`))))
 }

@@ -108,12 +108,12 @@ func TestChatHostile(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			got := chatRead(t, strings.NewReader(tc.stream), toolcall.New())
 			if tc.err == errCut {
-				if got.err == nil || len(got.calls) != 1 || got.calls[0].Executable || !got.calls[0].Truncated {
-					t.Errorf("read = %v, %+v, want an error and the call truncated", got.err, got.calls)
+				if got.Err == nil || len(got.Calls) != 1 || got.Calls[0].Executable || !got.Calls[0].Truncated {
+					t.Errorf("read = %v, %+v, want an error and the call truncated", got.Err, got.Calls)
 				}
 				return
 			}
-			checkHostile(t, tc, got.calls, got.err)
+			checkHostile(t, tc, got.Calls, got.Err)
 		})
 	}
 }
@@ -197,8 +197,8 @@ func TestChatTooManyCalls(t *testing.T) {
 		chunks = append(chunks, chatDelta(fmt.Sprintf(`{"tool_calls":[{"index":%d,"id":"c","function":{"name":"f","arguments":"{}"}}]}`, i)))
 	}
 	got := chatRead(t, strings.NewReader(chatWhole(chunks...)), toolcall.New())
-	if !errors.Is(got.err, toolcall.ErrTooManyCalls) || len(got.calls) != toolcall.DefaultMaxCalls {
-		t.Errorf("ReadChat = %v, %d calls, want ErrTooManyCalls and %d", got.err, len(got.calls), toolcall.DefaultMaxCalls)
+	if !errors.Is(got.Err, toolcall.ErrTooManyCalls) || len(got.Calls) != toolcall.DefaultMaxCalls {
+		t.Errorf("ReadChat = %v, %d calls, want ErrTooManyCalls and %d", got.Err, len(got.Calls), toolcall.DefaultMaxCalls)
 	}
 }
 

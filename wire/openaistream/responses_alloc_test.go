@@ -1,15 +1,12 @@
 package openaistream
 
 import (
-	"bytes"
-	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/argstream/argstream/internal/testutil/wiretest"
-	"github.com/argstream/argstream/toolcall"
-	"github.com/argstream/argstream/wire"
 )
 
 // responsesSynthetic is a Responses stream of a reasoning item, a message
@@ -67,47 +64,15 @@ func responsesSynthetic(n int, withEvent bool) []byte {
 	return b
 }
 
-func responsesAllocsPerStream(t *testing.T, stream []byte) float64 {
-	resp := toolcall.New()
-	var br bytes.Reader
-	var textBytes int
-	count := func(_ int64, b []byte) { textBytes += len(b) }
-	opts := []wire.Option{wire.OnText(count), wire.OnThinking(count)}
-	run := func() {
-		resp.Reset()
-		br.Reset(stream)
-		if err := ReadResponses(context.Background(), &br, resp, opts...); err != nil {
-			t.Fatal(err)
-		}
-		res := resp.End()
-		if len(res) != 2 {
-			t.Fatalf("%d calls, want 2", len(res))
-		}
-		for _, r := range res {
-			if !r.Executable {
-				t.Fatalf("call %+v", r)
-			}
-		}
-	}
-	run() // warm the Response's pools
-	return testing.AllocsPerRun(10, run)
-}
-
 // TestResponsesAllocs: ReadResponses allocates per stream and per call,
-// never per delta.
+// never per delta, with or without the event field.
 func TestResponsesAllocs(t *testing.T) {
-	if testing.Short() {
-		t.Skip("long stream")
-	}
-	const small, large = 10, 10000
 	for _, withEvent := range []bool{true, false} {
-		a := responsesAllocsPerStream(t, responsesSynthetic(small, withEvent))
-		b := responsesAllocsPerStream(t, responsesSynthetic(large, withEvent))
-		perDelta := (b - a) / (4 * (large - small))
-		t.Logf("event field %v: allocations per stream: %v with %d deltas, %v with %d; per delta %.6f", withEvent, a, 4*small, b, 4*large, perDelta)
-		if perDelta > 0.001 {
-			t.Errorf("event field %v: %.6f allocations per delta, want 0", withEvent, perDelta)
-		}
+		responsesAdapter.CheckAllocs(t, wiretest.SteadyStream{
+			Name:   fmt.Sprint("event field ", withEvent),
+			Stream: func(n int) []byte { return responsesSynthetic(n, withEvent) },
+			Deltas: 4, Large: 10000, Runs: 10,
+		})
 	}
 }
 
@@ -118,19 +83,7 @@ func BenchmarkReadResponses(b *testing.B) {
 			name = "type"
 		}
 		b.Run(name, func(b *testing.B) {
-			stream := responsesSynthetic(1000, withEvent)
-			resp := toolcall.New()
-			var br bytes.Reader
-			b.SetBytes(int64(len(stream)))
-			b.ReportAllocs()
-			for b.Loop() {
-				resp.Reset()
-				br.Reset(stream)
-				if err := ReadResponses(context.Background(), &br, resp); err != nil {
-					b.Fatal(err)
-				}
-				resp.End()
-			}
+			responsesAdapter.Bench(b, responsesSynthetic(1000, withEvent))
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/4000, "ns/delta")
 		})
 	}

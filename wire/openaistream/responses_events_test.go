@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"testing/iotest"
 
 	"github.com/argstream/argstream/internal/testutil"
 	"github.com/argstream/argstream/internal/testutil/wiretest"
@@ -144,8 +143,8 @@ func responsesCall1(deltas ...string) []string {
 }
 
 func responsesRead(stream string) ([]wiretest.CallOutcome, error) {
-	g := responsesRun(toolcall.New(), strings.NewReader(stream))
-	return g.calls, g.err
+	g := responsesAdapter.Run(toolcall.New(), strings.NewReader(stream))
+	return g.Calls, g.Err
 }
 
 func responsesWant(index int64, id, name, args string) wiretest.CallOutcome {
@@ -592,46 +591,13 @@ func TestResponsesIndependentCalls(t *testing.T) {
 	}
 }
 
-type responsesCancelReader struct {
-	r      io.Reader
-	cancel context.CancelFunc
-	after  int
-}
-
-func (c *responsesCancelReader) Read(p []byte) (int, error) {
-	c.after--
-	if c.after == 0 {
-		c.cancel()
-	}
-	return c.r.Read(p)
-}
-
 func TestResponsesContext(t *testing.T) {
 	stream := responsesSSE(true, append(responsesCall1(`{"a":`, `1}`), responsesCompleted)...)
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	resp := toolcall.New()
-	if err := ReadResponses(ctx, strings.NewReader(stream), resp); !errors.Is(err, context.Canceled) {
-		t.Errorf("ReadResponses = %v, want context.Canceled", err)
-	}
-
-	ctx, cancel = context.WithCancel(context.Background())
-	defer cancel()
-	resp.Reset()
-	rd := &responsesCancelReader{r: iotest.OneByteReader(strings.NewReader(stream)), cancel: cancel, after: 300}
-	if err := ReadResponses(ctx, rd, resp); !errors.Is(err, context.Canceled) {
-		t.Errorf("ReadResponses = %v, want context.Canceled mid-stream", err)
-	}
-	if res := resp.End(); len(res) != 1 || res[0].Executable {
+	if res := responsesAdapter.CheckContext(t, []byte(stream)); len(res) != 1 || res[0].Executable {
 		t.Errorf("results %+v, want one call cut off", res)
 	}
 }
 
 func TestResponsesEnded(t *testing.T) {
-	resp := toolcall.New()
-	resp.End()
-	stream := responsesSSE(true, append(responsesCall1(`{}`), responsesCompleted)...)
-	if err := ReadResponses(context.Background(), strings.NewReader(stream), resp); !errors.Is(err, toolcall.ErrEnded) {
-		t.Errorf("ReadResponses = %v, want toolcall.ErrEnded", err)
-	}
+	responsesAdapter.CheckEnded(t, "", []byte(responsesSSE(true, append(responsesCall1(`{}`), responsesCompleted)...)))
 }
