@@ -76,6 +76,17 @@ func promptStreamOf(t *testing.T, dir, name string, args []byte) (stream, rules 
 	return stream, rules
 }
 
+// promptReplay starts, in a tmux session, bin's replay of promptStream's
+// call with its rules, rendered in style at pace: what the prompt's tests
+// answer. It returns the session and the directory of the terminal's
+// settings (sameStty).
+func promptReplay(t *testing.T, bin, style, pace string) (*tmuxSession, string) {
+	t.Helper()
+	dir := t.TempDir()
+	stream, rules := promptStream(t, dir)
+	return startTmux(t, inTerminal(dir, bin, "replay", "--render", style, "--rules", rules, "--pace", pace, stream)), dir
+}
+
 // tmuxSession runs command in a detached tmux session, 120x40, on a
 // server of its own, killed at the test's end.
 type tmuxSession struct {
@@ -206,9 +217,7 @@ func TestPromptInTerminal(t *testing.T) {
 			"fs_create_file: marked for editing: complete, not run as streamed", "EXIT=0"}, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			dir := t.TempDir()
-			stream, rules := promptStream(t, dir)
-			s := startTmux(t, inTerminal(dir, bin, "replay", "--render", c.style, "--rules", rules, "--pace", "400", stream))
+			s, dir := promptReplay(t, bin, c.style, "400")
 			scr := s.waitFor(prompt, 10*time.Second)
 			if strings.Contains(scr, "f25()") || strings.Contains(scr, "EXIT=") {
 				t.Fatalf("the prompt came after the stream ended; the screen:\n%s", scr)
@@ -324,10 +333,7 @@ func TestPromptNamesItsCallInTerminal(t *testing.T) {
 // the screen, its last line, while the content streams on above it; the
 // terminal resized to 40 columns, the lines that follow fit in 40.
 func TestPromptSmallTerminal(t *testing.T) {
-	bin := buildArgstream(t)
-	dir := t.TempDir()
-	stream, rules := promptStream(t, dir)
-	s := startTmux(t, inTerminal(dir, bin, "replay", "--render", "function_call", "--rules", rules, "--pace", "300", stream))
+	s, dir := promptReplay(t, buildArgstream(t), "function_call", "300")
 	if out, err := s.tmux("resize-window", "-t", "argstream", "-x", "60", "-y", "10"); err != nil {
 		t.Fatalf("tmux resize-window: %v: %s", err, out)
 	}
@@ -360,10 +366,7 @@ func TestPromptSmallTerminal(t *testing.T) {
 // TestPromptInterrupted: Ctrl-C at the prompt ends the replay as SIGINT
 // does, with the terminal put back as it was.
 func TestPromptInterrupted(t *testing.T) {
-	bin := buildArgstream(t)
-	dir := t.TempDir()
-	stream, rules := promptStream(t, dir)
-	s := startTmux(t, inTerminal(dir, bin, "replay", "--render", "function_call", "--rules", rules, "--pace", "400", stream))
+	s, dir := promptReplay(t, buildArgstream(t), "function_call", "400")
 	s.waitFor("Allow block 0 call", 10*time.Second)
 	s.keys("C-c")
 	scr := s.waitFor("EXIT=", 15*time.Second)

@@ -337,26 +337,7 @@ func expectAnthropic(t *testing.T, stream []byte) []replayedResponse {
 	var r recording
 	stopped := false
 	scanData(t, stream, func(data []byte) {
-		var ev struct {
-			Type         string `json:"type"`
-			Index        int64  `json:"index"`
-			ContentBlock struct {
-				Type, ID, Name string
-				Input          json.RawMessage
-			} `json:"content_block"`
-			Message struct { // whole blocks, when continuing programmatic tool calls
-				Content []struct {
-					Type, ID, Name string
-					Input          json.RawMessage
-				} `json:"content"`
-			} `json:"message"`
-			Delta struct {
-				Type        string `json:"type"`
-				PartialJSON string `json:"partial_json"`
-				Text        string `json:"text"`
-				Thinking    string `json:"thinking"`
-			} `json:"delta"`
-		}
+		var ev testutil.AnthropicEvent
 		if err := json.Unmarshal(data, &ev); err != nil {
 			t.Fatalf("decoding %s: %v", data, err)
 		}
@@ -410,25 +391,7 @@ func expectChat(t *testing.T, stream []byte) []replayedResponse {
 			done = true
 			return
 		}
-		var ev struct {
-			Error   json.RawMessage `json:"error"`
-			Choices []struct {
-				Index int64 `json:"index"`
-				Delta struct {
-					Content          *string `json:"content"`
-					ReasoningContent *string `json:"reasoning_content"`
-					Reasoning        *string `json:"reasoning"`
-					ToolCalls        []struct {
-						Index    int64  `json:"index"`
-						ID       string `json:"id"`
-						Function struct {
-							Name      string `json:"name"`
-							Arguments string `json:"arguments"`
-						} `json:"function"`
-					} `json:"tool_calls"`
-				} `json:"delta"`
-			} `json:"choices"`
-		}
+		var ev testutil.ChatChunk
 		if err := json.Unmarshal(data, &ev); err != nil {
 			t.Fatalf("decoding %s: %v", data, err)
 		}
