@@ -2,7 +2,6 @@ package guard
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -35,15 +34,11 @@ func (r *eventReader) Read(p []byte) (int, error) {
 
 func (r *eventReader) Close() error { return nil }
 
+// frame frames each event on its own, for an eventReader.
 func frame(events []wiretest.SSEEvent) [][]byte {
 	var out [][]byte
 	for _, ev := range events {
-		var b bytes.Buffer
-		if ev.Type != "" {
-			b.WriteString("event: " + ev.Type + "\n")
-		}
-		b.WriteString("data: " + ev.Data + "\n\n")
-		out = append(out, b.Bytes())
+		out = append(out, wiretest.AppendSSE(nil, ev))
 	}
 	return out
 }
@@ -137,7 +132,7 @@ func TestSlowClient(t *testing.T) {
 // TestClientGoesAway: closing the client's body cancels the upstream.
 func TestClientGoesAway(t *testing.T) {
 	cancelled := false
-	rc := New(Config{}).Filter(wire.OpenAIChat, io.NopCloser(strings.NewReader("data: {}\n\n")), func() { cancelled = true })
+	rc := New(Config{}).Filter(wire.OpenAIChat, io.NopCloser(strings.NewReader(wiretest.DataSSE("{}"))), func() { cancelled = true })
 	rc.Close()
 	if !cancelled {
 		t.Error("the upstream was not cancelled")
@@ -149,11 +144,8 @@ func TestClientGoesAway(t *testing.T) {
 // error, and the upstream is cancelled; what was held is never released.
 func TestFailClosed(t *testing.T) {
 	skipLate := mustPolicy(t, `{"run": [{"arg": "/path", "prefix": "src/", "mode": "unattended"}, {"mode": "skip"}], "paths": ["/path"]}`)
-	msgStart := "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[]}}\n\n"
-	toolStart := "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"write\",\"input\":{}}}\n\n"
-	delta := func(s string) string {
-		return "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":" + s + "}}\n\n"
-	}
+	msgStart, toolStart := wiretest.TypedSSE(messageStartData), wiretest.TypedSSE(toolStartData)
+	delta := func(s string) string { return wiretest.TypedSSE(inputDelta(s)) }
 	for _, tc := range []struct {
 		name     string
 		k        wire.Kind
@@ -162,12 +154,12 @@ func TestFailClosed(t *testing.T) {
 		provider bool   // the provider's own error event, forwarded
 	}{
 		{"a repeated member", wire.Anthropic, msgStart + toolStart + delta(`"{\"path\":\"src/"`) +
-			"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"x\",\"partial_json\":\"y\"}}\n\n", "tool_use", false},
+			wiretest.TypedSSE(`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"x","partial_json":"y"}}`), "tool_use", false},
 		{"the stream cut mid-event", wire.Anthropic, msgStart + toolStart + delta(`"{\"path\":\"src/a\"}"`) + "event: content_block_stop\ndata: {", "", false},
 		{"the stream ended before message_stop", wire.Anthropic, msgStart + toolStart + delta(`"{\"pa"`), "tool_use", false},
 		{"arguments that fail after the call was forwarded", wire.Anthropic, msgStart + toolStart + delta(`"{\"path\":\"src/a\","`) + delta(`"}"`), "", false},
-		{"an event over the limit", wire.OpenAIChat, "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"" + strings.Repeat("x", 2000) + "\"}}]}\n\n", "xxxx", false},
-		{"a provider's error event", wire.Anthropic, msgStart + toolStart + delta(`"{\"pa"`) + "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n", "tool_use", true},
+		{"an event over the limit", wire.OpenAIChat, wiretest.DataSSE(`{"id":"c","choices":[{"index":0,"delta":{"content":"` + strings.Repeat("x", 2000) + `"}}]}`), "xxxx", false},
+		{"a provider's error event", wire.Anthropic, msgStart + toolStart + delta(`"{\"pa"`) + wiretest.TypedSSE(`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`), "tool_use", true},
 		{"a BOM", wire.OpenAIResponses, "\ufeffevent: response.created\ndata: {\"type\":\"response.created\",\"response\":{}}\n\n", "", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -206,11 +198,8 @@ func TestFailClosed(t *testing.T) {
 // stream ends with an error. With ask forwarded, it goes through.
 func TestSuspectPathAskBlocked(t *testing.T) {
 	pol := mustPolicy(t, `{"run": "unattended", "paths": ["/path"]}`)
-	stream := "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[]}}\n\n" +
-		"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"write\",\"input\":{}}}\n\n" +
-		"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"path\\\": \\\"~/.ssh/authorized_keys\\\"}\"}}\n\n" +
-		"event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n" +
-		"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
+	stream := wiretest.TypedSSE(messageStartData, toolStartData, inputDelta(`"{\"path\": \"~/.ssh/authorized_keys\"}"`),
+		`{"type":"content_block_stop","index":0}`, `{"type":"message_stop"}`)
 	for _, blockAsk := range []bool{false, true} {
 		g := New(Config{Policy: func(string) *policy.Policy { return pol }, BlockAsk: blockAsk})
 		out, _ := filterAll(t, g, wire.Anthropic, []byte(stream))
@@ -226,31 +215,24 @@ func TestSuspectPathAskBlocked(t *testing.T) {
 // error, and the client never gets a call the gateway did not judge.
 func TestHostileThroughGateway(t *testing.T) {
 	yes := mustPolicy(t, `{"run": "unattended"}`)
-	ms := "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[]}}\n\n"
-	ts := "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"write\",\"input\":{}}}\n\n"
+	ms, ts := wiretest.TypedSSE(messageStartData), wiretest.TypedSSE(toolStartData)
 	chunk := func(delta string) string {
-		return "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":" + delta + "}]}\n\n"
+		return wiretest.DataSSE(`{"id":"c","choices":[{"index":0,"delta":` + delta + `}]}`)
 	}
-	resp := func(data string) string {
-		var v struct{ Type string }
-		if err := json.Unmarshal([]byte(data), &v); err != nil {
-			panic(data)
-		}
-		return "event: " + v.Type + "\ndata: " + data + "\n\n"
-	}
+	resp := wiretest.TypedSSE
 	added := resp(`{"type":"response.output_item.added","output_index":0,"item":{"type":"function_call","id":"fc","call_id":"c1","name":"write","arguments":""}}`)
 	for _, tc := range []struct {
 		name   string
 		k      wire.Kind
 		stream string
 	}{
-		{"a repeated partial_json", wire.Anthropic, ms + ts + "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{}\",\"partial_json\":\"\"}}\n\n"},
-		{"an event named other than its type", wire.Anthropic, ms + "event: content_block_delta\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"write\",\"input\":{}}}\n\n"},
-		{"no event line", wire.Anthropic, ms + "data: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"write\",\"input\":{}}}\n\n"},
-		{"a call after message_stop", wire.Anthropic, ms + "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n" + ts},
+		{"a repeated partial_json", wire.Anthropic, ms + ts + wiretest.TypedSSE(`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{}","partial_json":""}}`)},
+		{"an event named other than its type", wire.Anthropic, ms + wiretest.SSE(wiretest.SSEEvent{Type: "content_block_delta", Data: toolStartData})},
+		{"no event line", wire.Anthropic, ms + wiretest.DataSSE(toolStartData)},
+		{"a call after message_stop", wire.Anthropic, ms + wiretest.TypedSSE(`{"type":"message_stop"}`) + ts},
 		{"a Chat name in another case", wire.OpenAIChat, chunk(`{"tool_calls":[{"index":0,"id":"c1","function":{"Name":"write","arguments":"{}"}}]}`)},
 		{"a Chat custom tool", wire.OpenAIChat, chunk(`{"tool_calls":[{"index":0,"id":"c1","type":"custom","custom":{"name":"shell","input":"rm -rf /"}}]}`)},
-		{"tool calls in a second choice", wire.OpenAIChat, "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{}},{\"index\":1,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c1\",\"type\":\"function\",\"function\":{\"name\":\"rm\",\"arguments\":\"{}\"}}]}}]}\n\n"},
+		{"tool calls in a second choice", wire.OpenAIChat, wiretest.DataSSE(`{"id":"c","choices":[{"index":0,"delta":{}},{"index":1,"delta":{"tool_calls":[{"index":0,"id":"c1","type":"function","function":{"name":"rm","arguments":"{}"}}]}}]}`)},
 		{"a done event that differs from the deltas", wire.OpenAIResponses, added +
 			resp(`{"type":"response.function_call_arguments.delta","item_id":"fc","output_index":0,"delta":"{\"path\":\"src/a\"}"}`) +
 			resp(`{"type":"response.function_call_arguments.done","item_id":"fc","output_index":0,"arguments":"{\"path\":\"/etc/passwd\"}"}`)},

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/policy"
 	"github.com/argstream/argstream/wire"
 )
@@ -156,18 +157,12 @@ func clientFor(t *testing.T, face string, g *Guard, upstreamURL string) (*http.C
 // upstream's connection within 100 ms, and the client's stream ends
 // well-formed.
 func TestCancelUpstream(t *testing.T) {
-	head := []string{
-		"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[]}}\n\n",
-		"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"write\",\"input\":{}}}\n\n",
-		"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"path\\\": \\\"/etc/pa\"}}\n\n",
-		"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"sswd\\\", \\\"content\\\": \\\"x\"}}\n\n",
-	}
 	var events [][]byte
-	for _, e := range head {
-		events = append(events, []byte(e))
+	for _, data := range []string{messageStartData, toolStartData, inputDelta(`"{\"path\": \"/etc/pa"`), inputDelta(`"sswd\", \"content\": \"x"`)} {
+		events = append(events, []byte(wiretest.TypedSSE(data)))
 	}
 	for range 200 { // a long content the client never needs
-		events = append(events, []byte("event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"more\"}}\n\n"))
+		events = append(events, []byte(wiretest.TypedSSE(inputDelta(`"more"`))))
 	}
 	pol := mustPolicy(t, `{"run": [{"arg": "/path", "prefix": "src/", "mode": "unattended"}, {"mode": "skip"}], "paths": ["/path"]}`)
 	for _, face := range []string{"transport", "proxy"} {
@@ -236,7 +231,7 @@ func TestPassThrough(t *testing.T) {
 func TestClientGone(t *testing.T) {
 	var events [][]byte
 	for range 100 {
-		events = append(events, []byte("data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"x\"}}]}\n\n"))
+		events = append(events, []byte(wiretest.DataSSE(`{"id":"c","choices":[{"index":0,"delta":{"content":"x"}}]}`)))
 	}
 	before := runtime.NumGoroutine()
 	for _, face := range []string{"transport", "proxy"} {
@@ -259,6 +254,13 @@ func TestClientGone(t *testing.T) {
 		}
 		client.CloseIdleConnections()
 	}
+	checkGoroutines(t, before)
+}
+
+// checkGoroutines fails t if the goroutines are not back to before, give
+// or take 4, within 2 s: what a stream cut short started must end.
+func checkGoroutines(t *testing.T, before int) {
+	t.Helper()
 	deadline := time.Now().Add(2 * time.Second)
 	for runtime.NumGoroutine() > before+4 && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
@@ -273,7 +275,7 @@ func TestClientGone(t *testing.T) {
 // before it and no byte of the one begun, and when the client gives up,
 // the upstream request is cancelled and no goroutine is left.
 func TestUpstreamHangs(t *testing.T) {
-	start := "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[]}}\n\n"
+	start := wiretest.TypedSSE(messageStartData)
 	before := runtime.NumGoroutine()
 	for _, face := range []string{"transport", "proxy"} {
 		gone := make(chan struct{})
@@ -321,13 +323,7 @@ func TestUpstreamHangs(t *testing.T) {
 		srv.Close()
 		client.CloseIdleConnections()
 	}
-	deadline := time.Now().Add(2 * time.Second)
-	for runtime.NumGoroutine() > before+4 && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > before+4 {
-		t.Errorf("%d goroutines, %d before", n, before)
-	}
+	checkGoroutines(t, before)
 }
 
 // TestUnreadableRequest: a request whose JSON body the gateway cannot read

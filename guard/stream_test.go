@@ -24,6 +24,20 @@ func mustPolicy(t testing.TB, rules string) *policy.Policy {
 	return p
 }
 
+// The Anthropic events that the gateway's tests write by hand, framed with
+// wiretest.TypedSSE: the message's start, the start of a tool_use block
+// "write" at index 0, and the input_json_delta events of its arguments.
+const (
+	messageStartData = `{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","content":[]}}`
+	toolStartData    = `{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"write","input":{}}}`
+)
+
+// inputDelta is the data of an input_json_delta event of block 0, its
+// partial_json the JSON string partial.
+func inputDelta(partial string) string {
+	return `{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":` + partial + `}}`
+}
+
 // filterAll runs body through a Guard and returns what the client reads,
 // and whether the upstream was cancelled.
 func filterAll(t testing.TB, g *Guard, k wire.Kind, body []byte) ([]byte, bool) {

@@ -55,6 +55,13 @@ func noRaw(t *testing.T, what, out string, r rune) {
 	}
 }
 
+// noRawOutput fails the test if a command's stdout or stderr holds r.
+func noRawOutput(t *testing.T, what string, got result, r rune) {
+	t.Helper()
+	noRaw(t, what+" stdout", got.stdout, r)
+	noRaw(t, what+" stderr", got.stderr, r)
+}
+
 // hostileResponse is an Anthropic response in which r is everywhere a
 // model or a relay writes: the text, the reasoning, a call's tool name,
 // id, keys and values, invalid arguments (a syntax error's detail), and
@@ -94,8 +101,7 @@ func TestNoInvisibleReachesTheTerminal(t *testing.T) {
 			} {
 				got := replayCmd(strings.NewReader(stream), args...)
 				what := fmt.Sprintf("replay %q", args)
-				noRaw(t, what+" stdout", got.stdout, r)
-				noRaw(t, what+" stderr", got.stderr, r)
+				noRawOutput(t, what, got, r)
 				if got.code != exitInvalid {
 					t.Errorf("%s: exit %d", what, got.code)
 				}
@@ -113,8 +119,7 @@ func TestNoInvisibleReachesTheTerminal(t *testing.T) {
 			for _, args := range [][]string{{}, {"--format", "jsonl"}, {"--render", "json", "--pace", "none"}} {
 				got := replayCmd(strings.NewReader(restate), args...)
 				what := fmt.Sprintf("replay %q of a restated name", args)
-				noRaw(t, what+" stdout", got.stdout, r)
-				noRaw(t, what+" stderr", got.stderr, r)
+				noRawOutput(t, what, got, r)
 				if got.code != exitInvalid {
 					t.Errorf("%s: exit %d", what, got.code)
 				}
@@ -134,16 +139,13 @@ func TestNoInvisibleReachesTheTerminal(t *testing.T) {
 			// An assistant's text, its calls written in it.
 			text := "Prose" + h + " then a call:\n^^^write_file\npath" + h + ": a" + h + "\n^^^\n"
 			got := replayCmd(strings.NewReader(text), "--syntax", "caret")
-			noRaw(t, "replay --syntax stdout", got.stdout, r)
-			noRaw(t, "replay --syntax stderr", got.stderr, r)
+			noRawOutput(t, "replay --syntax", got, r)
 			// The single-call commands, on valid and on invalid arguments.
 			valid := `{"k` + h + `": ` + quoteJSONString("v"+h) + `, "n": [` + quoteJSONString(h) + `]}`
 			invalid := `{"k` + h + `": "v", "b": ` + h + `}`
 			for _, cmd := range [][]string{{"fragments"}, {"fragments", "--format", "jsonl"}, {"fields"}, {"aggregate"}} {
 				for _, in := range []string{valid, invalid} {
-					got := invoke(in, cmd...)
-					noRaw(t, fmt.Sprintf("%q stdout", cmd), got.stdout, r)
-					noRaw(t, fmt.Sprintf("%q stderr", cmd), got.stderr, r)
+					noRawOutput(t, fmt.Sprintf("%q", cmd), invoke(in, cmd...), r)
 				}
 			}
 			got = invoke(invalid, "policy", "--rules", rules)

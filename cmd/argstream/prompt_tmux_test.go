@@ -49,33 +49,24 @@ func promptStream(t *testing.T, dir string) (stream, rules string) {
 func promptStreamOf(t *testing.T, dir, name string, args []byte) (stream, rules string) {
 	t.Helper()
 
-	var sse bytes.Buffer
-	event := func(typ string, data any) {
-		b, err := json.Marshal(data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fmt.Fprintf(&sse, "event: %s\ndata: %s\n\n", typ, b)
+	evs := []any{
+		obj{"type": "message_start", "message": obj{"id": "msg_1", "type": "message", "role": "assistant", "model": "test", "content": []any{}}},
+		obj{"type": "content_block_start", "index": 0, "content_block": obj{"type": "tool_use", "id": "toolu_1", "name": name, "input": obj{}}},
 	}
-	event("message_start", map[string]any{"type": "message_start", "message": map[string]any{
-		"id": "msg_1", "type": "message", "role": "assistant", "model": "test", "content": []any{}}})
-	event("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
-		"content_block": map[string]any{"type": "tool_use", "id": "toolu_1", "name": name, "input": map[string]any{}}})
 	for i := 0; i < len(args); {
 		j := min(i+10, len(args))
 		for j < len(args) && !utf8.RuneStart(args[j]) {
 			j++
 		}
-		event("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
-			"delta": map[string]any{"type": "input_json_delta", "partial_json": string(args[i:j])}})
+		evs = append(evs, obj{"type": "content_block_delta", "index": 0, "delta": obj{"type": "input_json_delta", "partial_json": string(args[i:j])}})
 		i = j
 	}
-	event("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
-	event("message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": "tool_use"}})
-	event("message_stop", map[string]any{"type": "message_stop"})
+	evs = append(evs, obj{"type": "content_block_stop", "index": 0},
+		obj{"type": "message_delta", "delta": obj{"stop_reason": "tool_use"}},
+		obj{"type": "message_stop"})
 
 	stream, rules = filepath.Join(dir, name+".sse"), filepath.Join(dir, "ask.json")
-	if err := os.WriteFile(stream, sse.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(stream, []byte(sseOf(evs...)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	r := `{"run": [{"arg": "/path", "prefix": "/tmp/", "mode": "unattended"}, {"mode": "ask"}], "paths": ["/path"]}`
@@ -83,6 +74,17 @@ func promptStreamOf(t *testing.T, dir, name string, args []byte) (stream, rules 
 		t.Fatal(err)
 	}
 	return stream, rules
+}
+
+// promptReplay starts, in a tmux session, bin's replay of promptStream's
+// call with its rules, rendered in style at pace: what the prompt's tests
+// answer. It returns the session and the directory of the terminal's
+// settings (sameStty).
+func promptReplay(t *testing.T, bin, style, pace string) (*tmuxSession, string) {
+	t.Helper()
+	dir := t.TempDir()
+	stream, rules := promptStream(t, dir)
+	return startTmux(t, inTerminal(dir, bin, "replay", "--render", style, "--rules", rules, "--pace", pace, stream)), dir
 }
 
 // tmuxSession runs command in a detached tmux session, 120x40, on a
@@ -215,9 +217,7 @@ func TestPromptInTerminal(t *testing.T) {
 			"fs_create_file: marked for editing: complete, not run as streamed", "EXIT=0"}, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			dir := t.TempDir()
-			stream, rules := promptStream(t, dir)
-			s := startTmux(t, inTerminal(dir, bin, "replay", "--render", c.style, "--rules", rules, "--pace", "400", stream))
+			s, dir := promptReplay(t, bin, c.style, "400")
 			scr := s.waitFor(prompt, 10*time.Second)
 			if strings.Contains(scr, "f25()") || strings.Contains(scr, "EXIT=") {
 				t.Fatalf("the prompt came after the stream ended; the screen:\n%s", scr)
@@ -333,10 +333,7 @@ func TestPromptNamesItsCallInTerminal(t *testing.T) {
 // the screen, its last line, while the content streams on above it; the
 // terminal resized to 40 columns, the lines that follow fit in 40.
 func TestPromptSmallTerminal(t *testing.T) {
-	bin := buildArgstream(t)
-	dir := t.TempDir()
-	stream, rules := promptStream(t, dir)
-	s := startTmux(t, inTerminal(dir, bin, "replay", "--render", "function_call", "--rules", rules, "--pace", "300", stream))
+	s, dir := promptReplay(t, buildArgstream(t), "function_call", "300")
 	if out, err := s.tmux("resize-window", "-t", "argstream", "-x", "60", "-y", "10"); err != nil {
 		t.Fatalf("tmux resize-window: %v: %s", err, out)
 	}
@@ -369,10 +366,7 @@ func TestPromptSmallTerminal(t *testing.T) {
 // TestPromptInterrupted: Ctrl-C at the prompt ends the replay as SIGINT
 // does, with the terminal put back as it was.
 func TestPromptInterrupted(t *testing.T) {
-	bin := buildArgstream(t)
-	dir := t.TempDir()
-	stream, rules := promptStream(t, dir)
-	s := startTmux(t, inTerminal(dir, bin, "replay", "--render", "function_call", "--rules", rules, "--pace", "400", stream))
+	s, dir := promptReplay(t, buildArgstream(t), "function_call", "400")
 	s.waitFor("Allow block 0 call", 10*time.Second)
 	s.keys("C-c")
 	scr := s.waitFor("EXIT=", 15*time.Second)

@@ -337,26 +337,7 @@ func expectAnthropic(t *testing.T, stream []byte) []replayedResponse {
 	var r recording
 	stopped := false
 	scanData(t, stream, func(data []byte) {
-		var ev struct {
-			Type         string `json:"type"`
-			Index        int64  `json:"index"`
-			ContentBlock struct {
-				Type, ID, Name string
-				Input          json.RawMessage
-			} `json:"content_block"`
-			Message struct { // whole blocks, when continuing programmatic tool calls
-				Content []struct {
-					Type, ID, Name string
-					Input          json.RawMessage
-				} `json:"content"`
-			} `json:"message"`
-			Delta struct {
-				Type        string `json:"type"`
-				PartialJSON string `json:"partial_json"`
-				Text        string `json:"text"`
-				Thinking    string `json:"thinking"`
-			} `json:"delta"`
-		}
+		var ev testutil.AnthropicEvent
 		if err := json.Unmarshal(data, &ev); err != nil {
 			t.Fatalf("decoding %s: %v", data, err)
 		}
@@ -411,26 +392,7 @@ func expectChat(t *testing.T, stream []byte) []replayedResponse {
 			done = true
 			return
 		}
-		var ev struct {
-			Error   json.RawMessage `json:"error"`
-			Choices []struct {
-				Index        int64   `json:"index"`
-				FinishReason *string `json:"finish_reason"`
-				Delta        struct {
-					Content          *string `json:"content"`
-					ReasoningContent *string `json:"reasoning_content"`
-					Reasoning        *string `json:"reasoning"`
-					ToolCalls        []struct {
-						Index    int64  `json:"index"`
-						ID       string `json:"id"`
-						Function struct {
-							Name      string `json:"name"`
-							Arguments string `json:"arguments"`
-						} `json:"function"`
-					} `json:"tool_calls"`
-				} `json:"delta"`
-			} `json:"choices"`
-		}
+		var ev testutil.ChatChunk
 		if err := json.Unmarshal(data, &ev); err != nil {
 			t.Fatalf("decoding %s: %v", data, err)
 		}
@@ -596,7 +558,7 @@ func (rec shippedRecording) stream(t *testing.T) []byte {
 		t.Fatal(err)
 	}
 	if rec.wire == "openai-chat" {
-		framed = append(framed, "data: [DONE]\n\n"...)
+		framed = wiretest.AppendSSE(framed, wiretest.SSEEvent{Data: "[DONE]"})
 	}
 	return framed
 }
@@ -758,26 +720,23 @@ func TestReplayAutoDetection(t *testing.T) {
 	}
 }
 
-// sseOf frames event data objects as server-sent events, each with an
-// "event:" line when its data has a "type".
+// sseOf frames event data, JSON text or objects to marshal, as server-sent
+// events, each with an "event:" line when its data has a "type"
+// (wiretest.TypedSSE).
 func sseOf(events ...any) string {
-	var b strings.Builder
+	var data []string
 	for _, ev := range events {
-		data, ok := ev.(string)
+		d, ok := ev.(string)
 		if !ok {
 			raw, err := json.Marshal(ev)
 			if err != nil {
 				panic(err)
 			}
-			data = string(raw)
+			d = string(raw)
 		}
-		var typed struct{ Type string }
-		if json.Unmarshal([]byte(data), &typed) == nil && typed.Type != "" {
-			b.WriteString("event: " + typed.Type + "\n")
-		}
-		b.WriteString("data: " + data + "\n\n")
+		data = append(data, d)
 	}
-	return b.String()
+	return wiretest.TypedSSE(data...)
 }
 
 type obj = map[string]any
@@ -831,30 +790,33 @@ func anthropicResponse(calls ...[2]string) string {
 func TestReplaySniff(t *testing.T) {
 	chunk := `{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant"}}]}`
 	filler := `{"x":1}`
+	// The events, as each wire frames them: with an event line or not.
+	ev := func(typ, data string) string { return wiretest.SSE(wiretest.SSEEvent{Type: typ, Data: data}) }
+	data := wiretest.DataSSE
 	for _, c := range []struct {
 		name, stream, want string
 	}{
-		{"anthropic event field", "event: ping\ndata: {}\n\n", "anthropic"},
-		{"anthropic data type only", "data: {\"type\":\"message_start\",\"message\":{}}\n\n", "anthropic"},
-		{"anthropic content block", "data: {\"type\":\"content_block_delta\",\"index\":0}\n\n", "anthropic"},
-		{"anthropic error", "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n", "anthropic"},
-		{"chat object", "data: " + chunk + "\n\n", "openai-chat"},
-		{"chat choices only", "data: {\"choices\":[]}\n\n", "openai-chat"},
-		{"chat error", "data: {\"error\":{\"message\":\"boom\",\"code\":500}}\n\n", "openai-chat"},
-		{"chat done", "data: [DONE]\n\n", "openai-chat"},
-		{"responses event field", "event: response.created\ndata: {}\n\n", "openai-responses"},
-		{"responses data type", "data: {\"type\":\"response.output_text.delta\",\"delta\":\"x\"}\n\n", "openai-responses"},
-		{"responses error", "event: error\ndata: {\"type\":\"error\",\"code\":\"x\",\"message\":\"boom\"}\n\n", "openai-responses"},
-		{"after comments and fillers", ": hello\n\n" + strings.Repeat("data: "+filler+"\n\n", 15) + "data: " + chunk + "\n\n", "openai-chat"},
-		{"the 17th event is too late", strings.Repeat("data: "+filler+"\n\n", 16) + "data: " + chunk + "\n\n", ""},
-		{"not JSON", "data: hello\n\n", ""},
-		{"unknown type", "event: message\ndata: {\"type\":\"message\"}\n\n", ""},
-		{"an error type alone", "event: error\ndata: {}\n\n", ""},
+		{"anthropic event field", ev("ping", `{}`), "anthropic"},
+		{"anthropic data type only", data(`{"type":"message_start","message":{}}`), "anthropic"},
+		{"anthropic content block", data(`{"type":"content_block_delta","index":0}`), "anthropic"},
+		{"anthropic error", ev("error", `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`), "anthropic"},
+		{"chat object", data(chunk), "openai-chat"},
+		{"chat choices only", data(`{"choices":[]}`), "openai-chat"},
+		{"chat error", data(`{"error":{"message":"boom","code":500}}`), "openai-chat"},
+		{"chat done", data(`[DONE]`), "openai-chat"},
+		{"responses event field", ev("response.created", `{}`), "openai-responses"},
+		{"responses data type", data(`{"type":"response.output_text.delta","delta":"x"}`), "openai-responses"},
+		{"responses error", ev("error", `{"type":"error","code":"x","message":"boom"}`), "openai-responses"},
+		{"after comments and fillers", ": hello\n\n" + strings.Repeat(data(filler), 15) + data(chunk), "openai-chat"},
+		{"the 17th event is too late", strings.Repeat(data(filler), 16) + data(chunk), ""},
+		{"not JSON", data(`hello`), ""},
+		{"unknown type", ev("message", `{"type":"message"}`), ""},
+		{"an error type alone", ev("error", `{}`), ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			in := c.stream
 			if c.want != "" {
-				in += "event: ping\ndata: {}\n\n" // not read
+				in += ev("ping", `{}`) // not read
 			}
 			head, told, _, _ := sniff(lineReads{bufio.NewReader(strings.NewReader(in))}, "auto")
 			if told != c.want {
@@ -1410,9 +1372,10 @@ argstream: stdin: block 5 call (toolu_5 fs_create_file): not executable: truncat
 // Usage errors exit 2 with nothing on stdout.
 func TestReplayUsage(t *testing.T) {
 	file := streams + recordings[4].file
-	undecided := writeFile(t, "undecided.sse", strings.Repeat("data: {\"x\": 1}\n\n", 20))
-	few := writeFile(t, "few.sse", strings.Repeat("data: {\"x\": 1}\n\n", 3))
-	one := writeFile(t, "one.sse", "data: {\"x\": 1}\n\n")
+	filler := wiretest.DataSSE(`{"x": 1}`)
+	undecided := writeFile(t, "undecided.sse", strings.Repeat(filler, 20))
+	few := writeFile(t, "few.sse", strings.Repeat(filler, 3))
+	one := writeFile(t, "one.sse", filler)
 	for _, c := range []struct {
 		args []string
 		want string

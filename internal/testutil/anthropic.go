@@ -3,10 +3,10 @@ package testutil
 import "encoding/json"
 
 // AnthropicEvent is the part of an Anthropic Messages stream event (the
-// JSON of one SSE data line) that tool calls need. Tests decode recordings
-// into it with encoding/json, independently of wire/anthropic, to drive a
-// toolcall.Response as an SDK loop would or to compute the arguments a
-// recording holds.
+// JSON of one SSE data line) that tool calls and text need. Tests decode
+// recordings into it with encoding/json, independently of wire/anthropic,
+// to drive a toolcall.Response as an SDK loop would or to compute the
+// arguments and text a recording holds.
 type AnthropicEvent struct {
 	Type         string         `json:"type"`
 	Index        int64          `json:"index"`
@@ -19,6 +19,8 @@ type AnthropicEvent struct {
 	Delta struct {
 		Type        string `json:"type"`
 		PartialJSON string `json:"partial_json"`
+		Text        string `json:"text"`
+		Thinking    string `json:"thinking"`
 	} `json:"delta"`
 }
 

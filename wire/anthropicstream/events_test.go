@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"testing/iotest"
 
 	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/token"
@@ -74,25 +73,12 @@ func messagesAtStart(t testing.TB, chunks []byte) [][]byte {
 // Anthropic's stream for a tool called with no arguments, as in vercel-ai's
 // anthropic-tool-no-args recording: input {} at the start, one empty
 // partial_json.
-const noArgs = `event: message_start
-data: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[]}}
-
-event: content_block_start
-data: {"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"get_time","input":{}}}
-
-event: content_block_delta
-data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":""}}
-
-event: content_block_stop
-data: {"type":"content_block_stop","index":0}
-
-event: message_delta
-data: {"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":20}}
-
-event: message_stop
-data: {"type":"message_stop"}
-
-`
+var noArgs = msgStart +
+	ev(`{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"get_time","input":{}}}`) +
+	ev(`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":""}}`) +
+	ev(`{"type":"content_block_stop","index":0}`) +
+	ev(`{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":20}}`) +
+	msgStop
 
 func TestNoArgs(t *testing.T) {
 	resp := toolcall.New()
@@ -106,19 +92,10 @@ func TestNoArgs(t *testing.T) {
 	}
 }
 
-const errorMidStream = `event: message_start
-data: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[]}}
-
-event: content_block_start
-data: {"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{}}}
-
-event: content_block_delta
-data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"city\":"}}
-
-event: error
-data: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}
-
-`
+var errorMidStream = msgStart +
+	ev(`{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{}}}`) +
+	ev(`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"city\":"}}`) +
+	ev(`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`)
 
 func TestErrorEvent(t *testing.T) {
 	resp := toolcall.New()
@@ -138,36 +115,27 @@ func TestErrorEvent(t *testing.T) {
 	// Without an "event:" line the SDKs skip it: malformed, as any event
 	// whose name is not its data's type.
 	resp.Reset()
-	err = Read(context.Background(), strings.NewReader("data: {\"type\":\"error\",\"error\":{\"type\":\"api_error\",\"message\":\"Internal\"}}\n\n"), resp)
+	err = Read(context.Background(), strings.NewReader(wiretest.DataSSE(`{"type":"error","error":{"type":"api_error","message":"Internal"}}`)), resp)
 	if !errors.Is(err, ErrMalformed) {
 		t.Errorf("Read = %v, want ErrMalformed", err)
 	}
 
 	// An error event whose data is not JSON is still an error.
 	resp.Reset()
-	err = Read(context.Background(), strings.NewReader("event: error\ndata: oops\n\n"), resp)
+	err = Read(context.Background(), strings.NewReader(wiretest.SSE(wiretest.SSEEvent{Type: "error", Data: "oops"})), resp)
 	if !errors.As(err, &pe) || pe.Message != "oops" {
 		t.Errorf("Read = %v, want a *wire.ProviderError with the raw data", err)
 	}
 }
 
 // msgStart is the message_start every stream begins with.
-const msgStart = `event: message_start
-data: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[]}}
-
-`
+var msgStart = ev(`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[]}}`)
 
 func TestEnds(t *testing.T) {
-	start := msgStart + `event: content_block_start
-data: {"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"f","input":{}}}
-
-event: content_block_delta
-data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"a\":1}"}}
-
-event: content_block_stop
-data: {"type":"content_block_stop","index":0}
-
-`
+	start := msgStart +
+		ev(`{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"f","input":{}}}`) +
+		ev(`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"a\":1}"}}`) +
+		blockStop
 	for _, tc := range []struct {
 		name, stream string
 		truncated    bool // wraps sse.ErrTruncated
@@ -190,16 +158,12 @@ data: {"type":"content_block_stop","index":0}
 	// After message_stop, the body is read to its end (the SDKs read on),
 	// and an event there is malformed; a ping or a comment is not.
 	resp := toolcall.New()
-	stop := "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
-	if err := Read(context.Background(), strings.NewReader(start+stop+": bye\n\nevent: ping\ndata: {\"type\":\"ping\"}\n\n"), resp); err != nil {
+	if err := Read(context.Background(), strings.NewReader(start+msgStop+": bye\n\n"+ev(`{"type":"ping"}`)), resp); err != nil {
 		t.Errorf("Read = %v", err)
 	}
 	resp.Reset()
-	late := `event: content_block_start
-data: {"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_2","name":"f","input":{"a":2}}}
-
-`
-	if err := Read(context.Background(), strings.NewReader(start+stop+late), resp); !errors.Is(err, ErrMalformed) {
+	late := ev(`{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_2","name":"f","input":{"a":2}}}`)
+	if err := Read(context.Background(), strings.NewReader(start+msgStop+late), resp); !errors.Is(err, ErrMalformed) {
 		t.Errorf("a call after message_stop: Read = %v, want ErrMalformed", err)
 	}
 	if res := resp.End(); len(res) != 1 || res[0].Executable {
@@ -229,7 +193,7 @@ func TestMalformed(t *testing.T) {
 			name = m[1]
 		}
 		resp := toolcall.New()
-		err := Read(context.Background(), strings.NewReader(msgStart+"event: "+name+"\ndata: "+data+"\n\n"), resp)
+		err := Read(context.Background(), strings.NewReader(msgStart+wiretest.SSE(wiretest.SSEEvent{Type: name, Data: data})), resp)
 		if !errors.Is(err, ErrMalformed) {
 			t.Errorf("%s: Read = %v, want ErrMalformed", data, err)
 		}
@@ -237,13 +201,13 @@ func TestMalformed(t *testing.T) {
 }
 
 func TestIgnored(t *testing.T) {
-	stream := "event: ping\ndata: {\"type\": \"ping\"}\n\n" + msgStart +
-		"event: ping\ndata: anything: both SDKs skip pings unread\n\n" +
+	stream := wiretest.SSE(wiretest.SSEEvent{Type: "ping", Data: `{"type": "ping"}`}) + msgStart +
+		wiretest.SSE(wiretest.SSEEvent{Type: "ping", Data: "anything: both SDKs skip pings unread"}) +
 		": a comment\n\n" +
-		"event: future_event\ndata: {\"type\":\"future_event\",\"index\":3}\n\n" +
-		"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"thinking\",\"thinking\":\"\"}}\n\n" +
-		"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"signature_delta\",\"signature\":\"abc\"}}\n\n" +
-		"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
+		ev(`{"type":"future_event","index":3}`) +
+		ev(`{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}`) +
+		ev(`{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"abc"}}`) +
+		msgStop
 	resp := toolcall.New()
 	if err := Read(context.Background(), strings.NewReader(stream), resp); err != nil {
 		t.Fatal(err)
@@ -254,22 +218,12 @@ func TestIgnored(t *testing.T) {
 }
 
 func TestThinking(t *testing.T) {
-	stream := msgStart + `event: content_block_start
-data: {"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}
-
-event: content_block_start
-data: {"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}
-
-event: content_block_delta
-data: {"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"Let me \"think\"\n"}}
-
-event: content_block_delta
-data: {"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"caf\u00e9"}}
-
-event: message_stop
-data: {"type":"message_stop"}
-
-`
+	stream := msgStart +
+		ev(`{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}`) +
+		ev(`{"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}`) +
+		ev(`{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"Let me \"think\"\n"}}`) +
+		ev(`{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"caf\u00e9"}}`) +
+		msgStop
 	var got []string
 	resp := toolcall.New()
 	err := Read(context.Background(), strings.NewReader(stream), resp,
@@ -283,40 +237,10 @@ data: {"type":"message_stop"}
 	}
 }
 
-type cancelReader struct {
-	r      io.Reader
-	cancel context.CancelFunc
-	after  int
-}
-
-func (c *cancelReader) Read(p []byte) (int, error) {
-	c.after--
-	if c.after == 0 {
-		c.cancel()
-	}
-	return c.r.Read(p)
-}
-
 func TestContext(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	resp := toolcall.New()
-	if err := Read(ctx, strings.NewReader(noArgs), resp); !errors.Is(err, context.Canceled) {
-		t.Errorf("Read = %v, want context.Canceled", err)
-	}
-
-	ctx, cancel = context.WithCancel(context.Background())
-	defer cancel()
-	rd := &cancelReader{r: iotest.OneByteReader(strings.NewReader(noArgs)), cancel: cancel, after: 300}
-	if err := Read(ctx, rd, resp); !errors.Is(err, context.Canceled) {
-		t.Errorf("Read = %v, want context.Canceled mid-stream", err)
-	}
+	anthropicAdapter.CheckContext(t, []byte(noArgs))
 }
 
 func TestResponseEnded(t *testing.T) {
-	resp := toolcall.New()
-	resp.End()
-	if err := Read(context.Background(), strings.NewReader(noArgs), resp); !errors.Is(err, toolcall.ErrEnded) {
-		t.Errorf("Read = %v, want toolcall.ErrEnded", err)
-	}
+	anthropicAdapter.CheckEnded(t, "", []byte(noArgs))
 }

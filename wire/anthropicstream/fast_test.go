@@ -3,7 +3,6 @@ package anthropicstream
 import (
 	"fmt"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"github.com/argstream/argstream/internal/testutil/wiretest"
@@ -79,31 +78,16 @@ func TestFastDelta(t *testing.T) {
 		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"x\"}}`, false},
 		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"x"} }` + "\v", false},
 	} {
-		took, problem := fastVsSlow([]byte(tc.data))
-		if problem != "" {
-			t.Error(problem)
-		}
-		if took != tc.took {
-			t.Errorf("%q: the fast path took it: %v, want %v", tc.data, took, tc.took)
-		}
+		wiretest.CheckFastCase(t, tc.data, tc.took, fastVsSlow)
 	}
 }
 
 // deltaData makes the data of a delta event, mostly as the API writes it,
 // sometimes not, and then mutates some of its bytes.
 func deltaData(rng *rand.Rand) []byte {
-	pick := func(s ...string) string { return s[rng.IntN(len(s))] }
-	rare := func(usual string, others ...string) string {
-		if rng.IntN(16) != 0 {
-			return usual
-		}
-		return pick(others...)
-	}
-	var str strings.Builder
-	for range rng.IntN(12) {
-		str.WriteString(rare(pick("a", "é", `\"`, `\\`, `\n`, `\u00e9`, `\ud83d\ude00`, " ", "{", "}", `\/`),
-			`"`, `\`, `\ud800`, `\udc00`, "\xff", "\xed\xa0\x80", "\x01", "\x7f", `\x`, `\u00`))
-	}
+	d := wiretest.Draw{Rand: rng}
+	rare := d.Rare
+	str := d.Chars(12)
 	ws := func() string { return rare("", " ", "      ", "\n", "\t\r\n ", "\v", "\u00a0") }
 	data := []byte(rare(`{"type"`, `{"\u0074ype"`, ` {"type"`, `{"type" `, `{"typ"`) + ":" +
 		rare(`"content_block_delta"`, `"content_block_start"`, `"content_block_deltb"`, `null`) + "," +
@@ -114,7 +98,7 @@ func deltaData(rng *rand.Rand) []byte {
 			`,"delta":{"type":"text_delta","text":`, `,"delta":{"type":"thinking_delta","thinking":`,
 			`,"delta":{"type":"text_delta","thinking":`, `,"delta":{"type":"thinking_delta","text":`, `,"delta":{"partial_json":`,
 			`,"delta":{"type":"input_json_delta","partial_json" :`, `,"index":2,"delta":{"type":"input_json_delta","partial_json":`) +
-		`"` + str.String() + `"` +
+		`"` + str + `"` +
 		rare("", `,"partial_json":"y"`, `,"type":"text_delta"`) + "}" + ws() +
 		rare("", `,"index":3`, `,"delta":null`) + "}" + ws() +
 		rare("", "}", "x", "{}", `"`))
@@ -130,13 +114,5 @@ func TestPropertyFastDelta(t *testing.T) {
 }
 
 func FuzzFastDelta(f *testing.F) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	for range 50 {
-		f.Add(deltaData(rng))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		if _, problem := fastVsSlow(data); problem != "" {
-			t.Error(problem)
-		}
-	})
+	wiretest.FuzzFastPath(f, deltaData, fastVsSlow)
 }

@@ -13,23 +13,21 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// ev frames one event as the API does: its name is its data's type.
+// ev frames one event as the API does: its name is its data's type (the
+// first "type" member, where a hostile event has two).
 func ev(data string) string {
 	m := typeRE.FindStringSubmatch(data)
-	return "event: " + m[1] + "\ndata: " + data + "\n\n"
+	return wiretest.SSE(wiretest.SSEEvent{Type: m[1], Data: data})
 }
 
 func delta(index, partial string) string {
 	return ev(`{"type":"content_block_delta","index":` + index + `,"delta":{"type":"input_json_delta","partial_json":` + partial + `}}`)
 }
 
-const (
-	toolStart = `event: content_block_start
-data: {"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"write_file","input":{}}}
-
-`
-	blockStop = "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n"
-	msgStop   = "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
+var (
+	toolStart = ev(`{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"write_file","input":{}}}`)
+	blockStop = ev(`{"type":"content_block_stop","index":0}`)
+	msgStop   = ev(`{"type":"message_stop"}`)
 )
 
 // hostileCase is a stream that two readers (the official SDKs among them)
@@ -61,9 +59,9 @@ func hostileCases() []hostileCase {
 		{"index in another case", msgStart + toolStart + ev(`{"type":"content_block_stop","INDEX":0}`), ErrMalformed, nil},
 		{"a long s for an s (encoding/json folds it)", msgStart + toolStart + ev(`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{}","partial_j`+"\u017f"+`on":"x"}}`), ErrMalformed, nil},
 		{"a member name written with an escape", msgStart + toolStart + ev(`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial\u005fjson":"{}"}}`), ErrMalformed, nil},
-		{"an event named other than its type", msgStart + toolStart + "event: content_block_delta\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n", ErrMalformed, nil},
-		{"an unknown event name over a call's delta", msgStart + toolStart + "event: future\ndata: " + `{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{}"}}` + "\n\n", ErrMalformed, nil},
-		{"no event line (the SDKs skip the event)", msgStart + toolStart + "data: " + `{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{}"}}` + "\n\n" + blockStop + msgStop, ErrMalformed, nil},
+		{"an event named other than its type", msgStart + toolStart + wiretest.SSE(wiretest.SSEEvent{Type: "content_block_delta", Data: `{"type":"content_block_stop","index":0}`}), ErrMalformed, nil},
+		{"an unknown event name over a call's delta", msgStart + toolStart + wiretest.SSE(wiretest.SSEEvent{Type: "future", Data: `{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{}"}}`}), ErrMalformed, nil},
+		{"no event line (the SDKs skip the event)", msgStart + toolStart + wiretest.DataSSE(`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{}"}}`) + blockStop + msgStop, ErrMalformed, nil},
 		{"a BOM before an event line mid-stream hides the name", msgStart + toolStart + "\ufeffevent: content_block_delta\ndata: " + `{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{}"}}` + "\n\n", ErrMalformed, nil},
 		{"a BOM at the start", "\ufeff" + msgStart + toolStart + blockStop + msgStop, sse.ErrAmbiguous, nil},
 		{"a lone CR line end", msgStart + toolStart + "event: content_block_stop\rdata: {\"type\":\"content_block_stop\",\"index\":0}\r\r" + msgStop, sse.ErrAmbiguous, nil},
@@ -141,7 +139,7 @@ func TestTooManyCalls(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(msgStart)
 	for i := range toolcall.DefaultMaxCalls + 1 {
-		fmt.Fprintf(&b, "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":%d,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"f\",\"input\":{}}}\n\n", i)
+		b.WriteString(ev(fmt.Sprintf(`{"type":"content_block_start","index":%d,"content_block":{"type":"tool_use","id":"t","name":"f","input":{}}}`, i)))
 	}
 	resp := toolcall.New()
 	if err := Read(context.Background(), strings.NewReader(b.String()), resp); !errors.Is(err, toolcall.ErrTooManyCalls) {

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"reflect"
 	"testing"
 
 	"github.com/argstream/argstream/internal/testutil"
@@ -16,9 +15,6 @@ import (
 	"github.com/argstream/argstream/token"
 	"github.com/argstream/argstream/toolcall"
 	"github.com/google/go-cmp/cmp"
-	"github.com/leanovate/gopter"
-	"github.com/leanovate/gopter/gen"
-	"github.com/leanovate/gopter/prop"
 )
 
 func quote(s string) string {
@@ -83,12 +79,10 @@ func encodePlan(p wiretest.WirePlan, rng *rand.Rand) (stream []byte, stopEnds ma
 // content_block_stop came is executable.
 func TestPropertyGenerated(t *testing.T) {
 	resp := toolcall.New()
-	properties := gopter.NewProperties(testutil.PropertyParameters(200))
-	docs := gen.SliceOfN(4, testutil.GenArgs(), reflect.TypeOf(testutil.Doc{}))
-	properties.Property("calls come back whole, or truncated", prop.ForAll(
-		func(n int, docs []testutil.Doc, seed uint64, cut int) string {
+	wiretest.PlanProperty(t, "calls come back whole, or truncated",
+		func(docs []testutil.Doc, seed uint64, cut int) string {
 			rng := rand.New(rand.NewPCG(seed, 1))
-			p, err := wiretest.MakeWirePlan(docs[:n], 1, rng)
+			p, err := wiretest.MakeWirePlan(docs, 1, rng)
 			if err != nil {
 				return err.Error()
 			}
@@ -125,8 +119,5 @@ func TestPropertyGenerated(t *testing.T) {
 				}
 			}
 			return ""
-		},
-		gen.IntRange(1, 4), docs, gen.UInt64(), gen.IntRange(0, 1<<20),
-	))
-	properties.TestingRun(t)
+		})
 }

@@ -1,7 +1,6 @@
 package anthropicstream
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -9,13 +8,11 @@ import (
 	"io"
 	"strings"
 	"testing"
-	"testing/iotest"
 
 	"github.com/argstream/argstream/internal/testutil"
 	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/token"
 	"github.com/argstream/argstream/toolcall"
-	"github.com/argstream/argstream/wire/sse"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -34,6 +31,9 @@ var recordings = []struct {
 	{"pydantic-ai__cassettes__test_anthropic__test_anthropic_mcp_servers_stream.sse", false},
 	{"pydantic-ai__cassettes__test_anthropic__test_anthropic_text_editor_code_execution_tool_stream.sse", false},
 }
+
+// anthropicAdapter is Read under the tests that every wire adapter passes.
+var anthropicAdapter = wiretest.Adapter{Name: "Read", Read: Read}
 
 func readRecording(t testing.TB, name string) []byte {
 	t.Helper()
@@ -59,13 +59,7 @@ func expect(t testing.TB, stream []byte) []*expectedCall {
 	t.Helper()
 	var calls []*expectedCall
 	byIndex := map[int64]*expectedCall{}
-	sc := bufio.NewScanner(bytes.NewReader(stream))
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		data, ok := strings.CutPrefix(sc.Text(), "data:")
-		if !ok {
-			continue
-		}
+	for data := range wiretest.DataLines(t, stream) {
 		var ev testutil.AnthropicEvent
 		if err := json.Unmarshal([]byte(data), &ev); err != nil {
 			t.Fatalf("decoding %q: %v", data, err)
@@ -135,19 +129,6 @@ func want(calls []*expectedCall) []wiretest.CallOutcome {
 	return out
 }
 
-func checkReadErr(t *testing.T, err error, noFinalBlankLine bool) {
-	t.Helper()
-	if noFinalBlankLine {
-		if !errors.Is(err, sse.ErrTruncated) || !errors.Is(err, io.ErrUnexpectedEOF) {
-			t.Fatalf("Read = %v, want an error wrapping sse.ErrTruncated and io.ErrUnexpectedEOF", err)
-		}
-		return
-	}
-	if err != nil {
-		t.Fatalf("Read = %v", err)
-	}
-}
-
 func TestRecordings(t *testing.T) {
 	for _, rec := range recordings {
 		t.Run(rec.file, func(t *testing.T) {
@@ -156,14 +137,12 @@ func TestRecordings(t *testing.T) {
 			if len(wantCalls) == 0 {
 				t.Fatal("no tool call in the recording")
 			}
-			resp := toolcall.New()
-			err := Read(context.Background(), bytes.NewReader(stream), resp)
-			checkReadErr(t, err, rec.noFinalBlankLine)
-			got := wiretest.Outcomes(resp.End())
-			if diff := cmp.Diff(wantCalls, got); diff != "" {
+			got := anthropicAdapter.Run(toolcall.New(), bytes.NewReader(stream))
+			anthropicAdapter.CheckEnd(t, got.Err, rec.noFinalBlankLine)
+			if diff := cmp.Diff(wantCalls, got.Calls); diff != "" {
 				t.Errorf("results (-want +got):\n%s", diff)
 			}
-			t.Logf("%+v", got)
+			t.Logf("%+v", got.Calls)
 		})
 	}
 }
@@ -208,25 +187,11 @@ func TestRecordingsNegative(t *testing.T) {
 
 // TestSplits: every split of a recording into reads gives the same results.
 func TestSplits(t *testing.T) {
+	resp := toolcall.New()
 	for _, rec := range recordings {
-		stream := readRecording(t, rec.file)
-		resp := toolcall.New()
-		err := Read(context.Background(), bytes.NewReader(stream), resp)
-		wantRes := wiretest.Outcomes(resp.End())
-		readers := []io.Reader{iotest.OneByteReader(bytes.NewReader(stream)), iotest.HalfReader(bytes.NewReader(stream))}
-		for seed := range uint64(20) {
-			readers = append(readers, wiretest.RandomReads(bytes.NewReader(stream), seed, 64))
-		}
-		for i, rd := range readers {
-			resp.Reset()
-			err2 := Read(context.Background(), rd, resp)
-			if (err == nil) != (err2 == nil) {
-				t.Errorf("%s reader %d: Read = %v, whole = %v", rec.file, i, err2, err)
-			}
-			if diff := cmp.Diff(wantRes, wiretest.Outcomes(resp.End())); diff != "" {
-				t.Errorf("%s reader %d (-whole +split):\n%s", rec.file, i, diff)
-			}
-		}
+		anthropicAdapter.CheckSplits(t, rec.file, readRecording(t, rec.file), func(rd io.Reader) wiretest.Got {
+			return anthropicAdapter.Run(resp, rd)
+		})
 	}
 }
 

@@ -132,13 +132,7 @@ func TestChatFastChunk(t *testing.T) {
 		{`{"choices":[{"index":1,"delta":{"content":"a"},"finish_reason":null}]}`, false},
 		{`{"choices":[]}`, false},
 	} {
-		took, problem := chatFastVsSlow([]byte(tc.data), 0)
-		if problem != "" {
-			t.Error(problem)
-		}
-		if took != tc.took {
-			t.Errorf("%q: the fast path took it: %v, want %v", tc.data, took, tc.took)
-		}
+		wiretest.CheckFastCase(t, tc.data, tc.took, func(data []byte) (bool, string) { return chatFastVsSlow(data, 0) })
 	}
 }
 
@@ -149,21 +143,9 @@ func TestChatFastChunk(t *testing.T) {
 // tool_calls, finish_reason, an empty delta...), some repeated, some values
 // of the wrong kind.
 func chatData(rng *rand.Rand) []byte {
-	pick := func(s ...string) string { return s[rng.IntN(len(s))] }
-	rare := func(usual string, others ...string) string {
-		if rng.IntN(16) != 0 {
-			return usual
-		}
-		return pick(others...)
-	}
-	str := func() string {
-		var b strings.Builder
-		for range rng.IntN(8) {
-			b.WriteString(rare(pick("a", "é", `\"`, `\\`, `\n`, `\u00e9`, `\ud83d\ude00`, " ", "{", "}", `\/`),
-				`"`, `\`, `\ud800`, `\udc00`, "\xff", "\xed\xa0\x80", "\x01", "\x7f", `\x`, `\u00`))
-		}
-		return `"` + b.String() + `"`
-	}
+	d := wiretest.Draw{Rand: rng}
+	pick, rare := d.Pick, d.Rare
+	str := func() string { return `"` + d.Chars(8) + `"` }
 	// object joins members in random order, now and then one of them twice.
 	object := func(members ...string) string {
 		rng.Shuffle(len(members), func(i, j int) { members[i], members[j] = members[j], members[i] })

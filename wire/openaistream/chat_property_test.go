@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -18,9 +17,6 @@ import (
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire/sse"
 	gocmp "github.com/google/go-cmp/cmp"
-	"github.com/leanovate/gopter"
-	"github.com/leanovate/gopter/gen"
-	"github.com/leanovate/gopter/prop"
 )
 
 // chatStream is a WirePlan written as a Chat Completions stream.
@@ -166,14 +162,14 @@ func chatCheckPlan(t *testing.T, resp *toolcall.Response, docs []testutil.Doc, s
 	stream := wiretest.FrameSSE(s.events, true, rng)
 
 	got := chatRead(t, bytes.NewReader(stream), resp)
-	if got.err != nil {
-		return fmt.Sprintf("whole: ReadChat = %v\nstream %q", got.err, stream)
+	if got.Err != nil {
+		return fmt.Sprintf("whole: ReadChat = %v\nstream %q", got.Err, stream)
 	}
-	if diff := gocmp.Diff(p.Want(), got.calls); diff != "" {
+	if diff := gocmp.Diff(p.Want(), got.Calls); diff != "" {
 		return fmt.Sprintf("whole: (-want +got):\n%s\nstream %q", diff, stream)
 	}
-	if _, text := s.want(len(s.events)); got.text != text {
-		return fmt.Sprintf("whole: text %q, want %q", got.text, text)
+	if _, text := s.want(len(s.events)); got.Text[0] != text {
+		return fmt.Sprintf("whole: text %q, want %q", got.Text[0], text)
 	}
 
 	// Cut anywhere, or, half of the time, near the end, where the
@@ -193,33 +189,22 @@ func chatCheckPlan(t *testing.T, resp *toolcall.Response, docs []testutil.Doc, s
 	complete := k == len(s.events) || k > s.finish // an event cut off after the finish_reason is dropped
 	got = chatRead(t, bytes.NewReader(stream[:cut]), resp)
 	switch {
-	case complete && got.err != nil,
-		!complete && (!errors.Is(got.err, io.ErrUnexpectedEOF) || errors.Is(got.err, sse.ErrTruncated) != errors.Is(rd.Err(), sse.ErrTruncated)):
-		return fmt.Sprintf("cut at %d of %d, %d events of %d: ReadChat = %v", cut, len(stream), k, len(s.events), got.err)
+	case complete && got.Err != nil,
+		!complete && (!errors.Is(got.Err, io.ErrUnexpectedEOF) || errors.Is(got.Err, sse.ErrTruncated) != errors.Is(rd.Err(), sse.ErrTruncated)):
+		return fmt.Sprintf("cut at %d of %d, %d events of %d: ReadChat = %v", cut, len(stream), k, len(s.events), got.Err)
 	}
 	calls, text := s.want(k)
-	if diff := gocmp.Diff(calls, got.calls); diff != "" {
+	if diff := gocmp.Diff(calls, got.Calls); diff != "" {
 		return fmt.Sprintf("cut at %d of %d, %d events of %d: (-want +got):\n%s\nstream %q", cut, len(stream), k, len(s.events), diff, stream[:cut])
 	}
-	if got.text != text {
-		return fmt.Sprintf("cut at %d, %d events: text %q, want %q", cut, k, got.text, text)
+	if got.Text[0] != text {
+		return fmt.Sprintf("cut at %d, %d events: text %q, want %q", cut, k, got.Text[0], text)
 	}
 	return ""
 }
 
 func TestChatPropertyPlans(t *testing.T) {
 	resp := toolcall.New() // reused: Reset must forget everything
-	properties := gopter.NewProperties(testutil.PropertyParameters(200))
-	docs := gen.SliceOfN(4, testutil.GenArgs(), reflect.TypeOf(testutil.Doc{}))
-	properties.Property("calls give back their arguments; a cut leaves the complete ones intact, the others truncated", prop.ForAll(
-		func(n int, docs []testutil.Doc, seed uint64, cut int) bool {
-			msg := chatCheckPlan(t, resp, docs[:n], seed, cut)
-			if msg != "" {
-				t.Log(msg)
-			}
-			return msg == ""
-		},
-		gen.IntRange(1, 4), docs, gen.UInt64(), gen.IntRange(0, 1<<20),
-	))
-	properties.TestingRun(t)
+	wiretest.PlanProperty(t, "calls give back their arguments; a cut leaves the complete ones intact, the others truncated",
+		func(docs []testutil.Doc, seed uint64, cut int) string { return chatCheckPlan(t, resp, docs, seed, cut) })
 }

@@ -1,10 +1,8 @@
 package openaistream
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
-	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -13,6 +11,7 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/argstream/argstream/internal/testutil"
 	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire"
@@ -61,30 +60,6 @@ func chatRecording(t testing.TB, file string, chunks bool) []byte {
 	return b
 }
 
-// chatChunkJSON is the part of a chat.completion.chunk that the tests
-// decode with encoding/json, independently of ReadChat.
-type chatChunkJSON struct {
-	Choices []struct {
-		Index int64 `json:"index"`
-		Delta struct {
-			Content          *string `json:"content"`
-			Refusal          *string `json:"refusal"`
-			ReasoningContent *string `json:"reasoning_content"`
-			Reasoning        *string `json:"reasoning"`
-			ToolCalls        []struct {
-				Index    int64  `json:"index"`
-				ID       string `json:"id"`
-				Type     string `json:"type"`
-				Function struct {
-					Name      string `json:"name"`
-					Arguments string `json:"arguments"`
-				} `json:"function"`
-			} `json:"tool_calls"`
-		} `json:"delta"`
-		FinishReason *string `json:"finish_reason"`
-	} `json:"choices"`
-}
-
 // chatExpected is what a stream says, computed with encoding/json: the
 // calls, the text and reasoning of the chosen choice, and whether the
 // stream is complete ([DONE], or a finish_reason).
@@ -108,19 +83,12 @@ func chatExpect(t testing.TB, stream []byte, choice int64) chatExpected {
 	}
 	var calls []*call
 	byIndex := map[int64]*call{}
-	sc := bufio.NewScanner(bytes.NewReader(stream))
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		data, ok := strings.CutPrefix(sc.Text(), "data:")
-		if !ok {
-			continue
-		}
-		data = strings.TrimPrefix(data, " ")
+	for data := range wiretest.DataLines(t, stream) {
 		if data == "[DONE]" {
 			e.done = true
 			break
 		}
-		var chunk chatChunkJSON
+		var chunk testutil.ChatChunk
 		if err := json.Unmarshal([]byte(data), &chunk); err != nil {
 			t.Fatalf("decoding %q: %v", data, err)
 		}
@@ -166,9 +134,6 @@ func chatExpect(t testing.TB, stream []byte, choice int64) chatExpected {
 			}
 		}
 	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
 	for _, c := range calls {
 		var compact bytes.Buffer
 		if err := json.Compact(&compact, []byte(c.args.String())); err != nil {
@@ -180,36 +145,25 @@ func chatExpect(t testing.TB, stream []byte, choice int64) chatExpected {
 	return e
 }
 
-// chatGot is what ReadChat did with a stream.
-type chatGot struct {
-	err            error
-	calls          []wiretest.CallOutcome
-	text, thinking string
-}
+// chatAdapter is ReadChat under the tests that every wire adapter passes.
+var chatAdapter = wiretest.Adapter{Name: "ReadChat", Read: ReadChat, Choices: 3}
 
-// chatRead reads stream from rd into resp, reset first.
-func chatRead(t testing.TB, rd io.Reader, resp *toolcall.Response, opts ...wire.Option) chatGot {
+// chatRead reads rd into resp (Reset first), and checks that the text and
+// reasoning came for the chosen choice only.
+func chatRead(t testing.TB, rd io.Reader, resp *toolcall.Response, opts ...wire.Option) wiretest.Got {
 	t.Helper()
-	var g chatGot
-	var text, thinking strings.Builder
+	g := chatAdapter.Run(resp, rd, opts...)
 	want := adapter.NewConfig(opts).Choice
-	opts = append(opts,
-		wire.OnText(func(i int64, b []byte) {
-			if i != want {
-				t.Errorf("OnText index %d, want %d", i, want)
-			}
-			text.Write(b)
-		}),
-		wire.OnThinking(func(i int64, b []byte) {
-			if i != want {
-				t.Errorf("OnThinking index %d, want %d", i, want)
-			}
-			thinking.Write(b)
-		}))
-	resp.Reset()
-	g.err = ReadChat(context.Background(), rd, resp, opts...)
-	g.calls = wiretest.Outcomes(resp.End())
-	g.text, g.thinking = text.String(), thinking.String()
+	for i := range g.Text {
+		if i != want {
+			t.Errorf("OnText index %d, want %d", i, want)
+		}
+	}
+	for i := range g.Thinking {
+		if i != want {
+			t.Errorf("OnThinking index %d, want %d", i, want)
+		}
+	}
 	return g
 }
 
@@ -232,25 +186,18 @@ func TestChatRecordings(t *testing.T) {
 					want.calls, want.text, want.thinking, rec.names, rec.first, rec.text, rec.thinking)
 			}
 			got := chatRead(t, bytes.NewReader(stream), resp)
-			chatCheckEnd(t, got.err, rec.noFinalBlankLine)
-			if diff := gocmp.Diff(want.calls, got.calls); diff != "" {
+			// Without the blank line after [DONE] (noFinalBlankLine), that
+			// event is cut off after the finish_reason: dropped, as the
+			// SDKs drop it, and the response is complete all the same.
+			chatAdapter.CheckEnd(t, got.Err, false)
+			if diff := gocmp.Diff(want.calls, got.Calls); diff != "" {
 				t.Errorf("calls (-want +got):\n%s", diff)
 			}
-			if got.text != want.text || got.thinking != want.thinking {
-				t.Errorf("text %q, thinking %q; want %q, %q", got.text, got.thinking, want.text, want.thinking)
+			if got.Text[0] != want.text || got.Thinking[0] != want.thinking {
+				t.Errorf("text %q, thinking %q; want %q, %q", got.Text[0], got.Thinking[0], want.text, want.thinking)
 			}
-			t.Logf("%+v; text %q; %d bytes of thinking", got.calls, got.text, len(got.thinking))
+			t.Logf("%+v; text %q; %d bytes of thinking", got.Calls, got.Text[0], len(got.Thinking[0]))
 		})
-	}
-}
-
-func chatCheckEnd(t *testing.T, err error, noFinalBlankLine bool) {
-	t.Helper()
-	// Without the blank line after [DONE] (noFinalBlankLine), the event is
-	// cut off after the finish_reason: dropped, as the SDKs drop it, and
-	// the response is complete all the same.
-	if err != nil {
-		t.Fatalf("ReadChat = %v", err)
 	}
 }
 
@@ -264,10 +211,10 @@ func TestChatRecordingsCompleted(t *testing.T) {
 		}
 		stream := append(chatRecording(t, rec.file, rec.chunks), '\n')
 		got := chatRead(t, bytes.NewReader(stream), resp)
-		if got.err != nil {
-			t.Fatalf("%s: ReadChat = %v", rec.file, got.err)
+		if got.Err != nil {
+			t.Fatalf("%s: ReadChat = %v", rec.file, got.Err)
 		}
-		if diff := gocmp.Diff(chatExpect(t, stream, 0).calls, got.calls); diff != "" {
+		if diff := gocmp.Diff(chatExpect(t, stream, 0).calls, got.Calls); diff != "" {
 			t.Errorf("%s: calls (-want +got):\n%s", rec.file, diff)
 		}
 	}
@@ -293,10 +240,10 @@ func TestChatRecordingsNotFinished(t *testing.T) {
 			t.Fatalf("%s: a finish_reason before the last chunk", rec.file)
 		}
 		got := chatRead(t, bytes.NewReader(stream), resp)
-		if !errors.Is(got.err, io.ErrUnexpectedEOF) || errors.Is(got.err, sse.ErrTruncated) {
-			t.Errorf("%s: ReadChat = %v, want an error wrapping io.ErrUnexpectedEOF only", rec.file, got.err)
+		if !errors.Is(got.Err, io.ErrUnexpectedEOF) || errors.Is(got.Err, sse.ErrTruncated) {
+			t.Errorf("%s: ReadChat = %v, want an error wrapping io.ErrUnexpectedEOF only", rec.file, got.Err)
 		}
-		if diff := gocmp.Diff(want.calls, got.calls); diff != "" {
+		if diff := gocmp.Diff(want.calls, got.Calls); diff != "" {
 			t.Errorf("%s: calls (-want +got):\n%s", rec.file, diff)
 		}
 	}
@@ -323,10 +270,10 @@ func TestChatDoneReadsNoFurther(t *testing.T) {
 	stream := chatRecording(t, rec.file, rec.chunks)
 	rd := &chatFailingReader{iotest.OneByteReader(bytes.NewReader(stream)), errors.New("read past [DONE]")}
 	got := chatRead(t, rd, toolcall.New())
-	if got.err != nil {
-		t.Fatalf("ReadChat = %v", got.err)
+	if got.Err != nil {
+		t.Fatalf("ReadChat = %v", got.Err)
 	}
-	if diff := gocmp.Diff(chatExpect(t, stream, 0).calls, got.calls); diff != "" {
+	if diff := gocmp.Diff(chatExpect(t, stream, 0).calls, got.Calls); diff != "" {
 		t.Errorf("calls (-want +got):\n%s", diff)
 	}
 }
@@ -336,23 +283,8 @@ func TestChatDoneReadsNoFurther(t *testing.T) {
 func TestChatSplits(t *testing.T) {
 	resp := toolcall.New()
 	for _, rec := range chatRecordings {
-		stream := chatRecording(t, rec.file, rec.chunks)
-		whole := chatRead(t, bytes.NewReader(stream), resp)
-		readers := []io.Reader{iotest.OneByteReader(bytes.NewReader(stream)), iotest.HalfReader(bytes.NewReader(stream))}
-		for seed := range uint64(20) {
-			readers = append(readers, wiretest.RandomReads(bytes.NewReader(stream), seed, 64))
-		}
-		for i, rd := range readers {
-			got := chatRead(t, rd, resp)
-			if (got.err == nil) != (whole.err == nil) {
-				t.Errorf("%s reader %d: ReadChat = %v, whole = %v", rec.file, i, got.err, whole.err)
-			}
-			if diff := gocmp.Diff(whole.calls, got.calls); diff != "" {
-				t.Errorf("%s reader %d (-whole +split):\n%s", rec.file, i, diff)
-			}
-			if got.text != whole.text || got.thinking != whole.thinking {
-				t.Errorf("%s reader %d: text %q, thinking %q; whole %q, %q", rec.file, i, got.text, got.thinking, whole.text, whole.thinking)
-			}
-		}
+		chatAdapter.CheckSplits(t, rec.file, chatRecording(t, rec.file, rec.chunks), func(rd io.Reader) wiretest.Got {
+			return chatRead(t, rd, resp)
+		})
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 	"testing"
-	"testing/iotest"
 
 	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/token"
@@ -16,15 +15,6 @@ import (
 	"github.com/argstream/argstream/wire/sse"
 	gocmp "github.com/google/go-cmp/cmp"
 )
-
-// chatSSE frames each data as one event.
-func chatSSE(data ...string) string {
-	var b strings.Builder
-	for _, d := range data {
-		b.WriteString("data: " + d + "\n\n")
-	}
-	return b.String()
-}
 
 // chatDelta is a chunk whose choice 0 has delta.
 func chatDelta(delta string) string {
@@ -52,7 +42,7 @@ const (
 // chatWhole wraps the chunks of a stream between the role chunk and the
 // finish_reason, usage and [DONE].
 func chatWhole(chunks ...string) string {
-	return chatSSE(append(append([]string{chatRole}, chunks...), chatFinish, chatUsage, chatDoneData)...)
+	return wiretest.DataSSE(append(append([]string{chatRole}, chunks...), chatFinish, chatUsage, chatDoneData)...)
 }
 
 func chatOK(index int64, id, name, args string) wiretest.CallOutcome {
@@ -105,10 +95,10 @@ func TestChatShapes(t *testing.T) {
 		{"text only", chatWhole(chatDelta(`{"content":"hi"}`)), nil},
 	} {
 		got := chatRead(t, strings.NewReader(tc.stream), toolcall.New())
-		if got.err != nil {
-			t.Errorf("%s: ReadChat = %v", tc.name, got.err)
+		if got.Err != nil {
+			t.Errorf("%s: ReadChat = %v", tc.name, got.Err)
 		}
-		if diff := gocmp.Diff(tc.want, got.calls); diff != "" {
+		if diff := gocmp.Diff(tc.want, got.Calls); diff != "" {
 			t.Errorf("%s: (-want +got):\n%s", tc.name, diff)
 		}
 	}
@@ -144,10 +134,10 @@ func TestChatText(t *testing.T) {
 }
 
 func TestChatProviderError(t *testing.T) {
-	start := chatSSE(chatRole, chatStart("0", "call_1", "f"), chatArgs("0", `"{\"a\":"`))
+	start := wiretest.DataSSE(chatRole, chatStart("0", "call_1", "f"), chatArgs("0", `"{\"a\":"`))
 	// An event named error whose data has no "error" member the SDKs read
 	// as a chunk, and read on: refused.
-	if err := ReadChat(context.Background(), strings.NewReader(start+"event: error\ndata: {\"message\":\"m\",\"type\":\"t\",\"code\":500,\"param\":null}\n\n"), toolcall.New()); !errors.Is(err, ErrMalformed) {
+	if err := ReadChat(context.Background(), strings.NewReader(start+wiretest.SSE(wiretest.SSEEvent{Type: "error", Data: `{"message":"m","type":"t","code":500,"param":null}`})), toolcall.New()); !errors.Is(err, ErrMalformed) {
 		t.Errorf("an error event with no error member: %v, want ErrMalformed", err)
 	}
 	for _, tc := range []struct {
@@ -155,18 +145,18 @@ func TestChatProviderError(t *testing.T) {
 		want         wire.ProviderError
 		text         string // its Error()
 	}{
-		{"OpenAI", start + chatSSE(`{"error":{"message":"The server had an error","type":"server_error","param":null,"code":null}}`),
+		{"OpenAI", start + wiretest.DataSSE(`{"error":{"message":"The server had an error","type":"server_error","param":null,"code":null}}`),
 			wire.ProviderError{Wire: wire.OpenAIChat, Type: "server_error", Message: "The server had an error"}, "openai: error event: server_error: The server had an error"},
-		{"numeric code", start + chatSSE(`{"error":{"object":"error","message":"Rate limited","type":"BadRequestError","param":"model","code":429,"metadata":{"raw":"x"}}}`),
+		{"numeric code", start + wiretest.DataSSE(`{"error":{"object":"error","message":"Rate limited","type":"BadRequestError","param":"model","code":429,"metadata":{"raw":"x"}}}`),
 			wire.ProviderError{Wire: wire.OpenAIChat, Type: "BadRequestError", Code: "429", Message: "Rate limited", Param: "model"}, "openai: error event: BadRequestError: 429: Rate limited"},
-		{"string code, no type", start + chatSSE(`{"error":{"message":"m","code":"context_length_exceeded"}}`),
+		{"string code, no type", start + wiretest.DataSSE(`{"error":{"message":"m","code":"context_length_exceeded"}}`),
 			wire.ProviderError{Wire: wire.OpenAIChat, Code: "context_length_exceeded", Message: "m"}, "openai: error event: context_length_exceeded: m"},
-		{"string error", start + chatSSE(`{"error":"boom"}`), wire.ProviderError{Wire: wire.OpenAIChat, Message: "boom"}, "openai: error event: boom"},
-		{"error with a chunk's choices", start + chatSSE(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"1}"}}]}}],"error":{"message":"m"}}`),
+		{"string error", start + wiretest.DataSSE(`{"error":"boom"}`), wire.ProviderError{Wire: wire.OpenAIChat, Message: "boom"}, "openai: error event: boom"},
+		{"error with a chunk's choices", start + wiretest.DataSSE(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"1}"}}]}}],"error":{"message":"m"}}`),
 			wire.ProviderError{Wire: wire.OpenAIChat, Message: "m"}, "openai: error event: m"},
-		{"error event, error object", start + "event: error\ndata: {\"message\":\"outer\",\"error\":{\"message\":\"inner\",\"type\":\"t\"},\"type\":\"outer\"}\n\n",
+		{"error event, error object", start + wiretest.SSE(wiretest.SSEEvent{Type: "error", Data: `{"message":"outer","error":{"message":"inner","type":"t"},"type":"outer"}`}),
 			wire.ProviderError{Wire: wire.OpenAIChat, Type: "t", Message: "inner"}, "openai: error event: t: inner"},
-		{"error event, not JSON", start + "event: error\ndata: upstream failed\n\n", wire.ProviderError{Wire: wire.OpenAIChat, Message: "upstream failed"}, "openai: error event: upstream failed"},
+		{"error event, not JSON", start + wiretest.SSE(wiretest.SSEEvent{Type: "error", Data: "upstream failed"}), wire.ProviderError{Wire: wire.OpenAIChat, Message: "upstream failed"}, "openai: error event: upstream failed"},
 	} {
 		resp := toolcall.New()
 		err := ReadChat(context.Background(), strings.NewReader(tc.stream), resp)
@@ -225,7 +215,7 @@ func TestChatMalformed(t *testing.T) {
 	} {
 		// A valid event first, for the malformed one's number: 2. The calls
 		// of a malformed chunk are not started.
-		stream := chatSSE(chatRole, tc.data)
+		stream := wiretest.DataSSE(chatRole, tc.data)
 		resp := toolcall.New()
 		err := ReadChat(context.Background(), strings.NewReader(stream), resp)
 		if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), "event 2: ") || !strings.Contains(err.Error(), tc.msg) {
@@ -239,7 +229,7 @@ func TestChatMalformed(t *testing.T) {
 
 // chatTwoChoices is a response of n = 2: choice 0 calls f, choice 1 calls g
 // and says more; the choices finish at different chunks.
-var chatTwoChoices = chatSSE(
+var chatTwoChoices = wiretest.DataSSE(
 	`{"choices":[{"index":0,"delta":{"role":"assistant","content":"A"}},{"index":1,"delta":{"role":"assistant","content":"B"}}]}`,
 	`{"choices":[{"delta":{"tool_calls":[{"index":0,"id":"call_a","type":"function","function":{"name":"f","arguments":"{\"x\":0}"}}]},"index":0}]}`,
 	`{"choices":[{"delta":{"tool_calls":[{"index":0,"id":"call_b","type":"function","function":{"name":"g","arguments":"{\"y\":"}}]},"index":1}]}`,
@@ -258,11 +248,11 @@ func TestChatChoice(t *testing.T) {
 		{[]wire.Option{wire.WithChoice(2)}, nil, ""},
 	} {
 		choice := adapter.NewConfig(tc.opts).Choice
-		got := chatRead(t, strings.NewReader(chatTwoChoices+chatSSE(chatDoneData)), toolcall.New(), tc.opts...)
-		if got.err != nil || got.text != tc.text {
-			t.Errorf("choice %d: ReadChat = %v, text %q; want nil, %q", choice, got.err, got.text, tc.text)
+		got := chatRead(t, strings.NewReader(chatTwoChoices+wiretest.DataSSE(chatDoneData)), toolcall.New(), tc.opts...)
+		if got.Err != nil || got.Text[choice] != tc.text {
+			t.Errorf("choice %d: ReadChat = %v, text %q; want nil, %q", choice, got.Err, got.Text[choice], tc.text)
 		}
-		if diff := gocmp.Diff(tc.want, got.calls); diff != "" {
+		if diff := gocmp.Diff(tc.want, got.Calls); diff != "" {
 			t.Errorf("choice %d: (-want +got):\n%s", choice, diff)
 		}
 	}
@@ -276,14 +266,14 @@ func TestChatChoice(t *testing.T) {
 		complete bool
 	}{{0, true}, {1, false}} {
 		got := chatRead(t, strings.NewReader(cut), toolcall.New(), wire.WithChoice(tc.choice))
-		if (got.err == nil) != tc.complete || got.err != nil && !errors.Is(got.err, io.ErrUnexpectedEOF) {
-			t.Errorf("choice %d, no [DONE]: ReadChat = %v, want complete %v", tc.choice, got.err, tc.complete)
+		if (got.Err == nil) != tc.complete || got.Err != nil && !errors.Is(got.Err, io.ErrUnexpectedEOF) {
+			t.Errorf("choice %d, no [DONE]: ReadChat = %v, want complete %v", tc.choice, got.Err, tc.complete)
 		}
 	}
 }
 
 func TestChatEnds(t *testing.T) {
-	body := chatSSE(chatRole, chatStart("0", "call_1", "f"), chatArgs("0", `"{\"a\":1}"`))
+	body := wiretest.DataSSE(chatRole, chatStart("0", "call_1", "f"), chatArgs("0", `"{\"a\":1}"`))
 	for _, tc := range []struct {
 		name, stream  string
 		complete      bool
@@ -291,16 +281,16 @@ func TestChatEnds(t *testing.T) {
 		callsComplete bool
 	}{
 		{"clean end, no finish_reason", body, false, false, true},
-		{"finish_reason, usage, clean end", body + chatSSE(chatFinish, chatUsage), true, false, true},
+		{"finish_reason, usage, clean end", body + wiretest.DataSSE(chatFinish, chatUsage), true, false, true},
 		// After the finish_reason, an event cut off is dropped, as the
 		// SDKs' readers drop it.
-		{"finish_reason, cut in an event", body + chatSSE(chatFinish) + "data: {\"choices\":", true, false, true},
-		{"no final blank line after [DONE]", body + chatSSE(chatFinish) + "data: [DONE]\n", true, false, true},
-		{"empty finish_reason", body + chatSSE(`{"id":"chatcmpl-1","choices":[{"index":0,"delta":{},"finish_reason":""}]}`), false, false, true},
-		{"cut in the arguments", chatSSE(chatRole, chatStart("0", "call_1", "f"), chatArgs("0", `"{\"a\":"`)), false, false, false},
-		{"[DONE] with the event field", body + "event: message\ndata: [DONE]\n\n", true, false, true},
-		{"after [DONE], nothing is read", body + chatSSE(chatDoneData) + "data: not json\n\ndata: {", true, false, true},
-		{"comments ignored", ": comment\n\n" + body + ": keep-alive\n\n" + chatSSE(chatDoneData), true, false, true},
+		{"finish_reason, cut in an event", body + wiretest.DataSSE(chatFinish) + "data: {\"choices\":", true, false, true},
+		{"no final blank line after [DONE]", body + wiretest.DataSSE(chatFinish) + "data: [DONE]\n", true, false, true},
+		{"empty finish_reason", body + wiretest.DataSSE(`{"id":"chatcmpl-1","choices":[{"index":0,"delta":{},"finish_reason":""}]}`), false, false, true},
+		{"cut in the arguments", wiretest.DataSSE(chatRole, chatStart("0", "call_1", "f"), chatArgs("0", `"{\"a\":"`)), false, false, false},
+		{"[DONE] with the event field", body + wiretest.SSE(wiretest.SSEEvent{Type: "message", Data: "[DONE]"}), true, false, true},
+		{"after [DONE], nothing is read", body + wiretest.DataSSE(chatDoneData, "not json") + "data: {", true, false, true},
+		{"comments ignored", ": comment\n\n" + body + ": keep-alive\n\n" + wiretest.DataSSE(chatDoneData), true, false, true},
 	} {
 		resp := toolcall.New()
 		err := ReadChat(context.Background(), strings.NewReader(tc.stream), resp)
@@ -319,49 +309,11 @@ func TestChatEnds(t *testing.T) {
 	}
 }
 
-type chatCancelReader struct {
-	r      io.Reader
-	cancel context.CancelFunc
-	after  int
-}
-
-func (c *chatCancelReader) Read(p []byte) (int, error) {
-	c.after--
-	if c.after == 0 {
-		c.cancel()
-	}
-	return c.r.Read(p)
-}
-
 func TestChatContext(t *testing.T) {
-	stream := chatWhole(chatStart("0", "call_1", "f"), chatArgs("0", `"{\"a\":1}"`))
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	resp := toolcall.New()
-	if err := ReadChat(ctx, strings.NewReader(stream), resp); !errors.Is(err, context.Canceled) {
-		t.Errorf("ReadChat = %v, want context.Canceled", err)
-	}
-
-	ctx, cancel = context.WithCancel(context.Background())
-	defer cancel()
-	rd := &chatCancelReader{r: iotest.OneByteReader(strings.NewReader(stream)), cancel: cancel, after: 300}
-	resp.Reset()
-	if err := ReadChat(ctx, rd, resp); !errors.Is(err, context.Canceled) {
-		t.Errorf("ReadChat = %v, want context.Canceled mid-stream", err)
-	}
+	chatAdapter.CheckContext(t, []byte(chatWhole(chatStart("0", "call_1", "f"), chatArgs("0", `"{\"a\":1}"`))))
 }
 
 func TestChatResponseEnded(t *testing.T) {
-	resp := toolcall.New()
-	resp.End()
-	stream := chatWhole(chatStart("0", "call_1", "f"), chatArgs("0", `"{}"`))
-	if err := ReadChat(context.Background(), strings.NewReader(stream), resp); !errors.Is(err, toolcall.ErrEnded) {
-		t.Errorf("ReadChat = %v, want toolcall.ErrEnded", err)
-	}
-	resp.Reset()
-	resp.End()
-	stream = chatWhole(chatArgs("0", `"{}"`))
-	if err := ReadChat(context.Background(), strings.NewReader(stream), resp); !errors.Is(err, toolcall.ErrEnded) {
-		t.Errorf("arguments only: ReadChat = %v, want toolcall.ErrEnded", err)
-	}
+	chatAdapter.CheckEnded(t, "", []byte(chatWhole(chatStart("0", "call_1", "f"), chatArgs("0", `"{}"`))))
+	chatAdapter.CheckEnded(t, "arguments only: ", []byte(chatWhole(chatArgs("0", `"{}"`))))
 }

@@ -61,13 +61,13 @@ func chatHostile() []hostileCase {
 		{"an id in another case", chatWhole(chatDelta(`{"tool_calls":[{"index":0,"ID":"call_9","type":"function","function":{"name":"write","arguments":"{}"}}]}`)), ErrMalformed, nil},
 		{"a member name with an escape", chatWhole(chatStart("0", "call_1", "write"),
 			chatDelta(`{"tool_calls":[{"index":0,"function":{"argument\u0073":"{}"}}]}`)), ErrMalformed, nil},
-		{"an event name (the SDKs read the chunk, others skip it)", chatSSE(chatRole, chatStart("0", "call_1", "write")) +
-			"event: future\ndata: " + args("0", `"{}"`) + "\n\n" + chatSSE(chatFinish, chatDoneData), ErrMalformed, nil},
-		{"event: message", chatSSE(chatRole) + "event: message\ndata: " + chatStart("0", "call_1", "write") + "\n\n", ErrMalformed, nil},
+		{"an event name (the SDKs read the chunk, others skip it)", wiretest.DataSSE(chatRole, chatStart("0", "call_1", "write")) +
+			wiretest.SSE(wiretest.SSEEvent{Type: "future", Data: args("0", `"{}"`)}) + wiretest.DataSSE(chatFinish, chatDoneData), ErrMalformed, nil},
+		{"event: message", wiretest.DataSSE(chatRole) + wiretest.SSE(wiretest.SSEEvent{Type: "message", Data: chatStart("0", "call_1", "write")}), ErrMalformed, nil},
 		{"a BOM at the start", "\ufeff" + chatWhole(chatStart("0", "call_1", "write"), args("0", `"{}"`)), sse.ErrAmbiguous, nil},
 		{"a lone CR", strings.Replace(chatWhole(chatStart("0", "call_1", "write"), args("0", `"{}"`)), "\n\n", "\r\r", 2), sse.ErrAmbiguous, nil},
 		{"error: null (openai-go stops, Python reads on)", chatWhole(chatStart("0", "call_1", "write"), `{"id":"chatcmpl-1","error":null,"choices":[]}`), ErrMalformed, nil},
-		{"data that begins as [DONE]", chatSSE(chatRole, chatStart("0", "call_1", "write"), "[DONE] and more", args("0", `"{}"`)), ErrMalformed, nil},
+		{"data that begins as [DONE]", wiretest.DataSSE(chatRole, chatStart("0", "call_1", "write"), "[DONE] and more", args("0", `"{}"`)), ErrMalformed, nil},
 		{"a chunk of another stream's id (openai-go drops it)", chatWhole(chatStart("0", "call_1", "write"), args("0", `"{\"path\":\"src/x\"}"`),
 			`{"id":"chatcmpl-2","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":" "}}]}}]}`), ErrMalformed, nil},
 		{"a chunk without the stream's id", chatWhole(chatStart("0", "call_1", "write"),
@@ -81,7 +81,7 @@ func chatHostile() []hostileCase {
 		{"an index as a string", chatWhole(chatDelta(`{"tool_calls":[{"index":"0","id":"call_1","type":"function","function":{"name":"write","arguments":"{}"}}]}`)), ErrMalformed, nil},
 		{"a negative index (openai-go makes -1 index 0)", chatWhole(chatDelta(`{"tool_calls":[{"index":-1,"id":"call_1","type":"function","function":{"name":"write","arguments":"{}"}}]}`)), ErrMalformed, nil},
 		{"invalid UTF-8 (encoding/json makes U+FFFD)", chatWhole(chatStart("0", "call_1", "write"), args("0", "\"{\\\"a\\\":\\\"\xff\\\"}\"")), ErrMalformed, nil},
-		{"an event after [DONE] is never read", chatWhole(chatStart("0", "call_1", "write"), args("0", `"{\"path\":\"src/x\"}"`)) + chatSSE(args("1", `"{}"`)), nil, ok},
+		{"an event after [DONE] is never read", chatWhole(chatStart("0", "call_1", "write"), args("0", `"{\"path\":\"src/x\"}"`)) + wiretest.DataSSE(args("1", `"{}"`)), nil, ok},
 		// Restatements: the SDKs append a second name to the first, and
 		// keep the last id (openai-go) or append it (Python).
 		{"a delta naming another tool", chatWhole(chatStart("0", "call_1", "write"), args("0", `"{\"path\":\"src/x\"}"`),
@@ -90,13 +90,13 @@ func chatHostile() []hostileCase {
 		{"a delta with another id", chatWhole(chatStart("0", "call_1", "write"), args("0", `"{\"path\":\"src/x\"}"`),
 			chatDelta(`{"tool_calls":[{"index":0,"id":"call_2"}]}`)), nil,
 			[]wiretest.CallOutcome{{Index: 0, ID: "call_1", Name: "write"}}},
-		{"a delta after finish_reason (the SDKs append it)", chatSSE(chatRole, chatStart("0", "call_1", "write"), args("0", `"{\"path\":\"src/x\"}"`), chatFinish, args("0", `" "`), chatDoneData), nil,
+		{"a delta after finish_reason (the SDKs append it)", wiretest.DataSSE(chatRole, chatStart("0", "call_1", "write"), args("0", `"{\"path\":\"src/x\"}"`), chatFinish, args("0", `" "`), chatDoneData), nil,
 			[]wiretest.CallOutcome{{Index: 0, ID: "call_1", Name: "write"}}},
 		// Nothing invented: a bare number the provider cut is truncated.
-		{"a bare number cut by finish_reason length", chatSSE(chatRole, chatStart("0", "call_1", "write"), args("0", `"12"`),
+		{"a bare number cut by finish_reason length", wiretest.DataSSE(chatRole, chatStart("0", "call_1", "write"), args("0", `"12"`),
 			`{"id":"chatcmpl-1","choices":[{"index":0,"delta":{},"finish_reason":"length"}]}`, chatDoneData), nil,
 			[]wiretest.CallOutcome{{Index: 0, ID: "call_1", Name: "write", Truncated: true}}},
-		{"a bare number in a cut stream", chatSSE(chatRole, chatStart("0", "call_1", "write"), args("0", `"12"`)), errCut, nil},
+		{"a bare number in a cut stream", wiretest.DataSSE(chatRole, chatStart("0", "call_1", "write"), args("0", `"12"`)), errCut, nil},
 		{"a bare number ended by finish_reason tool_calls", chatWhole(chatStart("0", "call_1", "write"), args("0", `"12"`)), nil,
 			[]wiretest.CallOutcome{chatOK(0, "call_1", "write", "12")}},
 	}
@@ -108,12 +108,12 @@ func TestChatHostile(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			got := chatRead(t, strings.NewReader(tc.stream), toolcall.New())
 			if tc.err == errCut {
-				if got.err == nil || len(got.calls) != 1 || got.calls[0].Executable || !got.calls[0].Truncated {
-					t.Errorf("read = %v, %+v, want an error and the call truncated", got.err, got.calls)
+				if got.Err == nil || len(got.Calls) != 1 || got.Calls[0].Executable || !got.Calls[0].Truncated {
+					t.Errorf("read = %v, %+v, want an error and the call truncated", got.Err, got.Calls)
 				}
 				return
 			}
-			checkHostile(t, tc, got.calls, got.err)
+			checkHostile(t, tc, got.Calls, got.Err)
 		})
 	}
 }
@@ -139,7 +139,7 @@ func responsesHostile() []hostileCase {
 		{"a repeated delta", whole(responsesAdded(0, "fc_0", "call_0", "write", ""),
 			`{"type":"response.function_call_arguments.delta","item_id":"fc_0","output_index":0,"delta":"../","delta":"{}"}`), ErrMalformed, nil},
 		{"an event named other than its type", responsesSSE(true, responsesAdded(0, "fc_0", "call_0", "write", "")) +
-			"event: response.output_text.delta\ndata: " + responsesDelta(0, "fc_0", args) + "\n\n", ErrMalformed, nil},
+			wiretest.SSE(wiretest.SSEEvent{Type: "response.output_text.delta", Data: responsesDelta(0, "fc_0", args)}), ErrMalformed, nil},
 		{"no event name: the type decides", responsesSSE(false, append(call(responsesItemDoneEvent(0, "fc_0", "call_0", "write", args)), responsesCompleted)...), nil, ok},
 		{"a delta whose item_id is another call's", whole(responsesAdded(0, "fc_0", "call_0", "write", ""), responsesAdded(1, "fc_1", "call_1", "read", ""),
 			responsesDelta(0, "fc_1", args)), ErrMalformed, nil},
@@ -166,7 +166,7 @@ func responsesHostile() []hostileCase {
 			`{"type":"response.completed","response":{"id":"resp_1","status":"completed","output":[]}}`)...), ErrMalformed, nil},
 		{"a call after response.completed (the SDKs read on)", whole(call(responsesItemDoneEvent(0, "fc_0", "call_0", "write", args))...) +
 			responsesSSE(true, responsesAdded(1, "fc_1", "call_1", "rm", `{}`)), ErrMalformed, nil},
-		{"data that begins as [DONE]", responsesSSE(true, call()...) + "data: [DONE]x\n\n", ErrMalformed, nil},
+		{"data that begins as [DONE]", responsesSSE(true, call()...) + wiretest.DataSSE("[DONE]x"), ErrMalformed, nil},
 		{"a custom item type is not a call (to come: custom tools)", whole(`{"type":"response.output_item.added","output_index":0,"item":{"type":"reasoning","id":"rs_0","summary":[]}}`), nil, nil},
 		{"an mcp_call: OpenAI runs it", whole(`{"type":"response.output_item.added","output_index":0,"item":{"type":"mcp_call","id":"mcp_0","name":"ask","arguments":"","server_label":"x"}}`,
 			`{"type":"response.mcp_call_arguments.delta","item_id":"mcp_0","output_index":0,"delta":"{}"}`,
@@ -197,8 +197,8 @@ func TestChatTooManyCalls(t *testing.T) {
 		chunks = append(chunks, chatDelta(fmt.Sprintf(`{"tool_calls":[{"index":%d,"id":"c","function":{"name":"f","arguments":"{}"}}]}`, i)))
 	}
 	got := chatRead(t, strings.NewReader(chatWhole(chunks...)), toolcall.New())
-	if !errors.Is(got.err, toolcall.ErrTooManyCalls) || len(got.calls) != toolcall.DefaultMaxCalls {
-		t.Errorf("ReadChat = %v, %d calls, want ErrTooManyCalls and %d", got.err, len(got.calls), toolcall.DefaultMaxCalls)
+	if !errors.Is(got.Err, toolcall.ErrTooManyCalls) || len(got.Calls) != toolcall.DefaultMaxCalls {
+		t.Errorf("ReadChat = %v, %d calls, want ErrTooManyCalls and %d", got.Err, len(got.Calls), toolcall.DefaultMaxCalls)
 	}
 }
 
@@ -216,7 +216,7 @@ func TestEventCalls(t *testing.T) {
 		return got
 	}
 	chat := NewChatReader(toolcall.New())
-	got := collect(chatSSE(chatRole, chatStart("0", "call_0", "f"), chatDelta(`{"content":"x"}`),
+	got := collect(wiretest.DataSSE(chatRole, chatStart("0", "call_0", "f"), chatDelta(`{"content":"x"}`),
 		chatDelta(`{"tool_calls":[{"index":1,"id":"call_1","function":{"name":"g","arguments":"{}"}},{"index":0,"function":{"arguments":"{}"}}]}`), chatFinish), chat.Event, chat.EventCalls)
 	if diff := gocmp.Diff([]string{"[]", "[0]", "[]", "[1 0]", "[0 1]"}, got); diff != "" {
 		t.Errorf("chat (-want +got):\n%s", diff)

@@ -1,14 +1,12 @@
 package openaistream
 
 import (
-	"bytes"
-	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/argstream/argstream/toolcall"
-	"github.com/argstream/argstream/wire"
+	"github.com/argstream/argstream/internal/testutil/wiretest"
 )
 
 // responsesSynthetic is a Responses stream of a reasoning item, a message
@@ -16,12 +14,12 @@ import (
 // (with escapes, every third one identified by its item_id only), n text
 // and n reasoning deltas. withEvent gives each event its "event:" line.
 func responsesSynthetic(n int, withEvent bool) []byte {
-	var b bytes.Buffer
+	var b []byte
 	event := func(typ, data string) {
-		if withEvent {
-			b.WriteString("event: " + typ + "\n")
+		if !withEvent {
+			typ = ""
 		}
-		b.WriteString("data: " + data + "\n\n")
+		b = wiretest.AppendSSE(b, wiretest.SSEEvent{Type: typ, Data: data})
 	}
 	event("response.created", `{"type":"response.created","sequence_number":0,"response":{"id":"resp_1","object":"response","status":"in_progress","output":[]}}`)
 	event("response.output_item.added", `{"type":"response.output_item.added","output_index":0,"item":{"id":"rs_1","type":"reasoning","summary":[]}}`)
@@ -63,50 +61,18 @@ func responsesSynthetic(n int, withEvent bool) []byte {
 	}
 	event("response.completed", `{"type":"response.completed","response":{"id":"resp_1","object":"response","status":"completed","output":[`+
 		`{"id":"rs_1","type":"reasoning","summary":[]},{"id":"msg_1","type":"message","status":"completed","content":[],"role":"assistant"},`+item("2")+`,`+item("3")+`]}}`)
-	return b.Bytes()
-}
-
-func responsesAllocsPerStream(t *testing.T, stream []byte) float64 {
-	resp := toolcall.New()
-	var br bytes.Reader
-	var textBytes int
-	count := func(_ int64, b []byte) { textBytes += len(b) }
-	opts := []wire.Option{wire.OnText(count), wire.OnThinking(count)}
-	run := func() {
-		resp.Reset()
-		br.Reset(stream)
-		if err := ReadResponses(context.Background(), &br, resp, opts...); err != nil {
-			t.Fatal(err)
-		}
-		res := resp.End()
-		if len(res) != 2 {
-			t.Fatalf("%d calls, want 2", len(res))
-		}
-		for _, r := range res {
-			if !r.Executable {
-				t.Fatalf("call %+v", r)
-			}
-		}
-	}
-	run() // warm the Response's pools
-	return testing.AllocsPerRun(10, run)
+	return b
 }
 
 // TestResponsesAllocs: ReadResponses allocates per stream and per call,
-// never per delta.
+// never per delta, with or without the event field.
 func TestResponsesAllocs(t *testing.T) {
-	if testing.Short() {
-		t.Skip("long stream")
-	}
-	const small, large = 10, 10000
 	for _, withEvent := range []bool{true, false} {
-		a := responsesAllocsPerStream(t, responsesSynthetic(small, withEvent))
-		b := responsesAllocsPerStream(t, responsesSynthetic(large, withEvent))
-		perDelta := (b - a) / (4 * (large - small))
-		t.Logf("event field %v: allocations per stream: %v with %d deltas, %v with %d; per delta %.6f", withEvent, a, 4*small, b, 4*large, perDelta)
-		if perDelta > 0.001 {
-			t.Errorf("event field %v: %.6f allocations per delta, want 0", withEvent, perDelta)
-		}
+		responsesAdapter.CheckAllocs(t, wiretest.SteadyStream{
+			Name:   fmt.Sprint("event field ", withEvent),
+			Stream: func(n int) []byte { return responsesSynthetic(n, withEvent) },
+			Deltas: 4, Large: 10000, Runs: 10,
+		})
 	}
 }
 
@@ -117,19 +83,7 @@ func BenchmarkReadResponses(b *testing.B) {
 			name = "type"
 		}
 		b.Run(name, func(b *testing.B) {
-			stream := responsesSynthetic(1000, withEvent)
-			resp := toolcall.New()
-			var br bytes.Reader
-			b.SetBytes(int64(len(stream)))
-			b.ReportAllocs()
-			for b.Loop() {
-				resp.Reset()
-				br.Reset(stream)
-				if err := ReadResponses(context.Background(), &br, resp); err != nil {
-					b.Fatal(err)
-				}
-				resp.End()
-			}
+			responsesAdapter.Bench(b, responsesSynthetic(1000, withEvent))
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/4000, "ns/delta")
 		})
 	}

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"testing/iotest"
 
 	"github.com/argstream/argstream/internal/testutil"
 	"github.com/argstream/argstream/internal/testutil/wiretest"
@@ -30,11 +29,10 @@ func responsesSSE(withEvent bool, data ...string) string {
 			data[i] = withOutput(d, data[:i])
 		}
 	}
-	b, err := wiretest.SSEFromChunks([]byte(strings.Join(data, "\n")), withEvent)
-	if err != nil {
-		panic(err)
+	if withEvent {
+		return wiretest.TypedSSE(data...)
 	}
-	return string(b)
+	return wiretest.DataSSE(data...)
 }
 
 // withOutput returns end, a response.completed or response.incomplete
@@ -145,8 +143,8 @@ func responsesCall1(deltas ...string) []string {
 }
 
 func responsesRead(stream string) ([]wiretest.CallOutcome, error) {
-	g := responsesRun(toolcall.New(), strings.NewReader(stream))
-	return g.calls, g.err
+	g := responsesAdapter.Run(toolcall.New(), strings.NewReader(stream))
+	return g.Calls, g.Err
 }
 
 func responsesWant(index int64, id, name, args string) wiretest.CallOutcome {
@@ -358,7 +356,7 @@ func TestResponsesNotCalls(t *testing.T) {
 		t.Errorf("ReadResponses = %v, calls %+v, want none", err, got)
 	}
 	for _, data := range []string{"not even json", "[1, 2]", `{"no_type":true}`, `{"type":"response.future_event","Type":"x"}`} {
-		if _, err := responsesRead(responsesSSE(true, responsesCreated) + "data: " + data + "\n\n"); !errors.Is(err, ErrMalformed) {
+		if _, err := responsesRead(responsesSSE(true, responsesCreated) + wiretest.DataSSE(data)); !errors.Is(err, ErrMalformed) {
 			t.Errorf("data %s: ReadResponses = %v, want ErrMalformed", data, err)
 		}
 	}
@@ -403,13 +401,13 @@ func TestResponsesErrorEvent(t *testing.T) {
 			wire.ProviderError{Wire: wire.OpenAIResponses, Type: "t", Code: "a", Message: "m"}},
 		{"a number code, no event field", responsesSSE(false, append(start, `{"type":"error","code":429,"message":"slow down"}`)...),
 			wire.ProviderError{Wire: wire.OpenAIResponses, Code: "429", Message: "slow down"}},
-		{"not JSON", responsesSSE(true, start...) + "event: error\ndata: upstream timed out\n\n",
+		{"not JSON", responsesSSE(true, start...) + wiretest.SSE(wiretest.SSEEvent{Type: "error", Data: "upstream timed out"}),
 			wire.ProviderError{Wire: wire.OpenAIResponses, Message: "upstream timed out"}},
 		{"response.failed", responsesSSE(true, append(start, `{"type":"response.failed","sequence_number":4,"response":{"id":"resp_1","status":"failed","error":{"code":"server_error","message":"An error occurred while processing your request."},"output":[]}}`)...),
 			wire.ProviderError{Wire: wire.OpenAIResponses, Type: "response.failed", Code: "server_error", Message: "An error occurred while processing your request."}},
 		{"response.failed, no event field, no error", responsesSSE(false, append(start, `{"type":"response.failed","response":{"id":"resp_1","status":"failed","error":null}}`)...),
 			wire.ProviderError{Wire: wire.OpenAIResponses, Type: "response.failed"}},
-		{"response.failed, not JSON", responsesSSE(true, start...) + "event: response.failed\ndata: {oops\n\n",
+		{"response.failed, not JSON", responsesSSE(true, start...) + wiretest.SSE(wiretest.SSEEvent{Type: "response.failed", Data: "{oops"}),
 			wire.ProviderError{Wire: wire.OpenAIResponses, Type: "response.failed", Message: "{oops"}},
 	} {
 		got, err := responsesRead(tc.stream + responsesSSE(true, responsesCompleted))
@@ -460,7 +458,7 @@ func TestResponsesEnds(t *testing.T) {
 		truncated    bool // wraps sse.ErrTruncated
 	}{
 		{"clean EOF", start, false},
-		{"[DONE] without response.completed", start + "data: [DONE]\n\n", false},
+		{"[DONE] without response.completed", start + wiretest.DataSSE("[DONE]"), false},
 		{"cut mid-event", start + "event: response.in_progress\ndata: {", true},
 		{"no final blank line", start + "event: response.completed\ndata: {\"type\":\"response.completed\"}\n", true},
 	} {
@@ -476,7 +474,7 @@ func TestResponsesEnds(t *testing.T) {
 	// After response.completed, the SDKs read on: the body is read to its
 	// end, and an event there is malformed; a comment or [DONE] is not.
 	whole := responsesSSE(true, append(responsesCall1(`{"a":1}`), responsesCompleted)...)
-	if _, err := responsesRead(whole + ": bye\n\ndata: [DONE]\n\n"); err != nil {
+	if _, err := responsesRead(whole + ": bye\n\n" + wiretest.DataSSE("[DONE]")); err != nil {
 		t.Errorf("ReadResponses = %v", err)
 	}
 	late := responsesSSE(true, responsesAdded(2, "fc_2", "call_2", "rm", `{"path":"/"}`), responsesItemDoneEvent(2, "fc_2", "call_2", "rm", `{"path":"/"}`))
@@ -514,15 +512,14 @@ func TestResponsesMalformed(t *testing.T) {
 		`{"type":"response.output_item.done","output_index":0,"item":{"type":"function_call","call_id":"c","name":"\ud800"}}`,
 	} {
 		for _, withEvent := range []bool{true, false} {
-			stream := responsesSSE(false, responsesCreated)
+			ev := wiretest.SSEEvent{Data: data}
 			if withEvent {
-				typ := "response.function_call_arguments.delta"
+				ev.Type = "response.function_call_arguments.delta"
 				if _, rest, ok := strings.Cut(data, `"type":"`); ok {
-					typ, _, _ = strings.Cut(rest, `"`)
+					ev.Type, _, _ = strings.Cut(rest, `"`)
 				}
-				stream += "event: " + typ + "\n"
 			}
-			stream += "data: " + data + "\n\n" + responsesSSE(true, responsesCompleted)
+			stream := responsesSSE(false, responsesCreated) + wiretest.SSE(ev) + responsesSSE(true, responsesCompleted)
 			_, err := responsesRead(stream)
 			if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), "event 2") {
 				t.Errorf("%s (event field %v): ReadResponses = %v, want ErrMalformed at event 2", data, withEvent, err)
@@ -536,7 +533,7 @@ func TestResponsesIgnored(t *testing.T) {
 	// data must be a JSON object with a type), and ignored.
 	stream := responsesSSE(true, responsesCreated) +
 		": a comment\n\n" +
-		"data: {\"type\":\"response.future_event\",\"output_index\":3,\"item\":7,\"delta\":[],\"response\":\"x\"}\n\n" +
+		wiretest.DataSSE(`{"type":"response.future_event","output_index":3,"item":7,"delta":[],"response":"x"}`) +
 		responsesSSE(false,
 			`{"type":"response.queued","response":{}}`,
 			`{"type":"response.content_part.added","item_id":"msg_1","output_index":0,"content_index":0,"part":{"type":"output_text","text":""}}`,
@@ -548,7 +545,7 @@ func TestResponsesIgnored(t *testing.T) {
 		t.Errorf("ReadResponses = %v, calls %+v, want none", err, got)
 	}
 	for _, data := range []string{"not even json", "[1, 2]", `{"no_type":true}`, `{"type":"response.future_event","Type":"x"}`} {
-		if _, err := responsesRead(responsesSSE(true, responsesCreated) + "data: " + data + "\n\n"); !errors.Is(err, ErrMalformed) {
+		if _, err := responsesRead(responsesSSE(true, responsesCreated) + wiretest.DataSSE(data)); !errors.Is(err, ErrMalformed) {
 			t.Errorf("data %s: ReadResponses = %v, want ErrMalformed", data, err)
 		}
 	}
@@ -594,46 +591,13 @@ func TestResponsesIndependentCalls(t *testing.T) {
 	}
 }
 
-type responsesCancelReader struct {
-	r      io.Reader
-	cancel context.CancelFunc
-	after  int
-}
-
-func (c *responsesCancelReader) Read(p []byte) (int, error) {
-	c.after--
-	if c.after == 0 {
-		c.cancel()
-	}
-	return c.r.Read(p)
-}
-
 func TestResponsesContext(t *testing.T) {
 	stream := responsesSSE(true, append(responsesCall1(`{"a":`, `1}`), responsesCompleted)...)
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	resp := toolcall.New()
-	if err := ReadResponses(ctx, strings.NewReader(stream), resp); !errors.Is(err, context.Canceled) {
-		t.Errorf("ReadResponses = %v, want context.Canceled", err)
-	}
-
-	ctx, cancel = context.WithCancel(context.Background())
-	defer cancel()
-	resp.Reset()
-	rd := &responsesCancelReader{r: iotest.OneByteReader(strings.NewReader(stream)), cancel: cancel, after: 300}
-	if err := ReadResponses(ctx, rd, resp); !errors.Is(err, context.Canceled) {
-		t.Errorf("ReadResponses = %v, want context.Canceled mid-stream", err)
-	}
-	if res := resp.End(); len(res) != 1 || res[0].Executable {
+	if res := responsesAdapter.CheckContext(t, []byte(stream)); len(res) != 1 || res[0].Executable {
 		t.Errorf("results %+v, want one call cut off", res)
 	}
 }
 
 func TestResponsesEnded(t *testing.T) {
-	resp := toolcall.New()
-	resp.End()
-	stream := responsesSSE(true, append(responsesCall1(`{}`), responsesCompleted)...)
-	if err := ReadResponses(context.Background(), strings.NewReader(stream), resp); !errors.Is(err, toolcall.ErrEnded) {
-		t.Errorf("ReadResponses = %v, want toolcall.ErrEnded", err)
-	}
+	responsesAdapter.CheckEnded(t, "", []byte(responsesSSE(true, append(responsesCall1(`{}`), responsesCompleted)...)))
 }

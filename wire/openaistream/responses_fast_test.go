@@ -68,34 +68,16 @@ func TestResponsesFastDelta(t *testing.T) {
 		{`{"output_index":0, "delta":"x"}`, false},
 		{`{"output_index":0,"logprobs":[],"delta":"x"}`, false},
 	} {
-		took, problem := responsesFastVsSlow([]byte(tc.data))
-		if problem != "" {
-			t.Error(problem)
-		}
-		if took != tc.took {
-			t.Errorf("%q: the fast path took it: %v, want %v", tc.data, took, tc.took)
-		}
+		wiretest.CheckFastCase(t, tc.data, tc.took, responsesFastVsSlow)
 	}
 }
 
 // responsesData makes the data of an arguments delta, mostly as the API
 // writes it, sometimes not, and then mutates some of its bytes.
 func responsesData(rng *rand.Rand) []byte {
-	pick := func(s ...string) string { return s[rng.IntN(len(s))] }
-	rare := func(usual string, others ...string) string {
-		if rng.IntN(16) != 0 {
-			return usual
-		}
-		return pick(others...)
-	}
-	str := func() string {
-		var b strings.Builder
-		for range rng.IntN(8) {
-			b.WriteString(rare(pick("a", "é", `\"`, `\\`, `\n`, `\u00e9`, `\ud83d\ude00`, " ", "{", "}", `\/`),
-				`"`, `\`, `\ud800`, `\udc00`, "\xff", "\xed\xa0\x80", "\x01", "\x7f", `\x`, `\u00`))
-		}
-		return `"` + b.String() + `"`
-	}
+	d := wiretest.Draw{Rand: rng}
+	pick, rare := d.Pick, d.Rare
+	str := func() string { return `"` + d.Chars(8) + `"` }
 	members := []string{
 		`"type":"response.function_call_arguments.delta"`,
 		`"sequence_number":` + fmt.Sprint(rng.IntN(1000)),
@@ -129,13 +111,5 @@ func TestPropertyResponsesFastDelta(t *testing.T) {
 }
 
 func FuzzResponsesFastDelta(f *testing.F) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	for range 50 {
-		f.Add(responsesData(rng))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		if _, problem := responsesFastVsSlow(data); problem != "" {
-			t.Error(problem)
-		}
-	})
+	wiretest.FuzzFastPath(f, responsesData, responsesFastVsSlow)
 }

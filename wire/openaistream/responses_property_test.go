@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -17,9 +16,6 @@ import (
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire/sse"
 	"github.com/google/go-cmp/cmp"
-	"github.com/leanovate/gopter"
-	"github.com/leanovate/gopter/gen"
-	"github.com/leanovate/gopter/prop"
 )
 
 // responsesPlanEvent is one event of a generated response, with what it
@@ -173,19 +169,10 @@ func responsesDispatched(stream []byte) int {
 
 func TestResponsesProperty(t *testing.T) {
 	resp := toolcall.New() // reused: Reset must forget everything
-	properties := gopter.NewProperties(testutil.PropertyParameters(200))
-	docs := gen.SliceOfN(4, testutil.GenArgs(), reflect.TypeOf(testutil.Doc{}))
-	properties.Property("generated responses give back their calls; a cut stream its complete calls and no wrong ones", prop.ForAll(
-		func(n int, docs []testutil.Doc, seed uint64, cut int) bool {
-			msg := responsesCheckPlan(t, resp, docs[:n], seed, cut)
-			if msg != "" {
-				t.Log(msg)
-			}
-			return msg == ""
-		},
-		gen.IntRange(1, 4), docs, gen.UInt64(), gen.IntRange(0, 1<<20),
-	))
-	properties.TestingRun(t)
+	wiretest.PlanProperty(t, "generated responses give back their calls; a cut stream its complete calls and no wrong ones",
+		func(docs []testutil.Doc, seed uint64, cut int) string {
+			return responsesCheckPlan(t, resp, docs, seed, cut)
+		})
 }
 
 // responsesCheckPlan reads a response of docs whole, then cut after cut
@@ -205,15 +192,15 @@ func responsesCheckPlan(t testing.TB, resp *toolcall.Response, docs []testutil.D
 	stream := wiretest.FrameSSE(sseEvents, true, rng)
 
 	// Whole.
-	g := responsesRun(resp, bytes.NewReader(stream))
+	g := responsesAdapter.Run(resp, bytes.NewReader(stream))
 	_, wantText := responsesModel(plan, events)
-	if g.err != nil {
-		return fmt.Sprintf("whole: ReadResponses = %v\nstream %q", g.err, stream)
+	if g.Err != nil {
+		return fmt.Sprintf("whole: ReadResponses = %v\nstream %q", g.Err, stream)
 	}
-	if diff := cmp.Diff(plan.Want(), g.calls); diff != "" {
+	if diff := cmp.Diff(plan.Want(), g.Calls); diff != "" {
 		return fmt.Sprintf("whole: results (-want +got):\n%s\nstream %q", diff, stream)
 	}
-	if diff := cmp.Diff(wantText, g.text); diff != "" {
+	if diff := cmp.Diff(wantText, g.Text); diff != "" {
 		return fmt.Sprintf("whole: text (-want +got):\n%s", diff)
 	}
 
@@ -222,14 +209,14 @@ func responsesCheckPlan(t testing.TB, resp *toolcall.Response, docs []testutil.D
 	prefix := stream[:cut]
 	k := responsesDispatched(prefix)
 	wantCalls, _ := responsesModel(plan, events[:k])
-	g = responsesRun(resp, bytes.NewReader(prefix))
+	g = responsesAdapter.Run(resp, bytes.NewReader(prefix))
 	switch {
-	case k == len(events) && g.err != nil:
-		return fmt.Sprintf("cut at %d of %d, after response.completed: ReadResponses = %v", cut, len(stream), g.err)
-	case k < len(events) && !errors.Is(g.err, io.ErrUnexpectedEOF):
-		return fmt.Sprintf("cut at %d of %d (%d of %d events): ReadResponses = %v, want io.ErrUnexpectedEOF", cut, len(stream), k, len(events), g.err)
+	case k == len(events) && g.Err != nil:
+		return fmt.Sprintf("cut at %d of %d, after response.completed: ReadResponses = %v", cut, len(stream), g.Err)
+	case k < len(events) && !errors.Is(g.Err, io.ErrUnexpectedEOF):
+		return fmt.Sprintf("cut at %d of %d (%d of %d events): ReadResponses = %v, want io.ErrUnexpectedEOF", cut, len(stream), k, len(events), g.Err)
 	}
-	if diff := cmp.Diff(wantCalls, g.calls); diff != "" {
+	if diff := cmp.Diff(wantCalls, g.Calls); diff != "" {
 		return fmt.Sprintf("cut at %d of %d (%d of %d events): results (-want +got):\n%s\nstream %q", cut, len(stream), k, len(events), diff, prefix)
 	}
 	return ""

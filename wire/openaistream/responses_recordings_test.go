@@ -3,18 +3,15 @@ package openaistream
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"io"
 	"slices"
 	"strings"
 	"testing"
-	"testing/iotest"
 
 	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/toolcall"
-	"github.com/argstream/argstream/wire"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -158,12 +155,9 @@ func responsesExpect(t testing.TB, stream []byte) responsesExpected {
 	exp := responsesExpected{text: map[int64]string{}, thinking: map[int64]string{}}
 	calls := map[int64]*responsesExpCall{}
 	var order []int64
-	sc := bufio.NewScanner(bytes.NewReader(stream))
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() && !exp.completed {
-		data, ok := strings.CutPrefix(sc.Text(), "data:")
-		if !ok {
-			continue
+	for data := range wiretest.DataLines(t, stream) {
+		if exp.completed {
+			break
 		}
 		var ev responsesRecEvent
 		if err := json.Unmarshal([]byte(data), &ev); err != nil {
@@ -218,9 +212,6 @@ func responsesExpect(t testing.TB, stream []byte) responsesExpected {
 			exp.completed = true
 		}
 	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
 	slices.Sort(order)
 	for _, idx := range order {
 		c := calls[idx]
@@ -246,24 +237,9 @@ func responsesExpect(t testing.TB, stream []byte) responsesExpected {
 	return exp
 }
 
-// responsesGot is what a read gave: its error, its calls' outcomes, and
-// the text and thinking received per index.
-type responsesGot struct {
-	err            error
-	calls          []wiretest.CallOutcome
-	text, thinking map[int64]string
-}
-
-// responsesRun reads rd into resp, Reset first.
-func responsesRun(resp *toolcall.Response, rd io.Reader) responsesGot {
-	g := responsesGot{text: map[int64]string{}, thinking: map[int64]string{}}
-	resp.Reset()
-	g.err = ReadResponses(context.Background(), rd, resp,
-		wire.OnText(func(i int64, b []byte) { g.text[i] += string(b) }),
-		wire.OnThinking(func(i int64, b []byte) { g.thinking[i] += string(b) }))
-	g.calls = wiretest.Outcomes(resp.End())
-	return g
-}
+// responsesAdapter is ReadResponses under the tests that every wire
+// adapter passes.
+var responsesAdapter = wiretest.Adapter{Name: "ReadResponses", Read: ReadResponses}
 
 func TestResponsesRecordings(t *testing.T) {
 	resp := toolcall.New()
@@ -275,8 +251,8 @@ func TestResponsesRecordings(t *testing.T) {
 		if len(rec.calls) > 1 && !rec.chunks {
 			// Read as one stream, the events after the first
 			// response.completed are ones the SDKs read on: refused.
-			if g := responsesRun(resp, bytes.NewReader(data)); !errors.Is(g.err, ErrMalformed) {
-				t.Errorf("%s read whole: %v, want ErrMalformed", rec.file, g.err)
+			if g := responsesAdapter.Run(resp, bytes.NewReader(data)); !errors.Is(g.Err, ErrMalformed) {
+				t.Errorf("%s read whole: %v, want ErrMalformed", rec.file, g.Err)
 			}
 		}
 	}
@@ -286,20 +262,20 @@ func TestResponsesRecordings(t *testing.T) {
 			if !exp.completed {
 				t.Fatal("no response.completed in the stream")
 			}
-			g := responsesRun(resp, bytes.NewReader(sc.stream))
-			if g.err != nil {
-				t.Fatalf("ReadResponses = %v", g.err)
+			g := responsesAdapter.Run(resp, bytes.NewReader(sc.stream))
+			if g.Err != nil {
+				t.Fatalf("ReadResponses = %v", g.Err)
 			}
-			if diff := cmp.Diff(exp.calls, g.calls); diff != "" {
+			if diff := cmp.Diff(exp.calls, g.Calls); diff != "" {
 				t.Errorf("results (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff(exp.text, g.text); diff != "" {
+			if diff := cmp.Diff(exp.text, g.Text); diff != "" {
 				t.Errorf("text (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff(exp.thinking, g.thinking); diff != "" {
+			if diff := cmp.Diff(exp.thinking, g.Thinking); diff != "" {
 				t.Errorf("thinking (-want +got):\n%s", diff)
 			}
-			t.Logf("%+v", g.calls)
+			t.Logf("%+v", g.Calls)
 		})
 	}
 }
@@ -310,8 +286,8 @@ func TestResponsesRecordings(t *testing.T) {
 func TestResponsesRecordingsKnown(t *testing.T) {
 	resp := toolcall.New()
 	for _, sc := range responsesStreams(t) {
-		g := responsesRun(resp, bytes.NewReader(sc.stream))
-		got, text, thinking := g.calls, g.text, g.thinking
+		g := responsesAdapter.Run(resp, bytes.NewReader(sc.stream))
+		got, text, thinking := g.Calls, g.Text, g.Thinking
 		for _, rec := range responsesRecordings {
 			if !strings.HasPrefix(sc.name, rec.file) {
 				continue
@@ -353,22 +329,8 @@ func TestResponsesRecordingsKnown(t *testing.T) {
 func TestResponsesSplits(t *testing.T) {
 	resp := toolcall.New()
 	for _, sc := range responsesStreams(t) {
-		whole := responsesRun(resp, bytes.NewReader(sc.stream))
-		readers := []io.Reader{iotest.OneByteReader(bytes.NewReader(sc.stream)), iotest.HalfReader(bytes.NewReader(sc.stream))}
-		for seed := range uint64(20) {
-			readers = append(readers, wiretest.RandomReads(bytes.NewReader(sc.stream), seed, 64))
-		}
-		for i, rd := range readers {
-			g := responsesRun(resp, rd)
-			if (whole.err == nil) != (g.err == nil) {
-				t.Errorf("%s reader %d: ReadResponses = %v, whole = %v", sc.name, i, g.err, whole.err)
-			}
-			if diff := cmp.Diff(whole.calls, g.calls); diff != "" {
-				t.Errorf("%s reader %d (-whole +split):\n%s", sc.name, i, diff)
-			}
-			if !cmp.Equal(whole.text, g.text) || !cmp.Equal(whole.thinking, g.thinking) {
-				t.Errorf("%s reader %d: text %v thinking %v, whole %v %v", sc.name, i, g.text, g.thinking, whole.text, whole.thinking)
-			}
-		}
+		responsesAdapter.CheckSplits(t, sc.name, sc.stream, func(rd io.Reader) wiretest.Got {
+			return responsesAdapter.Run(resp, rd)
+		})
 	}
 }

@@ -2,6 +2,7 @@ package wiretest
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/argstream/argstream/internal/testutil"
@@ -64,4 +65,59 @@ func FastPathProperty(t *testing.T, check func(rng *rand.Rand) (took bool, probl
 	if took == 0 || declined == 0 {
 		t.Errorf("the fast path took %d events, declined %d: the generator misses a side", took, declined)
 	}
+}
+
+// CheckFastCase checks data with check, as FastPathProperty does, and
+// that the fast path took it if took, or declined it.
+func CheckFastCase(t *testing.T, data string, took bool, check func(data []byte) (took bool, problem string)) {
+	t.Helper()
+	got, problem := check([]byte(data))
+	if problem != "" {
+		t.Error(problem)
+	}
+	if got != took {
+		t.Errorf("%q: the fast path took it: %v, want %v", data, got, took)
+	}
+}
+
+// FuzzFastPath fuzzes check, as FastPathProperty calls it, seeded with 50
+// data of gen, drawn from a fixed seed.
+func FuzzFastPath(f *testing.F, gen func(*rand.Rand) []byte, check func(data []byte) (took bool, problem string)) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 50 {
+		f.Add(gen(rng))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if _, problem := check(data); problem != "" {
+			t.Error(problem)
+		}
+	})
+}
+
+// Draw draws the parts of an event's data, for the generators of the fast
+// paths' tests.
+type Draw struct{ *rand.Rand }
+
+// Pick is one of s.
+func (d Draw) Pick(s ...string) string { return s[d.IntN(len(s))] }
+
+// Rare is usual, or, one time in 16, one of others.
+func (d Draw) Rare(usual string, others ...string) string {
+	if d.IntN(16) != 0 {
+		return usual
+	}
+	return d.Pick(others...)
+}
+
+// Chars is the text of a JSON string of fewer than n characters, mostly
+// valid (escapes and non-ASCII among them), sometimes not: a quote or a
+// backslash alone, a lone surrogate, bytes that are not UTF-8, a control
+// byte, a bad escape.
+func (d Draw) Chars(n int) string {
+	var b strings.Builder
+	for range d.IntN(n) {
+		b.WriteString(d.Rare(d.Pick("a", "é", `\"`, `\\`, `\n`, `\u00e9`, `\ud83d\ude00`, " ", "{", "}", `\/`),
+			`"`, `\`, `\ud800`, `\udc00`, "\xff", "\xed\xa0\x80", "\x01", "\x7f", `\x`, `\u00`))
+	}
+	return b.String()
 }

@@ -14,9 +14,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -25,6 +27,10 @@ import (
 	"github.com/argstream/argstream/internal/testutil"
 	"github.com/argstream/argstream/token"
 	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire/sse"
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/gen"
+	"github.com/leanovate/gopter/prop"
 )
 
 // WireCall is one tool call of a generated response.
@@ -92,6 +98,24 @@ func MakeWirePlan(docs []testutil.Doc, first int64, rng *rand.Rand) (WirePlan, e
 		}
 	}
 	return p, nil
+}
+
+// PlanProperty checks, on 200 cases, that check reports no problem. Each
+// case is 1 to 4 generated arguments (docs), a seed, from which check makes
+// a response of those calls (MakeWirePlan) and its stream, and a cut
+// (0 to 2^20), where check cuts the stream; check returns what went wrong,
+// or "".
+func PlanProperty(t *testing.T, name string, check func(docs []testutil.Doc, seed uint64, cut int) string) {
+	t.Helper()
+	properties := gopter.NewProperties(testutil.PropertyParameters(200))
+	docs := gen.SliceOfN(4, testutil.GenArgs(), reflect.TypeOf(testutil.Doc{}))
+	properties.Property(name, prop.ForAll(
+		func(n int, docs []testutil.Doc, seed uint64, cut int) string {
+			return check(docs[:n], seed, cut)
+		},
+		gen.IntRange(1, 4), docs, gen.UInt64(), gen.IntRange(0, 1<<20),
+	))
+	properties.TestingRun(t)
 }
 
 // NumberedByStart returns p with its calls' indexes renumbered from first
@@ -202,7 +226,7 @@ func splitData(data string, rng *rand.Rand) []string {
 // With eventField, each event gets the "event:" line the API sends, named
 // by the payload's "type"; without, only its data line.
 func SSEFromChunks(chunks []byte, eventField bool) ([]byte, error) {
-	var b bytes.Buffer
+	var b []byte
 	sc := bufio.NewScanner(bytes.NewReader(chunks))
 	sc.Buffer(nil, 1<<24)
 	for sc.Scan() {
@@ -210,6 +234,7 @@ func SSEFromChunks(chunks []byte, eventField bool) ([]byte, error) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
+		var typ string
 		if eventField {
 			var v struct {
 				Type string `json:"type"`
@@ -217,13 +242,33 @@ func SSEFromChunks(chunks []byte, eventField bool) ([]byte, error) {
 			if err := json.Unmarshal(line, &v); err != nil {
 				return nil, fmt.Errorf("decoding %q: %v", line, err)
 			}
-			b.WriteString("event: " + v.Type + "\n")
+			typ = v.Type
 		}
-		b.WriteString("data: ")
-		b.Write(line)
-		b.WriteString("\n\n")
+		var err error
+		if b, err = sse.AppendEvent(b, typ, line); err != nil {
+			return nil, fmt.Errorf("framing %q: %v", line, err)
+		}
 	}
-	return b.Bytes(), sc.Err()
+	return b, sc.Err()
+}
+
+// DataLines yields the data of each "data:" line of stream, the one space
+// after the colon dropped: the events of a recording, whose data are one
+// line each, for a test to decode independently of the reader under test.
+// It fails t if stream cannot be scanned (a line over 16 MiB).
+func DataLines(t testing.TB, stream []byte) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		sc := bufio.NewScanner(bytes.NewReader(stream))
+		sc.Buffer(nil, 1<<24)
+		for sc.Scan() {
+			if data, ok := strings.CutPrefix(sc.Text(), "data:"); ok && !yield(strings.TrimPrefix(data, " ")) {
+				return
+			}
+		}
+		if err := sc.Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // RandomReads returns a reader of r whose reads return 1 to max bytes at
