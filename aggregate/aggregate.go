@@ -61,7 +61,7 @@ type config struct {
 
 // digestSpill is how much compact JSON an Aggregator WithDigest holds
 // before it hashes it.
-const digestSpill = 4 << 10
+const digestSpill = 1 << 10
 
 // ErrNoValue is returned by Value for an Aggregator WithDigest, which keeps
 // none.

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -116,5 +117,37 @@ func TestRecordingsForwarded(t *testing.T) {
 	}
 	if n < 30 {
 		t.Errorf("only %d recordings forwarded whole", n)
+	}
+}
+
+// TestReadSizes: the client's bytes do not depend on the sizes of its
+// reads: a read smaller than an event (the rest kept for the next reads)
+// gives the same bytes as large reads, blocked calls and all.
+func TestReadSizes(t *testing.T) {
+	skip := mustPolicy(t, `{"run": "skip"}`)
+	for name, in := range recordedResponses(t) {
+		k := kindOf(t, in)
+		for _, cfg := range []Config{{}, {Policy: func(string) *policy.Policy { return skip }}} {
+			want, _ := filterAll(t, New(cfg), k, in)
+			for _, size := range []int{1, 7, 100} {
+				rc := New(cfg).Filter(k, io.NopCloser(bytes.NewReader(in)), nil)
+				var got []byte
+				buf := make([]byte, size)
+				for {
+					n, err := rc.Read(buf)
+					got = append(got, buf[:n]...)
+					if err == io.EOF {
+						break
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+				}
+				rc.Close()
+				if !bytes.Equal(got, want) {
+					t.Errorf("%s (%v), reads of %d bytes: other bytes than large reads", name, k, size)
+				}
+			}
+		}
 	}
 }

@@ -164,13 +164,24 @@ type stream struct {
 	closed   bool
 }
 
-// Read reads the client's bytes, reading the upstream as it needs to.
+// Read reads the client's bytes, reading the upstream as it needs to. They
+// are written into p itself when they fit: the stream keeps no buffer of
+// its own for them (an open stream's memory is mostly its buffers).
 func (s *stream) Read(p []byte) (int, error) {
-	for s.off == len(s.out) {
+	if s.off < len(s.out) {
+		// What did not fit the last read.
+		n := copy(p, s.out[s.off:])
+		if s.off += n; s.off == len(s.out) {
+			s.out, s.off = nil, 0 // an overflow is not kept
+		}
+		return n, nil
+	}
+	s.out, s.off = p[:0:len(p)], 0
+	for len(s.out) == 0 {
 		if s.ended {
+			s.out = nil
 			return 0, io.EOF
 		}
-		s.out, s.off = s.out[:0], 0
 		s.next()
 		// The events that came with it go out in the same write: one write
 		// and flush for the client per read of the upstream, not per
@@ -179,8 +190,14 @@ func (s *stream) Read(p []byte) (int, error) {
 			s.next()
 		}
 	}
-	n := copy(p, s.out[s.off:])
-	s.off += n
+	if len(s.out) <= len(p) && &s.out[0] == &p[0] {
+		n := len(s.out)
+		s.out = nil // p is the caller's again
+		return n, nil
+	}
+	// More than p holds: s.out has moved to an array of its own.
+	n := copy(p, s.out)
+	s.off = n
 	return n, nil
 }
 
