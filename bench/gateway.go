@@ -602,10 +602,8 @@ func (g *Gateway) clients(p *GatewayProxy, id int64, rd *round, reached *sync.Wa
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
-	if latency != nil {
-		for j := range latency {
-			latency[j] -= rd.sent[j].Load()
-		}
+	for j := range latency {
+		latency[j] -= rd.sent[j].Load()
 	}
 	if err := p.Err(); err != nil {
 		return fmt.Errorf("%s: %v", p.Name, err)
