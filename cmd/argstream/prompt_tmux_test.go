@@ -149,16 +149,6 @@ func startTmux(t *testing.T, command string) *tmuxSession {
 	return s
 }
 
-// buildArgstream builds the command into a test directory.
-func buildArgstream(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "argstream")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v: %s", err, out)
-	}
-	return bin
-}
-
 // inTerminal is the shell command that runs args in the terminal, with
 // the terminal's settings (stty -a) written to dir/before and dir/after,
 // and the exit status on the screen.
@@ -201,6 +191,7 @@ func (s *tmuxSession) keys(keys ...string) {
 // finish; e marks it for editing. Each time, the terminal's settings are
 // the same after as before.
 func TestPromptInTerminal(t *testing.T) {
+	requireTmux(t)
 	bin := buildArgstream(t)
 	lastLine := "fn f25()"
 	prompt := "Allow block 0 call fs_create_file (toolu_1)? [y/n/e]"
@@ -271,6 +262,7 @@ func textThenCalls(t *testing.T, dir string, calls ...[2]string) string {
 // terminal echoes nothing while the replay runs, and the prompt waits for
 // a key typed once it is there.
 func TestPromptTypeAheadInTerminal(t *testing.T) {
+	requireTmux(t)
 	bin := buildArgstream(t)
 	dir := t.TempDir()
 	_, rules := promptStream(t, dir)
@@ -305,6 +297,7 @@ func TestPromptTypeAheadInTerminal(t *testing.T) {
 // on the screen at a time, naming its call; y typed twice in a burst
 // answers the first only, and the second waits for its own answer.
 func TestPromptNamesItsCallInTerminal(t *testing.T) {
+	requireTmux(t)
 	bin := buildArgstream(t)
 	dir := t.TempDir()
 	_, rules := promptStream(t, dir)
@@ -333,6 +326,7 @@ func TestPromptNamesItsCallInTerminal(t *testing.T) {
 // the screen, its last line, while the content streams on above it; the
 // terminal resized to 40 columns, the lines that follow fit in 40.
 func TestPromptSmallTerminal(t *testing.T) {
+	requireTmux(t)
 	s, dir := promptReplay(t, buildArgstream(t), "function_call", "300")
 	if out, err := s.tmux("resize-window", "-t", "argstream", "-x", "60", "-y", "10"); err != nil {
 		t.Fatalf("tmux resize-window: %v: %s", err, out)
@@ -366,6 +360,7 @@ func TestPromptSmallTerminal(t *testing.T) {
 // TestPromptInterrupted: Ctrl-C at the prompt ends the replay as SIGINT
 // does, with the terminal put back as it was.
 func TestPromptInterrupted(t *testing.T) {
+	requireTmux(t)
 	s, dir := promptReplay(t, buildArgstream(t), "function_call", "400")
 	s.waitFor("Allow block 0 call", 10*time.Second)
 	s.keys("C-c")
