@@ -191,7 +191,7 @@ type auditWriter struct {
 func (a *auditWriter) write(r guard.Record) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.buf = append(r.AppendJSON(a.buf[:0]), '\n')
+	a.buf = r.AppendJSON(a.buf[:0]) // a line, with its newline
 	if _, err := a.w.Write(a.buf); err != nil && !a.failed {
 		a.failed = true
 		fmt.Fprintf(a.errs, "argstream: proxy: the audit log %s: %s\n", a.name, message(err))
