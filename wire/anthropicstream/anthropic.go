@@ -167,9 +167,6 @@ func (r *Reader) fail(err error) error {
 }
 
 func (r *Reader) event(ev sse.Event) error {
-	if string(ev.Type) == "ping" {
-		return nil // both SDKs skip pings unread
-	}
 	if err := r.parse(ev.Data); err != nil {
 		if string(ev.Type) == "error" {
 			return &wire.ProviderError{Wire: wire.Anthropic, Message: string(ev.Data)}
@@ -180,6 +177,12 @@ func (r *Reader) event(ev sse.Event) error {
 	// providers' formats read the data's type alone: the two must agree.
 	if !bytes.Equal(ev.Type, r.typ) {
 		return r.malformed(fmt.Errorf("an event named %q holds data of type %q", ev.Type, r.typ))
+	}
+	if string(r.typ) == "ping" {
+		// Both SDKs skip a ping unread, but a reader that goes by the
+		// data's type reads it too: its data is checked as any event's,
+		// and it may come anywhere.
+		return nil
 	}
 	if string(r.typ) == "error" {
 		return r.providerError()

@@ -71,7 +71,9 @@
 //   - message_stop: the end of the message.
 //   - error: Read returns a *[wire.ProviderError] with the provider's error
 //     type and message (overloaded_error, ...).
-//   - ping: skipped, its data unread, as both SDKs skip it.
+//   - ping: skipped, as both SDKs skip it, anywhere in the stream; its data
+//     must be a ping's (a reader that goes by the data's type would apply
+//     anything else).
 //   - any other event type: its data checked, and ignored, so that event
 //     types to come do not break Read.
 //

@@ -200,9 +200,35 @@ func TestMalformed(t *testing.T) {
 	}
 }
 
+// TestPingHoldsAPing: both SDKs skip a ping unread, but a reader that goes
+// by the data's type (as the SDKs of other formats do) would apply what it
+// holds; a ping whose data is not a ping's is malformed.
+func TestPingHoldsAPing(t *testing.T) {
+	for _, data := range []string{
+		`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"../"}}`,
+		`anything`,
+		`{"type":"ping","type":"content_block_delta"}`,
+		`{}`,
+	} {
+		stream := msgStart +
+			ev(`{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"f","input":{}}}`) +
+			ev(`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"path\":\"src/"}}`) +
+			wiretest.SSE(wiretest.SSEEvent{Type: "ping", Data: data}) +
+			ev(`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"x\"}"}}`) +
+			ev(`{"type":"content_block_stop","index":0}`) + msgStop
+		resp := toolcall.New()
+		if err := Read(context.Background(), strings.NewReader(stream), resp); !errors.Is(err, ErrMalformed) {
+			t.Errorf("a ping holding %s: Read = %v, want ErrMalformed", data, err)
+		}
+		if res := resp.End(); len(res) != 1 || res[0].Executable {
+			t.Errorf("a ping holding %s: %+v, want the call not executable", data, res)
+		}
+	}
+}
+
 func TestIgnored(t *testing.T) {
 	stream := wiretest.SSE(wiretest.SSEEvent{Type: "ping", Data: `{"type": "ping"}`}) + msgStart +
-		wiretest.SSE(wiretest.SSEEvent{Type: "ping", Data: "anything: both SDKs skip pings unread"}) +
+		wiretest.SSE(wiretest.SSEEvent{Type: "ping", Data: `{"type":"ping","future":[1]}`}) +
 		": a comment\n\n" +
 		ev(`{"type":"future_event","index":3}`) +
 		ev(`{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}`) +
