@@ -294,8 +294,9 @@
 //
 // Each call, once its response ends, is one JSON line of the audit log
 // (--audit FILE, appended to; stderr without it), as [guard.Record]'s
-// AppendJSON writes it: never a header, a request body or an argument
-// value. --admin ADDR serves GET /healthz ("ok") and GET /metrics
+// AppendJSON writes it, with "unlisted":true for a tool that --rules-dir
+// has no file for: never a header, a request body or an argument value.
+// --admin ADDR serves GET /healthz ("ok") and GET /metrics
 // ([guard.Metrics], Prometheus's text format). stdout says where it listens:
 // "argstream proxy: listening on http://ADDR, forwarding to URL".
 //

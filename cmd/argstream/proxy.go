@@ -5,6 +5,7 @@ package main
 // and an admin listener for health and metrics.
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -19,7 +20,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/argstream/argstream/fragment"
 	"github.com/argstream/argstream/guard"
+	"github.com/argstream/argstream/policy"
 )
 
 const proxyUsage = "proxy --upstream URL [--listen ADDR] (--rules RULES.json | --rules-dir DIR) [--ask forward|block] [--audit FILE] [--admin ADDR] [--drain DURATION]"
@@ -67,7 +70,7 @@ func runProxy(e env, args []string) int {
 		return exitUsage
 	}
 	stderr := &lockedWriter{w: e.stderr} // the log's and, by default, the audit's
-	auditLog := &auditWriter{w: stderr, name: "stderr", errs: stderr}
+	auditLog := &auditWriter{w: stderr, name: "stderr", errs: stderr, unlisted: pols.unlisted}
 	if *audit != "" {
 		f, err := os.OpenFile(*audit, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 		if err != nil {
@@ -81,6 +84,12 @@ func runProxy(e env, args []string) int {
 	g := guard.New(guard.Config{
 		Policy:   pols.lookup,
 		BlockAsk: *ask == "block",
+		Notice: func(c fragment.Call, d policy.Decision, reason string) string {
+			if reason == "" && d.Rule == policy.ImplicitRule && pols.unlisted(c.Name) {
+				reason = fmt.Sprintf("the rules directory has no policy for this tool, so it is decided %s", d.Mode)
+			}
+			return guard.DefaultNotice(c, d, reason)
+		},
 		OnCall: func(r guard.Record) {
 			metrics.Call(r)
 			auditLog.write(r)
@@ -178,20 +187,26 @@ func flushStdout(e env) {
 }
 
 // auditWriter writes one JSON line per call to w, from any goroutine, one
-// line at a time; the first failure to write is said once on errs.
+// line at a time; the first failure to write is said once on errs. A
+// call to a tool that --rules-dir does not list has "unlisted":true, as
+// in replay's lines.
 type auditWriter struct {
-	mu     sync.Mutex
-	w      io.Writer
-	name   string
-	errs   io.Writer
-	buf    []byte
-	failed bool
+	mu       sync.Mutex
+	w        io.Writer
+	name     string
+	errs     io.Writer
+	unlisted func(tool string) bool
+	buf      []byte
+	failed   bool
 }
 
 func (a *auditWriter) write(r guard.Record) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.buf = r.AppendJSON(a.buf[:0]) // a line, with its newline
+	a.buf = r.AppendJSON(a.buf[:0]) // one object, and its newline
+	if r.Decision.Decided() && a.unlisted(r.Call.Name) {
+		a.buf = append(bytes.TrimSuffix(a.buf, []byte("}\n")), `,"unlisted":true}`+"\n"...)
+	}
 	if _, err := a.w.Write(a.buf); err != nil && !a.failed {
 		a.failed = true
 		fmt.Fprintf(a.errs, "argstream: proxy: the audit log %s: %s\n", a.name, message(err))

@@ -224,10 +224,11 @@ func TestProxyCommand(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	want := []string{"write_file forwarded unattended false", "shell forwarded ask false", "write_file blocked skip true"}
+	// shell has no file in the rules directory.
+	want := []string{"write_file forwarded unattended false <nil>", "shell forwarded ask false true", "write_file blocked skip true <nil>"}
 	var got []string
 	for _, c := range records {
-		got = append(got, fmt.Sprintf("%s %s %s %v", c["name"], c["action"], c["mode"], c["upstream_cancelled"]))
+		got = append(got, fmt.Sprintf("%s %s %s %v %v", c["name"], c["action"], c["mode"], c["upstream_cancelled"], c["unlisted"]))
 		if c["wire"] != "anthropic" || c["time"] == nil || c["decided_at_byte"] == nil || c["argument_bytes"] == nil {
 			t.Errorf("audit line %v", c)
 		}
@@ -275,7 +276,7 @@ func TestProxyAuditOnStderrAskBlock(t *testing.T) {
 	defer upstream.Close()
 	p := startProxy(t, bin, "--upstream", upstream.URL, "--rules-dir", proxyRules(t), "--ask", "block")
 	_, body := post(t, p.url)
-	if strings.Contains(body, "rm -rf") || !strings.Contains(body, "no policy rule matched, so the default decided ask") {
+	if strings.Contains(body, "rm -rf") || !strings.Contains(body, "the rules directory has no policy for this tool, so it is decided ask") {
 		t.Errorf("the client's stream:\n%s", body)
 	}
 	var calls []map[string]any
@@ -285,7 +286,8 @@ func TestProxyAuditOnStderrAskBlock(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	if len(calls) != 1 || calls[0]["action"] != "blocked" || calls[0]["name"] != "shell" || calls[0]["upstream_cancelled"] != true {
+	if len(calls) != 1 || calls[0]["action"] != "blocked" || calls[0]["name"] != "shell" || calls[0]["upstream_cancelled"] != true ||
+		calls[0]["mode"] != "ask" || calls[0]["unlisted"] != true {
 		t.Errorf("audit on stderr: %v", calls)
 	}
 }
