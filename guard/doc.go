@@ -32,7 +32,8 @@
 // the path names (.../messages, .../chat/completions, .../responses,
 // wherever mounted, however spelled) or, for another path, that the events
 // show; a response that is not a stream whole ([Guard.Whole]). A compressed
-// response is read decoded. Other endpoints, error statuses and their
+// request or response (gzip, deflate) is read decoded, and a request in an
+// encoding the gateway cannot decode is refused. Other endpoints, error statuses and their
 // bodies pass unchanged. Filter is the core, for a caller with a body of
 // its own.
 //

@@ -11,8 +11,8 @@ package guard
 
 import (
 	"bytes"
-	"compress/flate"
 	"compress/gzip"
+	"compress/zlib"
 	"context"
 	"errors"
 	"fmt"
@@ -68,12 +68,18 @@ func newExchange(req *http.Request) (*exchange, error) {
 	req.Body = io.NopCloser(bytes.NewReader(body))
 	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 	req.ContentLength = int64(len(body))
+	// The body is forwarded as it came, but read decoded: a compressed
+	// request is as much a model's request as a plain one.
+	plain, err := decodeRequest(req.Header.Get("Content-Encoding"), body)
+	if err != nil {
+		return nil, err
+	}
 	var v struct {
 		Model  jsontext.Value `json:"model"`
 		Stream jsontext.Value `json:"stream"`
 	}
-	err = json.Unmarshal(body, &v, json.RejectUnknownMembers(false))
-	if err != nil && bytes.HasPrefix(bytes.TrimLeft(body, " \t\r\n"), []byte("{")) {
+	err = json.Unmarshal(plain, &v, json.RejectUnknownMembers(false))
+	if err != nil && bytes.HasPrefix(bytes.TrimLeft(plain, " \t\r\n"), []byte("{")) {
 		// A JSON object the gateway cannot read (a repeated member, invalid
 		// UTF-8) may be read otherwise upstream: as asking for a stream, or
 		// as a model's request on a path the gateway does not know.
@@ -84,6 +90,39 @@ func newExchange(req *http.Request) (*exchange, error) {
 		x.stream = string(v.Stream) == "true"
 	}
 	return x, nil
+}
+
+// decodeRequest returns a request body decoded from its Content-Encoding
+// enc, for the gateway to read. An encoding it cannot decode is refused:
+// the request might ask for a stream on any path.
+func decodeRequest(enc string, body []byte) ([]byte, error) {
+	var zr io.Reader
+	switch enc = strings.ToLower(strings.TrimSpace(enc)); enc {
+	case "", "identity":
+		return body, nil
+	case "gzip", "x-gzip":
+		r, err := gzip.NewReader(bytes.NewReader(body))
+		if err != nil {
+			return nil, fmt.Errorf("guard: the request's gzip: %w", err)
+		}
+		zr = r
+	case "deflate": // zlib's format (RFC 9110, 8.4.1.2)
+		r, err := zlib.NewReader(bytes.NewReader(body))
+		if err != nil {
+			return nil, fmt.Errorf("guard: the request's deflate: %w", err)
+		}
+		zr = r
+	default:
+		return nil, fmt.Errorf("guard: a request body in the content encoding %q, which the gateway cannot read", enc)
+	}
+	plain, err := io.ReadAll(io.LimitReader(zr, MaxRequestBody+1))
+	if err != nil {
+		return nil, fmt.Errorf("guard: the request's %s: %w", enc, err)
+	}
+	if len(plain) > MaxRequestBody {
+		return nil, fmt.Errorf("guard: a request body over %d bytes decoded", MaxRequestBody)
+	}
+	return plain, nil
 }
 
 // prepare readies the outgoing request of a judged exchange: a response the
@@ -125,8 +164,12 @@ func decodeBody(resp *http.Response) error {
 			return fmt.Errorf("guard: the response's gzip: %w", err)
 		}
 		resp.Body = readCloser{zr, resp.Body}
-	case "deflate":
-		resp.Body = readCloser{flate.NewReader(resp.Body), resp.Body}
+	case "deflate": // zlib's format (RFC 9110, 8.4.1.2)
+		zr, err := zlib.NewReader(resp.Body)
+		if err != nil {
+			return fmt.Errorf("guard: the response's deflate: %w", err)
+		}
+		resp.Body = readCloser{zr, resp.Body}
 	default:
 		return fmt.Errorf("guard: a response in the content encoding %q, which the gateway cannot read", enc)
 	}

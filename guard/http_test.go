@@ -3,6 +3,7 @@ package guard
 import (
 	"bytes"
 	"compress/gzip"
+	"compress/zlib"
 	"context"
 	"io"
 	"net/http"
@@ -27,7 +28,7 @@ type upstream struct {
 	events   [][]byte
 	pause    time.Duration
 	status   int
-	gzip     bool
+	compress string // the response's Content-Encoding: "", gzip or deflate
 	mu       sync.Mutex
 	path     string
 	query    string
@@ -51,10 +52,19 @@ func (u *upstream) serve(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("X-Upstream", "yes")
 	var out io.Writer = w
-	var zw *gzip.Writer
-	if u.gzip {
-		w.Header().Set("Content-Encoding", "gzip")
+	var zw interface {
+		io.Writer
+		Flush() error
+		Close() error
+	}
+	switch u.compress {
+	case "gzip":
 		zw = gzip.NewWriter(w)
+	case "deflate":
+		zw = zlib.NewWriter(w)
+	}
+	if zw != nil {
+		w.Header().Set("Content-Encoding", u.compress)
 		out = zw
 	}
 	w.WriteHeader(u.status)
@@ -214,14 +224,69 @@ func TestPassThrough(t *testing.T) {
 		}
 
 		rec := recordedResponses(t)["vercel-ai__anthropic__anthropic-json-tool.1.chunks.txt#0"]
-		u = newUpstream(t, streamEvents(rec), 0)
-		u.gzip = true
-		client, base = clientFor(t, face, g, u.srv.URL)
-		resp = post(t, client, base+"/v1/messages", anthropicRequest)
-		got, _ = io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if !strings.Contains(string(got), "was blocked") || strings.Contains(u.encoding, "br") {
-			t.Errorf("%s: gzip: %q (asked for %q)\n%s", face, resp.Header.Get("Content-Encoding"), u.encoding, got)
+		for _, enc := range []string{"gzip", "deflate"} {
+			u = newUpstream(t, streamEvents(rec), 0)
+			u.compress = enc
+			client, base = clientFor(t, face, g, u.srv.URL)
+			resp = post(t, client, base+"/v1/messages", anthropicRequest)
+			got, _ = io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if !strings.Contains(string(got), "was blocked") || strings.Contains(string(got), `"input_json_delta"`) || strings.Contains(u.encoding, "br") {
+				t.Errorf("%s: %s: %q (asked for %q)\n%s", face, enc, resp.Header.Get("Content-Encoding"), u.encoding, got)
+			}
+		}
+	}
+}
+
+// TestCompressedRequest: a request body is read decoded, so that a
+// compressed model request on a path the gateway does not know is judged
+// all the same; a request in an encoding the gateway cannot read never
+// reaches the upstream.
+func TestCompressedRequest(t *testing.T) {
+	skip := mustPolicy(t, `{"run": "skip"}`)
+	g := New(Config{Policy: func(string) *policy.Policy { return skip }})
+	rec := recordedResponses(t)["vercel-ai__anthropic__anthropic-json-tool.1.chunks.txt#0"]
+	compress := func(enc string, b []byte) []byte {
+		var buf bytes.Buffer
+		var zw io.WriteCloser = gzip.NewWriter(&buf)
+		if enc == "deflate" {
+			zw = zlib.NewWriter(&buf)
+		}
+		zw.Write(b)
+		zw.Close()
+		return buf.Bytes()
+	}
+	for _, face := range []string{"transport", "proxy"} {
+		for _, enc := range []string{"gzip", "deflate"} {
+			u := newUpstream(t, streamEvents(rec), 0)
+			client, base := clientFor(t, face, g, u.srv.URL)
+			req, _ := http.NewRequest("POST", base+"/relay/anything", bytes.NewReader(compress(enc, []byte(anthropicRequest))))
+			req.Header.Set("Content-Encoding", enc)
+			resp, err := client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if !strings.Contains(string(got), "was blocked") || strings.Contains(string(got), `"input_json_delta"`) {
+				t.Errorf("%s: a request in %s on another path: %d\n%s", face, enc, resp.StatusCode, got)
+			}
+		}
+
+		u := newUpstream(t, streamEvents(rec), 0)
+		client, base := clientFor(t, face, g, u.srv.URL)
+		req, _ := http.NewRequest("POST", base+"/relay/anything", strings.NewReader("(zstd bytes)"))
+		req.Header.Set("Content-Encoding", "zstd")
+		if resp, err := client.Do(req); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusBadGateway {
+				t.Errorf("%s: zstd: status %d, want the request refused", face, resp.StatusCode)
+			}
+		}
+		select {
+		case <-u.done:
+			t.Errorf("%s: zstd: the upstream got the request", face)
+		default:
 		}
 	}
 }
