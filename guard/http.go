@@ -53,6 +53,12 @@ func (x *exchange) judged() bool { return x.kind != wire.Unknown || x.model }
 // the client asked for. The SDKs decide to read a stream from their request
 // ("stream": true), not from the response's headers: so does the gateway.
 func newExchange(req *http.Request) (*exchange, error) {
+	if up := req.Header.Get("Upgrade"); up != "" {
+		// A WebSocket (the Realtime API, the Responses API's WebSocket
+		// mode) carries tool calls in messages the gateway does not read:
+		// refused, so that the client falls back to a stream, or fails.
+		return nil, fmt.Errorf("guard: a request to switch to the protocol %q, whose messages the gateway cannot judge", up)
+	}
 	x := &exchange{kind: wire.OfPath(req.URL.Path)}
 	if req.Body == nil || req.Body == http.NoBody {
 		return x, nil

@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -234,6 +235,38 @@ func TestPassThrough(t *testing.T) {
 			if !strings.Contains(string(got), "was blocked") || strings.Contains(string(got), `"input_json_delta"`) || strings.Contains(u.encoding, "br") {
 				t.Errorf("%s: %s: %q (asked for %q)\n%s", face, enc, resp.Header.Get("Content-Encoding"), u.encoding, got)
 			}
+		}
+	}
+}
+
+// TestUpgradeRefused: a WebSocket carries tool calls the gateway cannot
+// read; the request to switch never reaches the upstream, on any path.
+func TestUpgradeRefused(t *testing.T) {
+	for _, face := range []string{"transport", "proxy"} {
+		for _, path := range []string{"/v1/responses", "/v1/realtime", "/elsewhere"} {
+			var upgraded atomic.Bool
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				upgraded.Store(true)
+				w.Header().Set("Connection", "Upgrade")
+				w.Header().Set("Upgrade", "websocket")
+				w.WriteHeader(http.StatusSwitchingProtocols)
+			}))
+			client, base := clientFor(t, face, New(Config{}), srv.URL)
+			req, _ := http.NewRequest("GET", base+path, nil)
+			req.Header.Set("Connection", "Upgrade")
+			req.Header.Set("Upgrade", "websocket")
+			req.Header.Set("Sec-WebSocket-Version", "13")
+			req.Header.Set("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ==")
+			if resp, err := client.Do(req); err == nil {
+				resp.Body.Close()
+				if resp.StatusCode == http.StatusSwitchingProtocols {
+					t.Errorf("%s %s: switched protocols", face, path)
+				}
+			}
+			if upgraded.Load() {
+				t.Errorf("%s %s: the upstream got the request to switch", face, path)
+			}
+			srv.Close()
 		}
 	}
 }
