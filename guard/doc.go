@@ -34,9 +34,9 @@
 // show; a response that is not a stream whole ([Guard.Whole]). A compressed
 // request or response (gzip, deflate) is read decoded, and a request in an
 // encoding the gateway cannot decode is refused, as is a request to switch
-// protocols (a WebSocket), whose messages it does not read. Other endpoints, error statuses and their
-// bodies pass unchanged. Filter is the core, for a caller with a body of
-// its own.
+// protocols (a WebSocket), whose messages it does not read. Other
+// endpoints, error statuses and their bodies pass unchanged. Filter is the
+// core, for a caller with a body of its own.
 //
 // # What the client reads in place of a blocked call
 //
