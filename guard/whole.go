@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -79,6 +80,24 @@ func checkNames(body []byte) error {
 			}
 		}
 	}
+}
+
+// unmarshal decodes body into v, a pointer to a struct. A member whose name
+// is none of those v reads but equal to one of them under case folding
+// ("Tool_calls") is refused: encoding/json v1, and the SDKs' readers built
+// like it, would read it where the gateway would not.
+func unmarshal(body []byte, v any) error {
+	if err := json.Unmarshal(body, v); err != nil {
+		return err
+	}
+	folded := reflect.New(reflect.TypeOf(v).Elem())
+	if err := json.Unmarshal(body, folded.Interface(), json.MatchCaseInsensitiveNames(true)); err != nil {
+		return err
+	}
+	if !reflect.DeepEqual(v, folded.Interface()) {
+		return errors.New("a member name that differs from one the gateway reads in case alone")
+	}
+	return nil
 }
 
 // shapeOf tells a whole response's wire from its members.
@@ -186,7 +205,7 @@ func (g *Guard) wholeAnthropic(body []byte) ([]byte, error) {
 		} `json:"content"`
 		StopReason string `json:"stop_reason"`
 	}
-	if err := json.Unmarshal(body, &msg); err != nil {
+	if err := unmarshal(body, &msg); err != nil {
 		return nil, fmt.Errorf("guard: the message: %w", err)
 	}
 	var calls []wholeCall
@@ -237,7 +256,7 @@ func (g *Guard) wholeChat(body []byte) ([]byte, error) {
 			FinishReason string `json:"finish_reason"`
 		} `json:"choices"`
 	}
-	if err := json.Unmarshal(body, &c); err != nil {
+	if err := unmarshal(body, &c); err != nil {
 		return nil, fmt.Errorf("guard: the completion: %w", err)
 	}
 	replace := map[string]jsontext.Value{}
@@ -301,7 +320,7 @@ func (g *Guard) wholeResponses(body []byte) ([]byte, error) {
 			Arguments string `json:"arguments"`
 		} `json:"output"`
 	}
-	if err := json.Unmarshal(body, &r); err != nil {
+	if err := unmarshal(body, &r); err != nil {
 		return nil, fmt.Errorf("guard: the response: %w", err)
 	}
 	var calls []wholeCall
