@@ -32,11 +32,14 @@
 // the path names (.../messages, .../chat/completions, .../responses,
 // wherever mounted, however spelled) or, for another path, that the events
 // show; a response that is not a stream whole ([Guard.Whole]). A compressed
-// request or response (gzip, deflate) is read decoded, and a request in an
-// encoding the gateway cannot decode is refused, as is a request to switch
-// protocols (a WebSocket), whose messages it does not read. Other
-// endpoints, error statuses and their bodies pass unchanged. Filter is the
-// core, for a caller with a body of its own.
+// request or response (gzip, deflate) is read decoded. A request in an
+// encoding the gateway cannot decode (zstd, which Codex sends) is forwarded
+// as it came, and its 2xx response, on any path, is judged as what its
+// Content-Type says: a body that is not what its type says fails to parse,
+// and is refused. A request to switch protocols (a WebSocket), whose
+// messages the gateway does not read, is refused. Other endpoints, error
+// statuses and their bodies pass unchanged. Filter is the core, for a
+// caller with a body of its own.
 //
 // # What the client reads in place of a blocked call
 //

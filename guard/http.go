@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
@@ -43,11 +44,14 @@ type exchange struct {
 	kind   wire.Kind // by the path; Unknown if the path does not say
 	model  bool      // the request is a model call: a JSON object with a "model"
 	stream bool      // its "stream" is true: the client's SDK reads an event stream
+	// opaque: the request's body is in an encoding the gateway cannot
+	// decode (zstd, as Codex sends), so the response says what it is.
+	opaque bool
 	cancel context.CancelFunc
 }
 
 // judged reports whether the response must be judged.
-func (x *exchange) judged() bool { return x.kind != wire.Unknown || x.model }
+func (x *exchange) judged() bool { return x.kind != wire.Unknown || x.model || x.opaque }
 
 // newExchange reads req's body, leaving it readable again, and learns what
 // the client asked for. The SDKs decide to read a stream from their request
@@ -77,6 +81,10 @@ func newExchange(req *http.Request) (*exchange, error) {
 	// The body is forwarded as it came, but read decoded: a compressed
 	// request is as much a model's request as a plain one.
 	plain, err := decodeRequest(req.Header.Get("Content-Encoding"), body)
+	if errors.Is(err, errEncoding) {
+		x.opaque = true
+		return x, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -98,9 +106,13 @@ func newExchange(req *http.Request) (*exchange, error) {
 	return x, nil
 }
 
+// errEncoding is a request's content encoding that the gateway cannot
+// decode.
+var errEncoding = errors.New("guard: a request body in a content encoding the gateway cannot decode")
+
 // decodeRequest returns a request body decoded from its Content-Encoding
-// enc, for the gateway to read. An encoding it cannot decode is refused:
-// the request might ask for a stream on any path.
+// enc, for the gateway to read: errEncoding for an encoding it cannot
+// decode.
 func decodeRequest(enc string, body []byte) ([]byte, error) {
 	var zr io.Reader
 	switch enc = strings.ToLower(strings.TrimSpace(enc)); enc {
@@ -119,7 +131,7 @@ func decodeRequest(enc string, body []byte) ([]byte, error) {
 		}
 		zr = r
 	default:
-		return nil, fmt.Errorf("guard: a request body in the content encoding %q, which the gateway cannot read", enc)
+		return nil, fmt.Errorf("%w: %q", errEncoding, enc)
 	}
 	plain, err := io.ReadAll(io.LimitReader(zr, MaxRequestBody+1))
 	if err != nil {
@@ -151,7 +163,15 @@ func (g *Guard) judge(x *exchange, resp *http.Response) error {
 	if err := decodeBody(resp); err != nil {
 		return err
 	}
-	if x.stream {
+	stream := x.stream
+	if x.opaque {
+		// The request could not be read: the response's type says how
+		// the client reads it. A body that is not what its type says fails
+		// to parse, and is refused: either way nothing passes unjudged.
+		mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+		stream = mt == "text/event-stream"
+	}
+	if stream {
 		return g.judgeStream(x, resp)
 	}
 	return g.judgeWhole(x, resp)
