@@ -163,15 +163,14 @@ func (g *Guard) judge(x *exchange, resp *http.Response) error {
 	if err := decodeBody(resp); err != nil {
 		return err
 	}
-	stream := x.stream
 	if x.opaque {
 		// The request could not be read: the response's type says how
 		// the client reads it. A body that is not what its type says fails
 		// to parse, and is refused: either way nothing passes unjudged.
 		mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-		stream = mt == "text/event-stream"
+		x.stream = mt == "text/event-stream"
 	}
-	if stream {
+	if x.stream {
 		return g.judgeStream(x, resp)
 	}
 	return g.judgeWhole(x, resp)
