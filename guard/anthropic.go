@@ -16,7 +16,7 @@ type anthropicRewriter struct {
 	open []int64 // the blocks the client has seen start and not stop
 }
 
-func (w *anthropicRewriter) complete() bool         { return w.r.Done() }
+func (w *anthropicRewriter) complete() bool         { return w.r.Ended() }
 func (w *anthropicRewriter) canCancel(*stream) bool { return true }
 
 func (w *anthropicRewriter) emit(s *stream, b *block) error {

@@ -331,11 +331,12 @@ func scanData(t *testing.T, stream []byte, event func(data []byte), blank func()
 }
 
 // expectAnthropic reads an Anthropic Messages recording: a response ends
-// at message_stop, once its event is dispatched (by a blank line).
+// at message_stop, once its event is dispatched (by a blank line), and is
+// complete at the stream's end if a message_delta with a stop_reason came.
 func expectAnthropic(t *testing.T, stream []byte) []replayedResponse {
 	t.Helper()
 	var r recording
-	stopped := false
+	stopped, ended := false, false
 	scanData(t, stream, func(data []byte) {
 		var ev testutil.AnthropicEvent
 		if err := json.Unmarshal(data, &ev); err != nil {
@@ -366,16 +367,18 @@ func expectAnthropic(t *testing.T, stream []byte) []replayedResponse {
 			case "thinking_delta":
 				resp.Texts[fmt.Sprint("thinking ", ev.Index)] += ev.Delta.Thinking
 			}
+		case "message_delta":
+			ended = ended || ev.Delta.StopReason != ""
 		case "message_stop":
 			stopped = true
 		}
 	}, func() {
 		if stopped {
 			r.end(false)
-			stopped = false
+			stopped, ended = false, false
 		}
 	})
-	r.end(true) // a response not ended by a dispatched message_stop
+	r.end(!ended) // a response not ended by a dispatched message_stop
 	return r.out
 }
 
@@ -604,7 +607,8 @@ func checkRecording(t *testing.T, rec shippedRecording) {
 
 // Every Anthropic recording replayed gives its calls, its text, and its
 // end: the anthropic-sdk-python recordings end without the blank line
-// that dispatches message_stop, so their stream is cut short (exit 1).
+// that dispatches message_stop, after message_delta's stop_reason: the
+// message has ended, and the cut event is dropped.
 func TestReplayAnthropicRecordings(t *testing.T) {
 	calls := 0
 	for _, rec := range recordings {

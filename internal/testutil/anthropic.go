@@ -21,6 +21,7 @@ type AnthropicEvent struct {
 		PartialJSON string `json:"partial_json"`
 		Text        string `json:"text"`
 		Thinking    string `json:"thinking"`
+		StopReason  string `json:"stop_reason"` // message_delta's
 	} `json:"delta"`
 }
 

@@ -48,7 +48,7 @@ var ErrMalformed = wire.ErrMalformed
 func Read(ctx context.Context, body io.Reader, resp *toolcall.Response, opts ...wire.Option) error {
 	r := NewReader(resp, opts...)
 	rd := sse.NewReader(body)
-	s := adapter.Stream{Name: "anthropic", Last: "message_stop", CompleteAtEOF: r.Done, Malformed: ErrMalformed}
+	s := adapter.Stream{Name: "anthropic", Last: "message_stop", CompleteAtEOF: r.Ended, Malformed: ErrMalformed}
 	return r.fail(adapter.Loop(ctx, rd, s, func(ev sse.Event) (bool, error) {
 		return false, r.Event(ev)
 	}))
@@ -71,6 +71,7 @@ type Reader struct {
 	err  error // the first error: every later Event returns it
 
 	begun, done bool        // message_start, message_stop came
+	stopped     bool        // a message_delta with a stop_reason came
 	blocks      []blockKind // each content block's kind, by index
 	touched     []int64     // the calls the last event concerned
 
@@ -131,13 +132,20 @@ func NewReader(resp *toolcall.Response, opts ...wire.Option) *Reader {
 // its options.
 func (r *Reader) Reset(resp *toolcall.Response) {
 	r.resp, r.n, r.err = resp, 0, nil
-	r.begun, r.done = false, false
+	r.begun, r.done, r.stopped = false, false, false
 	r.touched = r.touched[:0]
 	r.blocks = r.blocks[:0]
 }
 
 // Done reports whether message_stop has come.
 func (r *Reader) Done() bool { return r.done }
+
+// Ended reports whether the message has ended: message_stop has come, or a
+// message_delta with a stop_reason, after which only message_stop may. A
+// stream whose body ends after that, even in an event cut off (which the
+// SDKs drop, as the SSE spec does), is complete, as a Chat Completions
+// stream is after its finish_reason.
+func (r *Reader) Ended() bool { return r.done || r.stopped }
 
 // Event reads one event of the stream and drives the Response with it. It
 // returns a *[wire.ProviderError] for an error event, an error wrapping
@@ -210,6 +218,7 @@ func (r *Reader) event(ev sse.Event) error {
 		}
 		return r.resp.Stop(r.index)
 	case "message_delta":
+		r.stopped = r.stopped || len(r.stop) > 0
 		switch string(r.stop) {
 		case "max_tokens", "model_context_window_exceeded":
 			r.resp.Incomplete()

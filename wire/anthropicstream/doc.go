@@ -88,20 +88,20 @@
 //
 // # Errors
 //
-// Read returns nil at the end of a body whose message_stop came (what
-// follows it may end in an event that no blank line ended: dropped, as the
-// spec and the SDKs' readers drop it), and otherwise:
+// Read returns nil at the end of a body whose message has ended
+// ([Reader.Ended]: message_stop came, or a message_delta with a
+// stop_reason, after which only message_stop may come; what follows may
+// end in an event that no blank line ended: dropped, as the spec and the
+// SDKs' readers drop it, which is how some recordings end, message_stop's
+// data line without the blank line after it), and otherwise:
 //
 //   - a *wire.ProviderError for an error event;
 //   - an error wrapping [io.ErrUnexpectedEOF] if the stream ends before
-//     message_stop: at a clean end between events, or cut in the middle of
-//     an event, when it also wraps the sse Reader's [*sse.Error] for
-//     [sse.ErrTruncated]. This includes a stream whose message_stop data line
-//     came but not the blank line after it, which is what dispatches an
-//     event (some recordings end so): the stream is not known to be whole,
-//     and Read says so; the calls whose content_block_stop came are complete
-//     all the same, and End reports them executable. Whether to run them
-//     from a response cut short is the caller's decision.
+//     that: at a clean end between events, or cut in the middle of an
+//     event, when it also wraps the sse Reader's [*sse.Error] for
+//     [sse.ErrTruncated]. The calls whose content_block_stop came are
+//     complete all the same, and End reports them executable. Whether to
+//     run them from a response cut short is the caller's decision.
 //   - an error wrapping ErrMalformed for an event that is not what the API
 //     documents, or that two readers could read differently (above); Read
 //     has failed the Response ([toolcall.Response.Fail]), and no call runs;

@@ -138,7 +138,11 @@ func TestRecordings(t *testing.T) {
 				t.Fatal("no tool call in the recording")
 			}
 			got := anthropicAdapter.Run(toolcall.New(), bytes.NewReader(stream))
-			anthropicAdapter.CheckEnd(t, got.Err, rec.noFinalBlankLine)
+			// Without the blank line after message_stop (noFinalBlankLine),
+			// that event is cut off after message_delta's stop_reason:
+			// dropped, as the SDKs drop it, and the message has ended all
+			// the same (Reader.Ended).
+			anthropicAdapter.CheckEnd(t, got.Err, false)
 			if diff := cmp.Diff(wantCalls, got.Calls); diff != "" {
 				t.Errorf("results (-want +got):\n%s", diff)
 			}
@@ -161,6 +165,32 @@ func TestRecordingsCompleted(t *testing.T) {
 		}
 		if diff := cmp.Diff(want(expect(t, stream)), wiretest.Outcomes(resp.End())); diff != "" {
 			t.Errorf("%s: results (-want +got):\n%s", rec.file, diff)
+		}
+	}
+}
+
+// TestCutBeforeTheStopReason: a stream cut off before message_delta's
+// stop_reason is truncated; cut off after it, in the only event that may
+// follow, it is not.
+func TestCutBeforeTheStopReason(t *testing.T) {
+	stream := readRecording(t, recordings[0].file) // cut off in message_stop
+	i := bytes.Index(stream, []byte("event: message_delta"))
+	for _, tc := range []struct {
+		cut       []byte
+		truncated bool
+	}{
+		{stream[:i+30], true}, // in message_delta
+		{stream[:i], true},    // before it
+		{stream, false},       // in message_stop
+		{append(stream[:len(stream):len(stream)], "\n\n"...), false},
+	} {
+		resp := toolcall.New()
+		err := Read(context.Background(), bytes.NewReader(tc.cut), resp)
+		if got := errors.Is(err, io.ErrUnexpectedEOF); got != tc.truncated {
+			t.Errorf("cut at byte %d: Read = %v, want truncated %v", len(tc.cut), err, tc.truncated)
+		}
+		if res := resp.End(); len(res) != 1 || !res[0].Executable {
+			t.Errorf("cut at byte %d: %+v, want the stopped call executable", len(tc.cut), res)
 		}
 	}
 }
