@@ -238,9 +238,6 @@ func TestHostileThroughGateway(t *testing.T) {
 			resp(`{"type":"response.function_call_arguments.done","item_id":"fc","output_index":0,"arguments":"{\"path\":\"/etc/passwd\"}"}`)},
 		{"a BOM", wire.OpenAIResponses, "\ufeff" + added},
 		// A call the client runs whose input no policy reads.
-		{"a Responses custom tool call", wire.OpenAIResponses, resp(`{"type":"response.created","response":{"id":"r","status":"in_progress","output":[]}}`) +
-			resp(`{"type":"response.output_item.added","output_index":0,"item":{"type":"custom_tool_call","id":"ctc","call_id":"c1","name":"shell","input":""}}`) +
-			resp(`{"type":"response.custom_tool_call_input.delta","item_id":"ctc","output_index":0,"delta":"rm -rf /"}`)},
 		{"a Responses local shell call", wire.OpenAIResponses, resp(`{"type":"response.created","response":{"id":"r","status":"in_progress","output":[]}}`) +
 			resp(`{"type":"response.output_item.added","output_index":0,"item":{"type":"local_shell_call","id":"lsc","call_id":"c1","action":{"type":"exec","command":["rm","-rf","/"]},"status":"in_progress"}}`)},
 	} {
@@ -257,5 +254,48 @@ func TestHostileThroughGateway(t *testing.T) {
 				t.Errorf("the client read what the gateway refused:\n%s", out)
 			}
 		})
+	}
+}
+
+// TestCustomToolCall: a Responses custom_tool_call (Codex's apply_patch,
+// its input free text) is judged as a call whose arguments are
+// {"input":TEXT}: forwarded byte for byte when its policy allows it, and
+// when it blocks it, absent from every event and from the final output,
+// the notice in its place.
+func TestCustomToolCall(t *testing.T) {
+	resp := wiretest.TypedSSE
+	item := func(input, status string) string {
+		return `{"type":"custom_tool_call","id":"ctc_1","call_id":"call_1","name":"apply_patch","input":"` + input + `","status":"` + status + `"}`
+	}
+	patch := `*** Begin Patch\n*** Update File: /etc/passwd\n+root::0:0\n*** End Patch`
+	stream := resp(`{"type":"response.created","response":{"id":"r","object":"response","status":"in_progress","output":[]}}`) +
+		resp(`{"type":"response.output_item.added","output_index":0,"item":`+item("", "in_progress")+`}`) +
+		resp(`{"type":"response.custom_tool_call_input.delta","item_id":"ctc_1","output_index":0,"delta":"*** Begin Patch\n*** Update File: "}`) +
+		resp(`{"type":"response.custom_tool_call_input.delta","item_id":"ctc_1","output_index":0,"delta":"/etc/passwd\n"}`) +
+		resp(`{"type":"response.custom_tool_call_input.delta","item_id":"ctc_1","output_index":0,"delta":"+root::0:0\n*** End Patch"}`) +
+		resp(`{"type":"response.custom_tool_call_input.done","item_id":"ctc_1","output_index":0,"input":"`+patch+`"}`) +
+		resp(`{"type":"response.output_item.done","output_index":0,"item":`+item(patch, "completed")+`}`) +
+		resp(`{"type":"response.completed","response":{"id":"r","object":"response","status":"completed","output":[`+item(patch, "completed")+`]}}`)
+	allow := mustPolicy(t, `{"run": "unattended"}`)
+	out, _ := filterAll(t, New(Config{Policy: func(string) *policy.Policy { return allow }}), wire.OpenAIResponses, []byte(stream))
+	if string(out) != stream {
+		t.Errorf("allowed: the client read\n%s\nwant the upstream's bytes", out)
+	}
+	res, _, err := readClient(wire.OpenAIResponses, out)
+	if err != nil || len(res) != 1 || !res[0].Executable || !strings.Contains(string(res[0].Arguments), "/etc/passwd") {
+		t.Errorf("allowed: the client reads %v, %+v", err, res)
+	}
+
+	// The patch is judged as its text streams: blocked at "/etc/".
+	deny := mustPolicy(t, `{"run": [{"arg": "/input", "pattern": "Update File: /", "mode": "skip"}, {"mode": "unattended"}]}`)
+	out, _ = filterAll(t, New(Config{Policy: func(string) *policy.Policy { return deny }}), wire.OpenAIResponses, []byte(stream))
+	res, text, err := readClient(wire.OpenAIResponses, out)
+	if err != nil || len(res) != 0 || !strings.Contains(text, `The call to the tool "apply_patch" (id "call_1") was blocked`) {
+		t.Errorf("blocked: the client reads %v, %+v, %q\n%s", err, res, text, out)
+	}
+	for _, hidden := range []string{"passwd", "custom_tool_call", "root::"} {
+		if strings.Contains(string(out), hidden) {
+			t.Errorf("blocked: %q reaches the client:\n%s", hidden, out)
+		}
 	}
 }

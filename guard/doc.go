@@ -62,8 +62,10 @@
 // requests (what the agent sends, the tool results), nor what a tool does
 // once an agent runs a forwarded call. An ask decision is forwarded by
 // default, for the agent's own prompt to ask ([Config.BlockAsk] blocks it).
-// A call whose input is not JSON arguments (a Chat custom tool's, and the
-// Responses API's custom_tool_call, local_shell_call, shell_call,
+// A Responses custom_tool_call (a tool whose input is free text, as Codex's
+// apply_patch) is judged as a call whose arguments are {"input":TEXT}, as
+// its text streams. A call whose input the gateway does not read (a Chat
+// custom tool's, and the Responses API's local_shell_call, shell_call,
 // apply_patch_call and computer_call items, which the agent runs) is not
 // judged: it ends the stream with an error, as do tool calls in a Chat
 // choice other than the first.

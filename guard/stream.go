@@ -248,7 +248,7 @@ func (s *stream) next() {
 			return
 		}
 		if rr, ok := s.step.(*openaistream.ResponsesReader); ok && rr.OtherCalls() {
-			s.fail("an output item is a call whose input is not JSON arguments (a custom tool's, a shell's, a patch's, a computer's), which the gateway does not judge")
+			s.fail("an output item is a call whose input the gateway does not read (a shell's, a patch's, a computer's), which it does not judge")
 			return
 		}
 	}

@@ -286,7 +286,7 @@ func responsesOtherCalls(body []byte) bool {
 					Type string `json:"type"`
 				} `json:"item"`
 			}
-			if json.Unmarshal([]byte(data), &e) == nil && slices.Contains([]string{"custom_tool_call",
+			if json.Unmarshal([]byte(data), &e) == nil && slices.Contains([]string{
 				"local_shell_call", "shell_call", "apply_patch_call", "computer_call"}, e.Item.Type) {
 				return true
 			}
@@ -1120,8 +1120,8 @@ func TestGatewayBlocksPackedChat(t *testing.T) {
 
 // TestGatewayFailsClosed: the streams the gateway ends with its error
 // event by design, whatever its policy: tool calls in a Chat choice other
-// than the first, an output item the client runs whose input is not JSON
-// arguments (a custom tool's, a local shell's), and a forwarded call whose
+// than the first, an output item the client runs whose input the gateway
+// does not read (a local shell's), and a forwarded call whose
 // arguments turn out not to be JSON (the client would run what the gateway
 // did not judge). The client reads the upstream's events up to the
 // failure, then the error event, and the SDK reports it.
@@ -1148,8 +1148,6 @@ func TestGatewayFailsClosed(t *testing.T) {
 	item := func(event string, item *differ.Node) differ.Event {
 		return differ.Event{Name: event, HasName: true, Data: O(M("type", S(event)), M("output_index", N(2)), M("item", item))}
 	}
-	custom := O(M("id", S("ctc_01")), M("type", S("custom_tool_call")), M("status", S("completed")),
-		M("call_id", S("call_01CUSTOM")), M("name", S("run_script")), M("input", S("rm -rf /tmp/x")))
 	shell := O(M("id", S("lsc_01")), M("type", S("local_shell_call")), M("status", S("completed")), M("call_id", S("call_01SHELL")),
 		M("action", O(M("type", S("exec")), M("command", differ.Arr(S("id"))), M("env", O()))))
 	cfgs := forwarding(t)
@@ -1160,8 +1158,6 @@ func TestGatewayFailsClosed(t *testing.T) {
 	}{
 		{"chat/other-choice", chatGW, insert(chatStream([]differ.Call{readCall}, sequential([]differ.Call{readCall})), 3, differ.Event{Data: otherChoice})},
 		{"chat/bad-arguments", chatGW, chatStream([]differ.Call{badArgs}, sequential([]differ.Call{badArgs}))},
-		{"responses/custom-tool-call", responsesGW, insert(responsesStream([]differ.Call{readCall}, sequential([]differ.Call{readCall})), -1,
-			item("response.output_item.added", custom), item("response.output_item.done", custom))},
 		{"responses/local-shell-call", responsesGW, insert(responsesStream([]differ.Call{readCall}, sequential([]differ.Call{readCall})), -1,
 			item("response.output_item.added", shell), item("response.output_item.done", shell))},
 		{"responses/bad-arguments", responsesGW, responsesStream([]differ.Call{badArgs}, sequential([]differ.Call{badArgs}))},
@@ -1277,5 +1273,62 @@ func TestGatewayBlocksRecordings(t *testing.T) {
 				})
 			}
 		})
+	}
+}
+
+// TestGatewayCustomToolCall: a Responses custom_tool_call (its input free
+// text, as Codex's apply_patch) through either face, read by openai-go: a
+// policy that allows it forwards the upstream's bytes, and the SDK's final
+// response holds the call with its input; a policy that blocks it on its
+// input, as it streams, leaves the SDK a final response with the notice
+// at its output_index and no trace of the input.
+func TestGatewayCustomToolCall(t *testing.T) {
+	const patch = "*** Begin Patch\n*** Update File: /etc/passwd\n+root::0:0\n*** End Patch"
+	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	item := func(input, status string) string {
+		return `{"id":"ctc_1","type":"custom_tool_call","status":"` + status + `","call_id":"call_1","name":"apply_patch","input":` + q(input) + `}`
+	}
+	ev := func(typ, rest string) string {
+		return "event: " + typ + "\ndata: {\"type\":\"" + typ + "\"," + rest + "}\n\n"
+	}
+	response := func(status, output string) string {
+		return `"response":{"id":"resp_1","object":"response","created_at":1700000000,"status":"` + status + `","model":"gpt-5.4","output":[` + output + `]}`
+	}
+	var body strings.Builder
+	body.WriteString(ev("response.created", `"sequence_number":0,`+response("in_progress", "")))
+	body.WriteString(ev("response.output_item.added", `"sequence_number":1,"output_index":0,"item":`+item("", "in_progress")))
+	for i, d := range []string{patch[:30], patch[30:44], patch[44:]} {
+		body.WriteString(ev("response.custom_tool_call_input.delta", fmt.Sprintf(`"sequence_number":%d,"item_id":"ctc_1","output_index":0,"delta":%s`, 2+i, q(d))))
+	}
+	body.WriteString(ev("response.custom_tool_call_input.done", `"sequence_number":5,"item_id":"ctc_1","output_index":0,"input":`+q(patch)))
+	body.WriteString(ev("response.output_item.done", `"sequence_number":6,"output_index":0,"item":`+item(patch, "completed")))
+	body.WriteString(ev("response.completed", `"sequence_number":7,`+response("completed", item(patch, "completed"))))
+	stream := []byte(body.String())
+
+	up := upstream.New(t, stream, pause)
+	allow := mustPolicy(t, `{"run": [{"mode": "unattended"}]}`)
+	for _, f := range upstream.Faces(t, guard.New(guard.Config{Policy: func(string) *policy.Policy { return allow }}), up.URL) {
+		got := runResponses(f)
+		up.Wait(t)
+		s, _ := got.summary.(responseSummary)
+		if got.err != nil || !bytes.Equal(f.Rec.Body(), stream) || len(s.Output) != 1 || !strings.Contains(s.Output[0].Raw, `"input":"*** Begin Patch`) {
+			t.Errorf("allowed, %s: %v, %+v\n%s", f.Name, got.err, s, f.Rec.Body())
+		}
+	}
+
+	deny := mustPolicy(t, `{"run": [{"arg": "/input", "pattern": "Update File: /", "mode": "skip"}, {"mode": "unattended"}]}`)
+	for _, f := range upstream.Faces(t, guard.New(guard.Config{Policy: func(string) *policy.Policy { return deny }}), up.URL) {
+		got := runResponses(f)
+		up.Wait(t)
+		s, _ := got.summary.(responseSummary)
+		if got.err != nil || len(s.Output) != 1 || s.Output[0].Type != "message" || len(s.Output[0].Text) != 1 ||
+			!strings.Contains(s.Output[0].Text[0], `The call to the tool "apply_patch" (id "call_1") was blocked`) {
+			t.Errorf("blocked, %s: %v, %+v", f.Name, got.err, s)
+		}
+		for _, hidden := range []string{"passwd", "custom_tool_call"} {
+			if strings.Contains(string(f.Rec.Body()), hidden) {
+				t.Errorf("blocked, %s: %q reaches the client:\n%s", f.Name, hidden, f.Rec.Body())
+			}
+		}
 	}
 }

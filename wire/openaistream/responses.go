@@ -20,6 +20,7 @@ import (
 	"github.com/argstream/argstream/wire"
 	"github.com/argstream/argstream/wire/internal/adapter"
 	"github.com/argstream/argstream/wire/sse"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // ReadResponses reads the server-sent events of an OpenAI Responses API
@@ -44,20 +45,28 @@ import (
 //     too, with the item's id as its id, since it has no call_id, and
 //     Call.Server set: never executable. The item's arguments, empty in
 //     OpenAI's streams, are the first bytes of the arguments, which the
-//     deltas extend, as the SDKs append them. An output_index or item id
-//     added twice is malformed. Every other item (message, reasoning,
-//     web_search_call, file_search_call, tool_search_call,
-//     code_interpreter_call, custom_tool_call, whose input is free text and
-//     not JSON, and the item types to come) is not a call, and is ignored
-//     with its events.
-//   - response.function_call_arguments.delta and
-//     response.mcp_call_arguments.delta: Response.Chunk(output_index,
-//     delta). The event's item_id must be a call's item, and its
-//     output_index, if any, that call's; an event without output_index is
-//     for the call whose item id is its item_id.
-//   - response.function_call_arguments.done and
-//     response.mcp_call_arguments.done, response.output_item.done of a call
-//     item, and the output of response.completed and response.incomplete:
+//     deltas extend, as the SDKs append them. An item of type
+//     custom_tool_call (a custom tool, whose input is free text: Codex's
+//     apply_patch) is a call whose arguments are the JSON object
+//     {"input":TEXT}: they stream as the text does, its deltas escaped as in
+//     a JSON string, so that policies ("/input"), sinks and renderers read
+//     it as any call; they end with its input (custom_tool_call_input.done,
+//     or the item done). An output_index or item id added twice is
+//     malformed. Every other item (message, reasoning, web_search_call,
+//     file_search_call, tool_search_call, code_interpreter_call, and the
+//     item types to come) is not a call, and is ignored with its events.
+//   - response.function_call_arguments.delta,
+//     response.mcp_call_arguments.delta and
+//     response.custom_tool_call_input.delta: Response.Chunk(output_index,
+//     delta). The event's item_id must be a call's item, of the kind the
+//     event names (the SDKs apply each to its own kind of item only), and
+//     its output_index, if any, that call's; an event without output_index
+//     is for the call whose item id is its item_id.
+//   - response.function_call_arguments.done,
+//     response.mcp_call_arguments.done and
+//     response.custom_tool_call_input.done (its "input", as {"input":TEXT}),
+//     response.output_item.done of a call item, and the output of
+//     response.completed and response.incomplete:
 //     restatements of the call (Response.Restate), which must equal what
 //     streamed (the same name and ids, the same JSON arguments), or the call
 //     fails (a [*toolcall.MismatchError]): a reader of the final response, of
@@ -141,8 +150,8 @@ const (
 	responsesIgnored   responsesKind = iota
 	responsesItemAdded               // response.output_item.added
 	responsesItemDone                // response.output_item.done
-	responsesArgsDelta               // response.function_call_arguments.delta, mcp_call
-	responsesArgsDone                // response.function_call_arguments.done, mcp_call
+	responsesArgsDelta               // response.function_call_arguments.delta, mcp_call's, custom_tool_call_input's
+	responsesArgsDone                // response.function_call_arguments.done, mcp_call's, custom_tool_call_input's
 	responsesText                    // response.output_text.delta, response.refusal.delta
 	responsesThinking                // response.reasoning_summary_text.delta, response.reasoning_text.delta
 	responsesEnd                     // response.completed, response.incomplete
@@ -156,9 +165,9 @@ func responsesKindOf(typ []byte) responsesKind {
 		return responsesItemAdded
 	case "response.output_item.done":
 		return responsesItemDone
-	case "response.function_call_arguments.delta", "response.mcp_call_arguments.delta":
+	case "response.function_call_arguments.delta", "response.mcp_call_arguments.delta", "response.custom_tool_call_input.delta":
 		return responsesArgsDelta
-	case "response.function_call_arguments.done", "response.mcp_call_arguments.done":
+	case "response.function_call_arguments.done", "response.mcp_call_arguments.done", "response.custom_tool_call_input.done":
 		return responsesArgsDone
 	case "response.output_text.delta", "response.refusal.delta":
 		return responsesText
@@ -177,7 +186,26 @@ func responsesKindOf(typ []byte) responsesKind {
 // responsesCall is what the reader remembers of one call, by output_index.
 type responsesCall struct {
 	itemID string // its item's id
-	server bool   // an mcp_call
+	typ    string // its item's type: function_call, mcp_call, custom_tool_call
+	// closed: a custom_tool_call's input has ended, and so has the JSON
+	// text its arguments are ({"input":TEXT}).
+	closed bool
+}
+
+func (c responsesCall) server() bool { return c.typ == "mcp_call" }
+func (c responsesCall) custom() bool { return c.typ == "custom_tool_call" }
+
+// eventItemType is the type of the call item an arguments event
+// (responsesArgsDelta, responsesArgsDone) belongs to: the SDKs apply
+// function_call_arguments events to function_call items only, and so on.
+func eventItemType(typ []byte) string {
+	switch {
+	case bytes.HasPrefix(typ, []byte("response.function_call_arguments.")):
+		return "function_call"
+	case bytes.HasPrefix(typ, []byte("response.mcp_call_arguments.")):
+		return "mcp_call"
+	}
+	return "custom_tool_call"
 }
 
 // A ResponsesReader reads the events of one Responses API stream, one at a
@@ -212,8 +240,9 @@ type ResponsesReader struct {
 	hasIndex  bool
 	itemID    []byte
 	hasItemID bool
-	str       []byte // delta, or arguments, decoded
+	str       []byte // delta, arguments or input, decoded
 	hasStr    bool
+	quoted    []byte // a custom call's input, as the JSON text of its arguments
 	name      []byte // the name of an arguments done event
 	item      responsesItem
 	output    []responsesItem // response.output of response.completed
@@ -224,32 +253,36 @@ type ResponsesReader struct {
 	fastScratch []byte
 }
 
-// responsesItem is an output item. id, callID, name and args are read
-// whatever the item's type, but they are checked only for a call: bad
+// responsesItem is an output item. id, callID, name, args and input are
+// read whatever the item's type, but they are checked only for a call: bad
 // names a field that is not a string (nor null).
 type responsesItem struct {
-	typ, id, callID, name, args []byte
-	hasArgs                     bool
-	bad                         string
+	typ, id, callID, name, args, input []byte
+	hasArgs, hasInput                  bool
+	bad                                string
 }
 
 func (it *responsesItem) reset() {
-	it.typ, it.id, it.callID, it.name, it.args = it.typ[:0], it.id[:0], it.callID[:0], it.name[:0], it.args[:0]
-	it.hasArgs, it.bad = false, ""
+	it.typ, it.id, it.callID, it.name, it.args, it.input = it.typ[:0], it.id[:0], it.callID[:0], it.name[:0], it.args[:0], it.input[:0]
+	it.hasArgs, it.hasInput, it.bad = false, false, ""
 }
 
-// clientRunItems are the output items, other than function_call, that the
-// client runs: their input is free text or a structure of the API's own,
-// not JSON arguments that a policy judges.
+// clientRunItems are the output items, other than function_call and
+// custom_tool_call, that the client runs: their input is a structure of
+// the API's own, not arguments that a policy judges.
 var clientRunItems = map[string]bool{
-	"custom_tool_call": true, "local_shell_call": true, "shell_call": true,
-	"apply_patch_call": true, "computer_call": true,
+	"local_shell_call": true, "shell_call": true, "apply_patch_call": true, "computer_call": true,
 }
 
-// isCall reports whether the item is a call: a function_call, or an
-// mcp_call (a tool of a remote MCP server, which OpenAI calls itself).
+// isCall reports whether the item is a call: a function_call, an mcp_call
+// (a tool of a remote MCP server, which OpenAI calls itself) or a
+// custom_tool_call (a tool whose input is free text).
 func (it *responsesItem) isCall() bool {
-	return string(it.typ) == "function_call" || string(it.typ) == "mcp_call"
+	switch string(it.typ) {
+	case "function_call", "mcp_call", "custom_tool_call":
+		return true
+	}
+	return false
 }
 
 // call is the identity of the call item it, at index.
@@ -259,6 +292,50 @@ func (it *responsesItem) call(index int64) fragment.Call {
 		c.ID, c.Server = string(it.id), true
 	}
 	return c
+}
+
+// arguments are the call item's arguments as a restatement gives them: a
+// custom_tool_call's input as {"input":TEXT}, in quoted; ok is false if
+// the item has none.
+func (it *responsesItem) arguments(quoted *[]byte) (args []byte, ok bool) {
+	if string(it.typ) != "custom_tool_call" {
+		return it.args, it.hasArgs
+	}
+	if !it.hasInput {
+		return nil, false
+	}
+	*quoted = customArguments((*quoted)[:0], it.input)
+	return *quoted, true
+}
+
+// customArguments appends to b the arguments of a custom tool call whose
+// input is text: {"input":TEXT}, TEXT a JSON string. A custom call streams
+// as those arguments: customOpen, then each input delta quoted
+// (customChunk), then customClose; the escapes of a string being those of
+// its characters, the deltas quoted one by one make the same text as the
+// input quoted whole.
+func customArguments(b, text []byte) []byte {
+	b = append(b, customOpen...)
+	b = customChunk(b, text)
+	return append(b, customClose...)
+}
+
+const (
+	customOpen  = `{"input":"`
+	customClose = `"}`
+)
+
+// customChunk appends text, valid UTF-8 (a decoded JSON string), escaped
+// as in a JSON string, without the quotes.
+func customChunk(b, text []byte) []byte {
+	n := len(b)
+	b, err := jsontext.AppendQuote(b, text)
+	if err != nil {
+		panic("openaistream: a decoded string that is not UTF-8: " + err.Error())
+	}
+	// Drop the quotes: the opening one at n, the closing one at the end.
+	copy(b[n:], b[n+1:len(b)-1])
+	return b[:len(b)-2]
 }
 
 // responsesErr is the error object of an error or response.failed event.
@@ -313,9 +390,9 @@ func (r *ResponsesReader) Event(ev sse.Event) error {
 func (r *ResponsesReader) EventCalls() []int64 { return r.touched }
 
 // OtherCalls reports whether an output item added so far is a call the
-// client runs that r does not read, since its input is not JSON arguments
-// (custom_tool_call, local_shell_call, shell_call, apply_patch_call,
-// computer_call): a call no policy judged.
+// client runs that r does not read, its input a structure of the API's own
+// (local_shell_call, shell_call, apply_patch_call, computer_call): a call
+// no policy judged.
 func (r *ResponsesReader) OtherCalls() bool { return r.otherCalls }
 
 // fail fails the Response for a malformed stream, and returns err.
@@ -376,6 +453,13 @@ func (r *ResponsesReader) event(ev sse.Event) error {
 			return r.malformed(errors.New("no delta"))
 		}
 		r.touched = append(r.touched, index)
+		if r.calls[index].custom() {
+			if r.calls[index].closed {
+				return r.resp.Chunk(index, r.str) // after its end: the call's error
+			}
+			r.quoted = customChunk(r.quoted[:0], r.str)
+			return r.resp.Chunk(index, r.quoted)
+		}
 		return r.resp.Chunk(index, r.str)
 	case responsesArgsDone:
 		index, err := r.callIndex()
@@ -383,11 +467,22 @@ func (r *ResponsesReader) event(ev sse.Event) error {
 			return err
 		}
 		if !r.hasStr {
+			if eventItemType(r.typ) == "custom_tool_call" {
+				return r.malformed(errors.New("no input"))
+			}
 			return r.malformed(errors.New("no arguments"))
 		}
 		c := r.calls[index]
 		r.touched = append(r.touched, index)
-		return r.resp.Restate(fragment.Call{Index: index, Name: string(r.name), Server: c.server}, r.str)
+		args := r.str
+		if c.custom() {
+			if err := r.closeCustom(index); err != nil {
+				return err
+			}
+			r.quoted = customArguments(r.quoted[:0], r.str)
+			args = r.quoted
+		}
+		return r.resp.Restate(fragment.Call{Index: index, Name: string(r.name), Server: c.server()}, args)
 	case responsesText, responsesThinking:
 		if !r.hasIndex {
 			return r.malformed(errors.New("no output_index"))
@@ -417,11 +512,23 @@ func (r *ResponsesReader) checkItem(it *responsesItem) error {
 		return r.malformed(errors.New("a call item without an id"))
 	case len(it.name) == 0:
 		return r.malformed(errors.New("a call item without a name"))
-	case string(it.typ) == "function_call" && len(it.callID) == 0:
+	case string(it.typ) != "mcp_call" && len(it.callID) == 0:
 		// Its call_id is its identity to the client, in every statement.
-		return r.malformed(errors.New("a function_call item without a call_id"))
+		return r.malformed(fmt.Errorf("a %s item without a call_id", it.typ))
 	}
 	return nil
+}
+
+// closeCustom ends the arguments of the custom call at index, its input
+// having ended, once.
+func (r *ResponsesReader) closeCustom(index int64) error {
+	c := r.calls[index]
+	if !c.custom() || c.closed {
+		return nil
+	}
+	c.closed = true
+	r.calls[index] = c
+	return r.resp.Chunk(index, []byte(customClose))
 }
 
 // itemAdded starts a call: output_item.added of a function_call or
@@ -448,7 +555,7 @@ func (r *ResponsesReader) itemAdded() error {
 	if r.calls == nil {
 		r.calls, r.items = make(map[int64]responsesCall), make(map[string]int64)
 	}
-	c := responsesCall{itemID: string(it.id), server: string(it.typ) == "mcp_call"}
+	c := responsesCall{itemID: string(it.id), typ: string(it.typ)}
 	r.calls[r.index], r.items[c.itemID] = c, r.index
 	r.touched = append(r.touched, r.index)
 	if err := r.resp.Start(it.call(r.index), nil); err != nil {
@@ -456,7 +563,11 @@ func (r *ResponsesReader) itemAdded() error {
 	}
 	// Arguments in the added item are the first bytes of the arguments,
 	// which the deltas extend, as the SDKs append them (never Start's
-	// placeholder).
+	// placeholder); a custom call's input, the first bytes of its input.
+	if c.custom() {
+		r.quoted = customChunk(append(r.quoted[:0], customOpen...), it.input)
+		return r.resp.Chunk(r.index, r.quoted)
+	}
 	if len(it.args) > 0 {
 		return r.resp.Chunk(r.index, it.args)
 	}
@@ -491,6 +602,9 @@ func (r *ResponsesReader) restateItem(index int64, it *responsesItem, c response
 	if started && string(it.id) != c.itemID {
 		return r.malformed(fmt.Errorf("output_index %d, item %q, restated as item %q", index, c.itemID, it.id))
 	}
+	if started && string(it.typ) != c.typ {
+		return r.malformed(fmt.Errorf("output_index %d, a %s item, restated as a %s item", index, c.typ, it.typ))
+	}
 	if !started {
 		// A call stated only whole: its item is its arguments.
 		if _, ok := r.items[string(it.id)]; ok {
@@ -499,16 +613,20 @@ func (r *ResponsesReader) restateItem(index int64, it *responsesItem, c response
 		if r.calls == nil {
 			r.calls, r.items = make(map[int64]responsesCall), make(map[string]int64)
 		}
-		c = responsesCall{itemID: string(it.id), server: string(it.typ) == "mcp_call"}
+		c = responsesCall{itemID: string(it.id), typ: string(it.typ), closed: true}
 		r.calls[index], r.items[c.itemID] = c, index
 	}
-	if !it.hasArgs {
+	args, ok := it.arguments(&r.quoted)
+	if !ok {
 		// A reader of the final item would run it with no arguments, or
 		// with "" (openai-go reads null so).
-		return r.malformed(fmt.Errorf("the call item %q restated without arguments", it.id))
+		return r.malformed(fmt.Errorf("the call item %q restated without its %s", it.id, map[bool]string{true: "input", false: "arguments"}[c.custom()]))
 	}
 	r.touched = append(r.touched, index)
-	return r.resp.Restate(it.call(index), it.args)
+	if err := r.closeCustom(index); err != nil {
+		return err
+	}
+	return r.resp.Restate(it.call(index), args)
 }
 
 // end handles response.completed and response.incomplete, whose output
@@ -550,20 +668,25 @@ func (r *ResponsesReader) callIndex() (int64, error) {
 	if !r.hasItemID {
 		return 0, r.malformed(errors.New("arguments without an item_id"))
 	}
+	index := r.index
 	if !r.hasIndex {
-		if index, ok := r.items[string(r.itemID)]; ok && r.hasItemID {
-			return index, nil
+		i, ok := r.items[string(r.itemID)]
+		if !ok {
+			return 0, r.malformed(errors.New("no output_index, and no item_id of a call"))
 		}
-		return 0, r.malformed(errors.New("no output_index, and no item_id of a call"))
+		index = i
 	}
-	c, ok := r.calls[r.index]
+	c, ok := r.calls[index]
 	switch {
 	case !ok:
-		return 0, r.malformed(fmt.Errorf("arguments for output_index %d, which is no call's", r.index))
+		return 0, r.malformed(fmt.Errorf("arguments for output_index %d, which is no call's", index))
 	case string(r.itemID) != c.itemID:
-		return 0, r.malformed(fmt.Errorf("arguments of item %q for output_index %d, the call of item %q", r.itemID, r.index, c.itemID))
+		return 0, r.malformed(fmt.Errorf("arguments of item %q for output_index %d, the call of item %q", r.itemID, index, c.itemID))
+	case eventItemType(r.typ) != c.typ:
+		// The SDKs apply it to no item, or to another one.
+		return 0, r.malformed(fmt.Errorf("a %s event for output_index %d, a %s item", r.typ, index, c.typ))
 	}
-	return r.index, nil
+	return index, nil
 }
 
 // malformed wraps err, found in the data of the current event.

@@ -85,8 +85,8 @@ func (r *ResponsesReader) dataType(data []byte) error {
 
 // The member names of the objects of an event.
 var (
-	eventNames    = adapter.Names{"type", "output_index", "item_id", "delta", "arguments", "name", "item", "response", "code", "message", "param", "error"}
-	itemNames     = adapter.Names{"type", "id", "call_id", "name", "arguments"}
+	eventNames    = adapter.Names{"type", "output_index", "item_id", "delta", "arguments", "input", "name", "item", "response", "code", "message", "param", "error"}
+	itemNames     = adapter.Names{"type", "id", "call_id", "name", "arguments", "input"}
 	responseNames = adapter.Names{"output", "error"}
 	errorNames    = adapter.Names{"type", "code", "message", "param"}
 )
@@ -127,7 +127,7 @@ func (r *ResponsesReader) fastDelta(data []byte) bool {
 			r.str, i = adapter.Unquote(r.str, data, i)
 			r.hasStr = true
 			return i
-		case "arguments", "name", "item", "response", "code", "message", "param", "error", "":
+		case "arguments", "input", "name", "item", "response", "code", "message", "param", "error", "":
 			return -1
 		}
 		return fastScalar(data, i, &r.fastScratch)
@@ -162,8 +162,10 @@ func (r *ResponsesReader) field(key []byte) (err error) {
 			r.hasStr = err == nil
 			return err
 		}
-	case "arguments":
-		if k == responsesArgsDone {
+	case "arguments", "input":
+		// A custom_tool_call_input.done event has its input, the others
+		// their arguments.
+		if k == responsesArgsDone && (string(key) == "input") == (eventItemType(r.typ) == "custom_tool_call") {
 			r.str, err = r.dec.String(r.str)
 			r.hasStr = err == nil
 			return err
@@ -230,6 +232,8 @@ func (r *ResponsesReader) itemField(it *responsesItem, key []byte) (err error) {
 		dst, name = &it.name, "name"
 	case "arguments":
 		dst, name = &it.args, "arguments"
+	case "input":
+		dst, name = &it.input, "input"
 	default:
 		return r.dec.Skip()
 	}
@@ -243,8 +247,11 @@ func (r *ResponsesReader) itemField(it *responsesItem, key []byte) (err error) {
 	}
 	var ok bool
 	*dst, ok, err = r.dec.NullableString(*dst)
-	if name == "arguments" {
+	switch name {
+	case "arguments":
 		it.hasArgs = ok
+	case "input":
+		it.hasInput = ok
 	}
 	return err
 }

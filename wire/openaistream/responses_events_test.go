@@ -15,6 +15,7 @@ import (
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire"
 	"github.com/argstream/argstream/wire/sse"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -337,15 +338,112 @@ func TestResponsesMCP(t *testing.T) {
 	}
 }
 
-// TestResponsesNotCalls: items that are not function or MCP calls give no
-// call, whatever their fields.
+// customItem is a custom_tool_call item at output_index 1.
+func customItem(input string) string {
+	q, _ := json.Marshal(input)
+	return `{"id":"ctc_1","type":"custom_tool_call","call_id":"call_c","name":"apply_patch","input":` + string(q) + `}`
+}
+
+// customEvent is an event of the custom call at output_index 1.
+func customEvent(typ, member, text string) string {
+	q, _ := json.Marshal(text)
+	return `{"type":"` + typ + `","output_index":1,"item_id":"ctc_1","` + member + `":` + string(q) + `}`
+}
+
+// TestResponsesCustomTool: a custom_tool_call, whose input is free text
+// (Codex's apply_patch), is a call whose arguments are {"input":TEXT}, as
+// it streams; every restatement is compared with what streamed.
+func TestResponsesCustomTool(t *testing.T) {
+	text := "*** Begin Patch\n*** Update File: a \"b\".go\n+caf\u00e9 \u2028 </script> \\ \t\x01\n*** End Patch"
+	parts := []string{text[:7], "", text[7:20], text[20:33], text[33:]}
+	quoted, _ := jsontext.AppendQuote(nil, text)
+	want := responsesWant(1, "call_c", "apply_patch", `{"input":`+string(quoted)+`}`)
+	whole := func(input string, deltas ...string) []string {
+		evs := []string{`{"type":"response.output_item.added","output_index":1,"item":` + customItem(input) + `}`}
+		for _, d := range deltas {
+			evs = append(evs, customEvent("response.custom_tool_call_input.delta", "delta", d))
+		}
+		return evs
+	}
+	done := func(input string) []string {
+		return []string{
+			customEvent("response.custom_tool_call_input.done", "input", input),
+			`{"type":"response.output_item.done","output_index":1,"item":` + customItem(input) + `}`,
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		evs  []string
+		want wiretest.CallOutcome
+	}{
+		{"streamed", append(whole("", parts...), done(text)...), want},
+		{"its first bytes in the item added", append(whole(text[:10], text[10:]), done(text)...), want},
+		{"stated whole, in the final output only", []string{`{"type":"response.output_item.done","output_index":1,"item":` + customItem(text) + `}`}, want},
+		{"no input", append(whole(""), done("")...), responsesWant(1, "call_c", "apply_patch", `{"input":""}`)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			stream := responsesSSE(true, append(append([]string{responsesCreated}, tc.evs...), responsesCompleted)...)
+			got, err := responsesRead(stream)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff([]wiretest.CallOutcome{tc.want}, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+			responsesAdapter.CheckSplits(t, tc.name, []byte(stream), func(rd io.Reader) wiretest.Got {
+				return responsesAdapter.Run(toolcall.New(), rd)
+			})
+		})
+	}
+
+	// Restated otherwise: the call fails, naming both.
+	for _, restated := range []string{"input.done", "item.done"} {
+		evs := append(whole("", "rm -rf src/tmp"), done("rm -rf src/tmp")...)
+		other := "rm -rf /"
+		if restated == "input.done" {
+			evs[len(evs)-2] = customEvent("response.custom_tool_call_input.done", "input", other)
+		} else {
+			evs[len(evs)-1] = `{"type":"response.output_item.done","output_index":1,"item":` + customItem(other) + `}`
+		}
+		resp := toolcall.New()
+		err := ReadResponses(context.Background(), strings.NewReader(responsesSSE(true, append(append([]string{responsesCreated}, evs...), responsesCompleted)...)), resp)
+		res := resp.End()
+		var me *toolcall.MismatchError
+		if err != nil || len(res) != 1 || res[0].Executable || !errors.As(res[0].Err, &me) || !strings.Contains(me.Error(), "rm -rf /") {
+			t.Errorf("restated in %s: ReadResponses = %v, %+v; want the call failed, naming both", restated, err, res)
+		}
+	}
+
+	// Events of the other kind of call, or an item restated as another
+	// kind, are malformed: the SDKs apply them to no item, or otherwise.
+	for name, evs := range map[string][]string{
+		"a function_call delta for a custom call": append(whole("", "x"), customEvent("response.function_call_arguments.delta", "delta", "y")),
+		"a custom delta for a function_call":      {responsesAdded(1, "ctc_1", "call_c", "f", ""), customEvent("response.custom_tool_call_input.delta", "delta", "{}")},
+		"a custom input done for a function_call": {responsesAdded(1, "ctc_1", "call_c", "f", ""), customEvent("response.custom_tool_call_input.done", "input", "{}")},
+		"done as a function_call":                 append(whole("", "x"), `{"type":"response.output_item.done","output_index":1,"item":{"id":"ctc_1","type":"function_call","call_id":"call_c","name":"apply_patch","arguments":"{}"}}`),
+		"done without its input":                  append(whole("", "x"), `{"type":"response.output_item.done","output_index":1,"item":{"id":"ctc_1","type":"custom_tool_call","call_id":"call_c","name":"apply_patch"}}`),
+		"input done without its input":            append(whole("", "x"), `{"type":"response.custom_tool_call_input.done","output_index":1,"item_id":"ctc_1","arguments":"x"}`),
+		"no call_id":                              {`{"type":"response.output_item.added","output_index":1,"item":{"id":"ctc_1","type":"custom_tool_call","name":"apply_patch","input":""}}`},
+	} {
+		resp := toolcall.New()
+		err := ReadResponses(context.Background(), strings.NewReader(responsesSSE(true, append([]string{responsesCreated}, evs...)...)), resp)
+		if !errors.Is(err, ErrMalformed) {
+			t.Errorf("%s: ReadResponses = %v, want ErrMalformed", name, err)
+		}
+		for _, r := range resp.End() {
+			if r.Executable {
+				t.Errorf("%s: %+v executable", name, r)
+			}
+		}
+	}
+}
+
+// TestResponsesNotCalls: items that are not function, MCP or custom calls
+// give no call, whatever their fields.
 func TestResponsesNotCalls(t *testing.T) {
 	stream := responsesSSE(true,
 		`{"type":"response.output_item.added","output_index":0,"item":{"id":"tsc_1","type":"tool_search_call","status":"in_progress","arguments":{},"call_id":null,"execution":"server"}}`,
 		`{"type":"response.output_item.done","output_index":0,"item":{"id":"tsc_1","type":"tool_search_call","status":"completed","arguments":{"paths":["get_weather"]},"call_id":null}}`,
-		`{"type":"response.output_item.added","output_index":1,"item":{"id":"ctc_1","type":"custom_tool_call","call_id":"call_c","name":"apply_patch","input":""}}`,
-		`{"type":"response.custom_tool_call_input.delta","output_index":1,"item_id":"ctc_1","delta":"*** Begin Patch"}`,
-		`{"type":"response.output_item.done","output_index":1,"item":{"id":"ctc_1","type":"custom_tool_call","call_id":"call_c","name":"apply_patch","input":"*** Begin Patch"}}`,
 		`{"type":"response.output_item.added","output_index":2,"item":{"id":"ws_1","type":"web_search_call","status":"in_progress"}}`,
 		`{"type":"response.web_search_call.searching","output_index":2,"item_id":"ws_1"}`,
 		`{"type":"response.output_item.added","output_index":3,"item":{"id":"rs_1","type":"reasoning","summary":[]}}`,

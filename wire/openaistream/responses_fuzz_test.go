@@ -63,7 +63,13 @@ func FuzzReadResponses(f *testing.F) {
 		[]byte(responsesSSE(true,
 			`{"type":"response.output_item.added","output_index":1,"item":{"type":"mcp_call","id":"mcp_1","name":"ask","arguments":""}}`,
 			`{"type":"response.mcp_call_arguments.delta","item_id":"mcp_1","delta":"{\"q\":1}"}`,
-			`{"type":"response.incomplete","response":{"status":"incomplete"}}`)))
+			`{"type":"response.incomplete","response":{"status":"incomplete"}}`)),
+		[]byte(responsesSSE(true,
+			`{"type":"response.output_item.added","output_index":1,"item":`+customItem("*** Begin")+`}`,
+			customEvent("response.custom_tool_call_input.delta", "delta", " Patch\n\"\u2028"),
+			customEvent("response.custom_tool_call_input.done", "input", "*** Begin Patch\n\"\u2028"),
+			`{"type":"response.output_item.done","output_index":1,"item":`+customItem("*** Begin Patch\n\"\u2028")+`}`,
+			responsesCompleted)))
 	for _, tc := range responsesHostile() {
 		seeds = append(seeds, []byte(tc.stream))
 	}
