@@ -131,3 +131,47 @@ func mustJSON(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// TestNodeCustomToolCall: the openai Node SDK reads a Responses custom
+// tool call (Codex's apply_patch) through the proxy: allowed, its final
+// response is a direct connection's; blocked on its input while it
+// streams, the input is in no event the SDK saw, and the notice is in the
+// final response.
+func TestNodeCustomToolCall(t *testing.T) {
+	node := nodeClient(t)
+	patch := "*** Begin Patch\n*** Update File: /etc/passwd\n+root::0:0\n*** End Patch"
+	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	item := func(input, status string) string {
+		return `{"id":"ctc_1","type":"custom_tool_call","status":"` + status + `","call_id":"call_1","name":"apply_patch","input":` + q(input) + `}`
+	}
+	response := func(status, output string) string {
+		return `"response":{"id":"resp_1","object":"response","created_at":1700000000,"status":"` + status + `","model":"gpt","output":[` + output + `]}`
+	}
+	data := []string{
+		`{"type":"response.created","sequence_number":0,` + response("in_progress", "") + `}`,
+		`{"type":"response.output_item.added","sequence_number":1,"output_index":0,"item":` + item("", "in_progress") + `}`,
+		`{"type":"response.custom_tool_call_input.delta","sequence_number":2,"item_id":"ctc_1","output_index":0,"delta":` + q(patch[:30]) + `}`,
+		`{"type":"response.custom_tool_call_input.delta","sequence_number":3,"item_id":"ctc_1","output_index":0,"delta":` + q(patch[30:]) + `}`,
+		`{"type":"response.custom_tool_call_input.done","sequence_number":4,"item_id":"ctc_1","output_index":0,"input":` + q(patch) + `}`,
+		`{"type":"response.output_item.done","sequence_number":5,"output_index":0,"item":` + item(patch, "completed") + `}`,
+		`{"type":"response.completed","sequence_number":6,` + response("completed", item(patch, "completed")) + `}`,
+	}
+	var events [][]byte
+	for _, d := range data {
+		events = append(events, []byte(wiretest.TypedSSE(d)))
+	}
+	direct := nodeRun(t, node, wire.OpenAIResponses, nil, events)
+	yes := mustPolicy(t, `{"run": "unattended"}`)
+	forwarded := nodeRun(t, node, wire.OpenAIResponses, New(Config{Policy: func(string) *policy.Policy { return yes }}), events)
+	if a, b := mustJSON(t, direct["final"]), mustJSON(t, forwarded["final"]); a != b || !strings.Contains(a, "custom_tool_call") {
+		t.Errorf("allowed: through the proxy\n%s\ndirect\n%s", b, a)
+	}
+	deny := mustPolicy(t, `{"run": [{"arg": "/input", "pattern": "Update File: /", "mode": "skip"}, {"mode": "unattended"}]}`)
+	blocked := nodeRun(t, node, wire.OpenAIResponses, New(Config{Policy: func(string) *policy.Policy { return deny }}), events)
+	if all := mustJSON(t, blocked); strings.Contains(all, "passwd") || strings.Contains(all, "custom_tool_call") {
+		t.Errorf("blocked: the call reached the SDK:\n%s", all)
+	}
+	if final := mustJSON(t, blocked["final"]); !strings.Contains(final, `The call to the tool \"apply_patch\" (id \"call_1\") was blocked`) {
+		t.Errorf("blocked: the final response:\n%s", final)
+	}
+}
