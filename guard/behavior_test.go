@@ -232,6 +232,7 @@ func TestHostileThroughGateway(t *testing.T) {
 		{"a call after message_stop", wire.Anthropic, ms + wiretest.TypedSSE(`{"type":"message_stop"}`) + ts},
 		{"a Chat name in another case", wire.OpenAIChat, chunk(`{"tool_calls":[{"index":0,"id":"c1","function":{"Name":"write","arguments":"{}"}}]}`)},
 		{"a Chat custom tool", wire.OpenAIChat, chunk(`{"tool_calls":[{"index":0,"id":"c1","type":"custom","custom":{"name":"shell","input":"rm -rf /"}}]}`)},
+		{"a Chat call without an index", wire.OpenAIChat, chunk(`{"tool_calls":[{"id":"c1","type":"function","function":{"name":"rm","arguments":"{}"}}]}`)},
 		{"tool calls in a second choice", wire.OpenAIChat, wiretest.DataSSE(`{"id":"c","choices":[{"index":0,"delta":{}},{"index":1,"delta":{"tool_calls":[{"index":0,"id":"c1","type":"function","function":{"name":"rm","arguments":"{}"}}]}}]}`)},
 		{"a done event that differs from the deltas", wire.OpenAIResponses, added +
 			resp(`{"type":"response.function_call_arguments.delta","item_id":"fc","output_index":0,"delta":"{\"path\":\"src/a\"}"}`) +

@@ -68,7 +68,8 @@
 // custom tool's, and the Responses API's local_shell_call, shell_call,
 // apply_patch_call and computer_call items, which the agent runs) is not
 // judged: it ends the stream with an error, as do tool calls in a Chat
-// choice other than the first.
+// choice other than the first, and Chat tool calls without an index, which
+// the SDKs number otherwise.
 //
 // # Memory and time
 //

@@ -247,6 +247,10 @@ func (s *stream) next() {
 			s.fail("a chunk has tool calls in a choice other than the first, which the gateway does not judge")
 			return
 		}
+		if cr, ok := s.w.(*chatRewriter); ok && cr.r.Indexless() {
+			s.fail("a tool call without an index, which the SDKs number otherwise (openai-go puts every one at index 0)")
+			return
+		}
 		if rr, ok := s.step.(*openaistream.ResponsesReader); ok && rr.OtherCalls() {
 			s.fail("an output item is a call whose input the gateway does not read (a shell's, a patch's, a computer's), which it does not judge")
 			return

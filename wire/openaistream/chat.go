@@ -64,12 +64,20 @@ import (
 //     sends both names with the same text: a delta's second one is ignored.
 //   - content, then refusal (the text a model writes instead of content when
 //     it refuses): [wire.OnText], if set, when not empty.
-//   - tool_calls, element by element. An element must have an "index", the
+//   - tool_calls, element by element. An element has an "index", the
 //     call's index in the response (which need not start at 0, but may be
 //     at most 127 past the calls so far: openai-go drops a chunk that jumps
 //     further, with the other calls' deltas in it), and a "type", if any,
 //     of "function" (a custom tool's is malformed: its free text is not
-//     read yet). Response.Start(index, id, name) when the element has an
+//     read yet). An element without an index (as Mistral's API sends
+//     them) must state a whole call: its id, new to the stream, and its
+//     name, with its arguments if it has any; it is a new call, at the
+//     index after the largest so far, stopped at once (nothing can come
+//     for it later), and an element with an index that names it is
+//     malformed. The SDKs read such calls otherwise (openai-go files
+//     them all at index 0, the JavaScript SDK at none):
+//     [ChatReader.Indexless] says one came, for a gateway, which must not
+//     forward them. Response.Start(index, id, name) when the element has an
 //     "id" or a function "name"; then, if the function's "arguments" string
 //     is not empty, Response.Chunk(index, arguments), decoded from JSON. A
 //     name that comes again for the same call is appended to the first, as
@@ -92,8 +100,8 @@ import (
 //
 // The data of a chunk is decoded and checked whole before anything is done
 // with it: a malformed chunk (not JSON, a member of the wrong kind, an index
-// that is negative or not an integer, a tool_calls element without its
-// index, the chosen choice twice) drives resp with nothing of it, and
+// that is negative or not an integer, a tool_calls element without an
+// index that is not a whole new call, the chosen choice twice) drives resp with nothing of it, and
 // ReadChat returns an error wrapping [ErrMalformed] with the event's number
 // (counting every event from 1), having failed resp.
 //
@@ -129,10 +137,13 @@ type ChatReader struct {
 	// given, and whether an id was: the SDKs append a second name to the
 	// first (the call is then another), and a server that repeats the id
 	// in every delta has it converted to a string once.
-	names   map[int64]chatIdentity
-	count   int64   // the chosen choice's calls: its largest index + 1
-	touched []int64 // the calls the last event concerned
-	known   []int64 // every call's index, in the order they came
+	names map[int64]chatIdentity
+	count int64 // the chosen choice's calls: its largest index + 1
+	// indexless holds the id of each call stated whole without an index
+	// (Mistral's API), by the index r gave it.
+	indexless map[int64]string
+	touched   []int64 // the calls the last event concerned
+	known     []int64 // every call's index, in the order they came
 
 	chunkID    []byte // the "id" of the stream's chunks
 	hasChunkID bool   // a chunk with an id has come: chunkID
@@ -201,6 +212,7 @@ func NewChatReader(resp *toolcall.Response, opts ...wire.Option) *ChatReader {
 func (r *ChatReader) Reset(resp *toolcall.Response) {
 	r.resp, r.n, r.err, r.done, r.finished = resp, 0, nil, false, false
 	clear(r.names)
+	clear(r.indexless)
 	r.count, r.hasChunkID = 0, false
 	r.touched, r.known = r.touched[:0], r.known[:0]
 }
@@ -231,6 +243,12 @@ func (r *ChatReader) Event(ev sse.Event) error {
 // OtherCalls reports whether the last event carried tool calls in a
 // choice that r does not read (see [wire.WithChoice]): calls no policy judged.
 func (r *ChatReader) OtherCalls() bool { return r.otherCalls }
+
+// Indexless reports whether a call stated without an index has come. The
+// SDKs read such calls otherwise (openai-go files every one at index 0,
+// appending their names and arguments; the JavaScript SDK files none), so
+// a gateway must not forward them to a client of the official SDKs.
+func (r *ChatReader) Indexless() bool { return len(r.indexless) > 0 }
 
 // EventCalls returns the indexes of the calls the last event concerned:
 // started or fed, or all of them for a finish_reason, which ends them all.
@@ -355,6 +373,12 @@ func (r *ChatReader) apply(c *chatChoice) error {
 				return err
 			}
 		}
+		if !t.hasIndex {
+			// Stated whole: nothing can come for it later.
+			if err := r.resp.Stop(t.index); err != nil {
+				return err
+			}
+		}
 	}
 	if len(c.finish) > 0 {
 		// The end of every call: an event that concerns them all.
@@ -402,7 +426,8 @@ func (r *ChatReader) identify(t *chatCall) error {
 }
 
 // checkCalls checks c's calls before any is applied: their type, and the
-// growth of their indexes.
+// growth of their indexes; it gives each call stated without an index the
+// next one.
 func (r *ChatReader) checkCalls(c *chatChoice) error {
 	for i := range c.nCalls {
 		t := &c.calls[i]
@@ -410,6 +435,15 @@ func (r *ChatReader) checkCalls(c *chatChoice) error {
 			// The SDKs append its deltas as a function's, or as a custom
 			// tool's free text.
 			return r.malformed(fmt.Errorf("a tool call of type %q", t.typ))
+		}
+		if !t.hasIndex {
+			if err := r.placeIndexless(c, t); err != nil {
+				return err
+			}
+			continue
+		}
+		if _, ok := r.indexless[t.index]; ok {
+			return r.malformed(fmt.Errorf("a tool_calls element at index %d, the call stated whole without an index", t.index))
 		}
 		if t.index < r.count {
 			continue
@@ -419,6 +453,35 @@ func (r *ChatReader) checkCalls(c *chatChoice) error {
 		}
 		r.count = t.index + 1
 	}
+	return nil
+}
+
+// placeIndexless gives t, a tool_calls element of c without an index, the
+// index of a new call: such an element must state a whole call, its id
+// and name (and its arguments, if any), as Mistral's API sends them, with
+// an id no call of the stream has, nor another element of the chunk.
+func (r *ChatReader) placeIndexless(c *chatChoice, t *chatCall) error {
+	if len(t.id) == 0 || len(t.name) == 0 {
+		return r.malformed(errors.New("a tool_calls element without an index, and without the id and name of a new call"))
+	}
+	// The calls of the chunk with an index are not yet the Response's; the
+	// elements without one before t are in r.indexless.
+	came := slices.ContainsFunc(c.calls[:c.nCalls], func(o chatCall) bool { return o.hasIndex && bytes.Equal(o.id, t.id) })
+	for _, known := range r.names {
+		came = came || known.id == string(t.id)
+	}
+	for _, id := range r.indexless {
+		came = came || id == string(t.id)
+	}
+	if came {
+		return r.malformed(fmt.Errorf("a tool_calls element without an index, of call %q, which has come", t.id))
+	}
+	if r.indexless == nil {
+		r.indexless = make(map[int64]string)
+	}
+	t.index = r.count
+	r.count++
+	r.indexless[t.index] = string(t.id)
 	return nil
 }
 

@@ -184,14 +184,9 @@ func (r *ChatReader) reasoningField(key []byte) (err error) {
 // call reads the element i of a delta's "tool_calls" into the next
 // chatCall of r.cur, reusing its buffers.
 func (r *ChatReader) call(i int) error {
-	t := r.cur.nextCall()
-	if err := r.dec.Object(callNames, r.callField); err != nil {
-		return err
-	}
-	if !t.hasIndex {
-		return fmt.Errorf("/choices/%d/delta/tool_calls/%d has no index", r.choicePos, i)
-	}
-	return nil
+	r.cur.nextCall()
+	// An element without an index is a whole call (checkCalls).
+	return r.dec.Object(callNames, r.callField)
 }
 
 func (r *ChatReader) callField(key []byte) (err error) {

@@ -93,6 +93,17 @@ func TestChatShapes(t *testing.T) {
 		{"bad JSON of one call only", chatWhole(chatStart("0", "call_0", "f"), chatStart("1", "call_1", "g"), chatArgs("0", `"{\"a\":}"`), chatArgs("1", `"{\"b\":1}"`)),
 			[]wiretest.CallOutcome{{Index: 0, ID: "call_0", Name: "f", Syntax: true}, chatOK(1, "call_1", "g", `{"b":1}`)}},
 		{"text only", chatWhole(chatDelta(`{"content":"hi"}`)), nil},
+		// Mistral's API: each call whole in one element, without an index;
+		// a new id is a new call, at the next index.
+		{"whole calls without an index", chatWhole(
+			chatDelta(`{"tool_calls":[{"id":"D681PevKs","function":{"name":"f","arguments":"{\"a\": 1}"}}]}`),
+			chatDelta(`{"tool_calls":[{"id":"z6BAwXKaG","type":"function","function":{"name":"g","arguments":"{\"b\": [true]}"}},{"id":"x0","function":{"name":"h","arguments":""}}]}`)),
+			[]wiretest.CallOutcome{chatOK(0, "D681PevKs", "f", `{"a":1}`), chatOK(1, "z6BAwXKaG", "g", `{"b":[true]}`), {Index: 2, ID: "x0", Name: "h", Truncated: true}}},
+		{"a call without an index after one with", chatWhole(
+			chatStart("0", "call_0", "f"), chatArgs("0", `"{}"`),
+			chatDelta(`{"tool_calls":[{"id":"call_1","function":{"name":"g","arguments":"{\"b\":"}}]}`)),
+			// Whole when it comes: its arguments cut are truncated.
+			[]wiretest.CallOutcome{chatOK(0, "call_0", "f", `{}`), {Index: 1, ID: "call_1", Name: "g", Truncated: true}}},
 	} {
 		got := chatRead(t, strings.NewReader(tc.stream), toolcall.New())
 		if got.Err != nil {
@@ -101,6 +112,30 @@ func TestChatShapes(t *testing.T) {
 		if diff := gocmp.Diff(tc.want, got.Calls); diff != "" {
 			t.Errorf("%s: (-want +got):\n%s", tc.name, diff)
 		}
+	}
+}
+
+// TestChatIndexless: calls without an index are read whole whatever the
+// reads, and the reader says they came (a gateway must not forward them:
+// the SDKs file them otherwise).
+func TestChatIndexless(t *testing.T) {
+	stream := chatWhole(chatDelta(`{"tool_calls":[{"id":"D681PevKs","function":{"name":"f","arguments":"{\"a\": \"\\u00e9\"}"}}]}`))
+	chatAdapter.CheckSplits(t, "indexless", []byte(stream), func(rd io.Reader) wiretest.Got {
+		return chatAdapter.Run(toolcall.New(), rd)
+	})
+	r := NewChatReader(toolcall.New())
+	rd := sse.NewReader(strings.NewReader(stream))
+	var before bool
+	for n := 0; rd.Next(); n++ {
+		if err := r.Event(rd.Event()); err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			before = r.Indexless()
+		}
+	}
+	if before || !r.Indexless() {
+		t.Errorf("Indexless: %v after the first chunk, %v at the end; want false, true", before, r.Indexless())
 	}
 }
 
@@ -200,8 +235,12 @@ func TestChatMalformed(t *testing.T) {
 		{`{"choices":[{"index":0,"delta":{"reasoning_content":[]}}]}`, `reasoning_content is not a string`},
 		{`{"choices":[{"index":0,"delta":{},"finish_reason":1}]}`, `finish_reason is not a string`},
 		{`{"choices":[{"index":0,"delta":{"tool_calls":{}}}]}`, `tool_calls is not an array`},
-		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"id":"call_1","function":{"name":"f","arguments":""}}]}}]}`, `/choices/0/delta/tool_calls/0 has no index`},
-		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{}"}},{"function":{"arguments":"{}"}}]}}]}`, `/choices/0/delta/tool_calls/1 has no index`},
+		{`{"id":"chatcmpl-1","choices":[{"index":0,"delta":{"tool_calls":[{"function":{"name":"f","arguments":""}}]}}]}`, `without an index, and without the id and name of a new call`},
+		{`{"id":"chatcmpl-1","choices":[{"index":0,"delta":{"tool_calls":[{"id":"call_1","function":{"arguments":"{}"}}]}}]}`, `without an index, and without the id and name of a new call`},
+		{`{"id":"chatcmpl-1","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{}"}},{"function":{"arguments":"{}"}}]}}]}`, `without an index, and without the id and name of a new call`},
+		{`{"id":"chatcmpl-1","choices":[{"index":0,"delta":{"tool_calls":[{"id":"call_1","function":{"name":"f","arguments":"{}"}},{"index":0,"function":{"arguments":"{}"}}]}}]}`, `at index 0, the call stated whole without an index`},
+		{`{"id":"chatcmpl-1","choices":[{"index":0,"delta":{"tool_calls":[{"id":"call_1","function":{"name":"f","arguments":"{}"}},{"id":"call_1","function":{"name":"g","arguments":"{}"}}]}}]}`, `of call "call_1", which has come`},
+		{`{"id":"chatcmpl-1","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","function":{"name":"f","arguments":"{}"}},{"id":"call_1","function":{"name":"g","arguments":"{}"}}]}}]}`, `of call "call_1", which has come`},
 		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":-1,"function":{"arguments":"{}"}}]}}]}`, `tool_calls/0/index is -1, not an integer from 0`},
 		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":1.0,"function":{"arguments":"{}"}}]}}]}`, `tool_calls/0/index is 1.0`},
 		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":null,"function":{"arguments":"{}"}}]}}]}`, `tool_calls/0/index is null`},
