@@ -63,6 +63,7 @@ import (
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire"
 	"github.com/argstream/argstream/wire/openaistream"
+	"github.com/argstream/argstream/wire/sse"
 	"github.com/google/go-cmp/cmp"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -235,8 +236,9 @@ func toolCallElems(s *differ.Stream) (events []int, elems []*differ.Node) {
 
 // chatMutations are the classes of Chat Completions: a call's id or name
 // restated in a later delta (the same or another), elements of type
-// custom, indexes out of order, negative, sparse or of another call, the
-// chosen choice twice or under another index, a chunk of another id, the
+// custom, indexes out of order, negative, sparse or of another call, an
+// element without its index (read by ReadChat, refused by a gateway:
+// errIndexless), the chosen choice twice or under another index, a chunk of another id, the
 // deprecated function_call beside tool_calls.
 func chatMutations() []differ.Mutation {
 	return []differ.Mutation{
@@ -302,6 +304,15 @@ func chatMutations() []differ.Mutation {
 			elems[k].Set("index", differ.RawJSON(v))
 			return fmt.Sprintf("event %d: a tool call index %s", evs[k], v), true
 		}},
+		{Class: "no-index", Apply: func(r *rand.Rand, s *differ.Stream) (string, bool) {
+			evs, elems := toolCallElems(s)
+			if len(elems) == 0 {
+				return "", false
+			}
+			k := r.IntN(len(elems))
+			elems[k].Delete("index")
+			return fmt.Sprintf("event %d: a tool call without an index", evs[k]), true
+		}},
 		{Class: "choice-twice", Apply: func(r *rand.Rand, s *differ.Stream) (string, bool) {
 			evs, _ := toolCallElems(s)
 			if len(evs) == 0 {
@@ -348,6 +359,25 @@ func chatMutations() []differ.Mutation {
 	}
 }
 
+// errIndexless is the differential's refusal of a stream with a call
+// without an index ([openaistream.ChatReader.Indexless]): ReadChat reads
+// it, and a gateway refuses it, since the SDKs number those calls
+// otherwise.
+var errIndexless = errors.New("a call without an index")
+
+// indexless reports whether a ChatReader finds a call without an index in
+// body.
+func indexless(body []byte) bool {
+	r := openaistream.NewChatReader(toolcall.New())
+	rd := sse.NewReader(bytes.NewReader(body))
+	for !r.Done() && rd.Next() {
+		if r.Event(rd.Event()) != nil {
+			break
+		}
+	}
+	return r.Indexless()
+}
+
 func chatWire(t testing.TB) *differ.Wire {
 	return &differ.Wire{
 		Name:       "chat",
@@ -358,6 +388,9 @@ func chatWire(t testing.TB) *differ.Wire {
 		Argstream: func(body []byte) differ.Argstream {
 			resp := toolcall.New()
 			err := openaistream.ReadChat(context.Background(), bytes.NewReader(body), resp)
+			if err == nil && indexless(body) {
+				err = errIndexless
+			}
 			return differ.Argstream{Err: err, Results: differ.Results(resp.End())}
 		},
 		Readings: func(body []byte) []differ.Reading {
