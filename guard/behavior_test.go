@@ -193,19 +193,40 @@ func TestFailClosed(t *testing.T) {
 }
 
 // TestSuspectPathAskBlocked: with ask blocked, an unattended call whose
-// declared path turns out suspect (an ask) is not let through: its
-// decision came at its start and its events went out, so the client's
-// stream ends with an error. With ask forwarded, it goes through.
+// policy declares paths is held until its arguments end, since a suspect
+// path among them makes it an ask: then it is blocked, with its notice,
+// and otherwise it goes. With ask forwarded, it goes at its decision.
 func TestSuspectPathAskBlocked(t *testing.T) {
 	pol := mustPolicy(t, `{"run": "unattended", "paths": ["/path"]}`)
-	stream := wiretest.TypedSSE(messageStartData, toolStartData, inputDelta(`"{\"path\": \"~/.ssh/authorized_keys\"}"`),
-		`{"type":"content_block_stop","index":0}`, `{"type":"message_stop"}`)
-	for _, blockAsk := range []bool{false, true} {
-		g := New(Config{Policy: func(string) *policy.Policy { return pol }, BlockAsk: blockAsk})
-		out, _ := filterAll(t, g, wire.Anthropic, []byte(stream))
-		_, _, err := readClient(wire.Anthropic, out)
-		if blockAsk != (err != nil) {
-			t.Errorf("ask blocked %v: the client's stream ends with %v\n%s", blockAsk, err, out)
+	stream := func(path string) string {
+		return wiretest.TypedSSE(messageStartData, toolStartData, inputDelta(`"{\"path\": \""`), inputDelta(`"`+path+`\"}"`),
+			`{"type":"content_block_stop","index":0}`, `{"type":"message_stop"}`)
+	}
+	for _, tc := range []struct {
+		path     string
+		blockAsk bool
+		runs     bool
+	}{
+		{"~/.ssh/authorized_keys", false, true},
+		{"~/.ssh/authorized_keys", true, false},
+		{"src/main.go", true, true},
+		{"src/main.go", false, true},
+	} {
+		g := New(Config{Policy: func(string) *policy.Policy { return pol }, BlockAsk: tc.blockAsk})
+		in := stream(tc.path)
+		out, _ := filterAll(t, g, wire.Anthropic, []byte(in))
+		res, text, err := readClient(wire.Anthropic, out)
+		if err != nil {
+			t.Errorf("%s, ask blocked %v: the client's stream ends with %v\n%s", tc.path, tc.blockAsk, err, out)
+		}
+		if runs := len(res) == 1 && res[0].Executable; runs != tc.runs {
+			t.Errorf("%s, ask blocked %v: the client runs it: %v, want %v\n%s", tc.path, tc.blockAsk, runs, tc.runs, out)
+		}
+		if tc.runs && string(out) != in {
+			t.Errorf("%s, ask blocked %v: the client read\n%s\nwant the upstream's bytes", tc.path, tc.blockAsk, out)
+		}
+		if !tc.runs && (strings.Contains(string(out), "authorized_keys") || !strings.Contains(text, "its declared path /path is spelled so that")) {
+			t.Errorf("%s, ask blocked %v: the client read\n%s", tc.path, tc.blockAsk, out)
 		}
 	}
 }

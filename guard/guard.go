@@ -66,7 +66,10 @@ type Config struct {
 	// nil Policy forwards every call.
 	Policy func(name string) *policy.Policy
 	// BlockAsk blocks the calls whose policy decides ask. By default they
-	// are forwarded: the agent's own permission prompt asks.
+	// are forwarded: the agent's own permission prompt asks. With it, an
+	// unattended call whose policy declares paths is held until its
+	// arguments end, since a suspect path among them makes it an ask
+	// (policy.Verdict.SuspectPath).
 	BlockAsk bool
 	// Notice returns the text the client reads in place of a blocked call;
 	// nil uses DefaultNotice. The text is the gateway's, not the model's:

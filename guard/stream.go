@@ -76,6 +76,10 @@ type callState struct {
 	reason    string
 	emitted   bool // some of its events reached the client
 	cancelled bool // its block cancelled the upstream
+	// awaitPaths: decided unattended, with ask blocked, by a policy that
+	// declares paths: held until its arguments end, since a suspect path
+	// among them makes it an ask.
+	awaitPaths bool
 }
 
 // A block is one block of the upstream's events: an event, or a block
@@ -427,6 +431,14 @@ func (s *stream) decided(r *toolcall.Response, c fragment.Call, d policy.Decisio
 			return
 		}
 		cs.fate = fateForward
+	case policy.Unattended:
+		if s.g.cfg.BlockAsk {
+			if p := s.g.cfg.Policy(c.Name); p != nil && p.DeclaresPaths() {
+				cs.awaitPaths = true // checkCalls gives its fate
+				return
+			}
+		}
+		cs.fate = fateForward
 	default:
 		cs.fate = fateForward
 	}
@@ -458,11 +470,16 @@ func (s *stream) checkCalls(calls []int64) {
 			continue
 		}
 		err := s.resp.Err(i)
-		if err == nil && s.g.cfg.BlockAsk && cs.fate == fateForward {
+		if err == nil && cs.awaitPaths && cs.fate == fatePending {
 			// An unattended call with a suspect declared path is an ask,
-			// which is blocked; its decision came before the path did.
-			if v := s.resp.Verdict(i); v.SuspectPath != "" && v.Mode == policy.Unattended {
-				err = fmt.Errorf("its declared path %s is spelled so that a tool may read another file", v.SuspectPath)
+			// which is blocked; without one, once its arguments have
+			// ended, it goes.
+			switch v := s.resp.Verdict(i); {
+			case v.SuspectPath != "":
+				s.blockCall(cs, fmt.Sprintf("its declared path %s is spelled so that a tool may read another file, which makes it an ask", v.SuspectPath))
+				continue
+			case v.Ended && v.Err == nil:
+				cs.fate = fateForward
 			}
 		}
 		if err == nil || errors.Is(err, toolcall.ErrDeclined) {

@@ -83,6 +83,13 @@ type Policy struct {
 	style PathStyle  // how the tool resolves those paths (WithPathStyle)
 }
 
+// DeclaresPaths reports whether p declares parameters whose values are
+// file paths ([WithPaths]): then a call's [Verdict] may find one suspect
+// after its decision, which makes an [Unattended] decision an ask (see
+// [Verdict.SuspectPath]). A gateway that must not let an ask through holds
+// such a call until its arguments have ended.
+func (p *Policy) DeclaresPaths() bool { return len(p.paths) > 0 }
+
 // rule is a checked [Rule].
 type rule struct {
 	Rule
