@@ -122,7 +122,10 @@
 // Read keeps for the stream: once they have grown to the largest event, Read
 // does not allocate per delta (a reused Response not allocating either). It
 // allocates per stream (its Reader and buffers) and per tool call (the
-// strings of its id and name). The text given to wire.OnText and
+// strings of its id and name). A program that reads many responses keeps
+// a [Reader], an [sse.Reader] and a Response, and resets each between
+// responses: once warm, a response then allocates a few hundred bytes,
+// whatever its size (TestReusedMemory). The text given to wire.OnText and
 // wire.OnThinking is borrowed until the callback returns.
 //
 // # Concurrency

@@ -63,8 +63,15 @@
 // for the stream: once they have grown to the largest event, neither
 // function allocates per delta (a reused Response not allocating either).
 // They allocate per stream and per tool call (the strings of its id and
-// name). The text given to wire.OnText and wire.OnThinking is borrowed
-// until the callback returns.
+// name): a stream's buffers grow to its largest event (the Responses API's
+// response.completed restates every call's arguments). A program that
+// reads many responses keeps a [ChatReader] or [ResponsesReader], an
+// [sse.Reader] and a Response, and resets each between responses
+// (ChatReader.Reset, sse.Reader.Reset, Response.Reset): once warm, a
+// response then allocates a few hundred bytes, whatever its size (180 bytes
+// for a Responses stream of 4.6 MB, in TestReusedMemory). The text given
+// to wire.OnText and wire.OnThinking is borrowed until the callback
+// returns.
 //
 // # Concurrency
 //

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 	"testing/iotest"
 
@@ -331,4 +332,90 @@ func (a Adapter) CheckEnded(t *testing.T, name string, stream []byte) {
 	if err := a.Read(context.Background(), bytes.NewReader(stream), resp); !errors.Is(err, toolcall.ErrEnded) {
 		t.Errorf("%s%s = %v, want toolcall.ErrEnded", name, a.Name, err)
 	}
+}
+
+// Stepper is an adapter's reader of one event at a time (the gateway's
+// step), reused from stream to stream with Reset.
+type Stepper interface {
+	Event(ev sse.Event) error
+	Reset(resp *toolcall.Response)
+}
+
+// CheckReusedMemory reads stream again and again with step, one
+// sse.Reader and one Response, each reset between streams, and fails t if
+// a stream allocates more than max bytes once they have read it a first
+// time: a reader kept from response to response costs next to nothing,
+// whatever the size of the response. It returns the bytes a stream
+// allocated.
+func CheckReusedMemory(t *testing.T, name string, stream []byte, step Stepper, max uint64) uint64 {
+	t.Helper()
+	resp := toolcall.New()
+	rd := sse.NewReader(bytes.NewReader(nil))
+	read := func() {
+		resp.Reset()
+		step.Reset(resp)
+		rd.Reset(bytes.NewReader(stream))
+		for rd.Next() {
+			if err := step.Event(rd.Event()); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+		}
+		if err := rd.Err(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		resp.End()
+	}
+	read()
+	const runs = 5
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range runs {
+		read()
+	}
+	runtime.ReadMemStats(&after)
+	per := (after.TotalAlloc - before.TotalAlloc) / runs
+	if per > max {
+		t.Errorf("%s: a stream of %d bytes allocates %d bytes with a reused reader, want at most %d", name, len(stream), per, max)
+	}
+	return per
+}
+
+// BenchInFlight measures the memory of 10,000 responses in flight: for
+// each, a Stepper made by newStep, its sse.Reader and its Response, fed
+// the first half of stream's bytes, all kept at once. It reports the heap
+// each holds ("B/response"), after a collection.
+func BenchInFlight(b *testing.B, stream []byte, newStep func(*toolcall.Response) Stepper) {
+	const n = 10000
+	half := stream[:len(stream)/2]
+	type inFlight struct {
+		resp *toolcall.Response
+		step Stepper
+		rd   *sse.Reader
+	}
+	var perResponse float64
+	for range b.N {
+		b.StopTimer()
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		b.StartTimer()
+		all := make([]inFlight, n)
+		for i := range all {
+			resp := toolcall.New()
+			f := inFlight{resp: resp, step: newStep(resp), rd: sse.NewReader(bytes.NewReader(half))}
+			for f.rd.Next() {
+				if err := f.step.Event(f.rd.Event()); err != nil {
+					b.Fatal(err)
+				}
+			}
+			all[i] = f
+		}
+		b.StopTimer()
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		perResponse = float64(after.HeapInuse-before.HeapInuse) / n
+		runtime.KeepAlive(all)
+		b.StartTimer()
+	}
+	b.ReportMetric(perResponse, "B/response")
 }
