@@ -1043,7 +1043,20 @@ func glueTest(t *testing.T, w *differ.Wire, read func(context.Context, io.Reader
 // TestGlueDifferentialChat: FeedChat reads what ReadChat reads, on the
 // generated streams ReadChat accepts.
 func TestGlueDifferentialChat(t *testing.T) {
-	glueTest(t, chatWire(t), openaistream.ReadChat, viaChatGlue)
+	// Calls without an index: ReadChat reads them as new calls, the SDK
+	// files them at index 0, and FeedChat follows the SDK (a gateway
+	// refuses them: errIndexless).
+	read := func(ctx context.Context, rd io.Reader, resp *toolcall.Response, opts ...wire.Option) error {
+		body, err := io.ReadAll(rd)
+		if err != nil {
+			return err
+		}
+		if indexless(body) {
+			return errIndexless
+		}
+		return openaistream.ReadChat(ctx, bytes.NewReader(body), resp, opts...)
+	}
+	glueTest(t, chatWire(t), read, viaChatGlue)
 }
 
 // TestGlueDifferentialResponses: FeedResponses reads what ReadResponses

@@ -27,7 +27,8 @@ import (
 // readers (a repeated member, a chunk whose "error" is null) it reads its
 // own way, and FeedChat follows it; a name the SDK's accumulator would
 // append to an earlier one (a server that repeats it) is appended here
-// too, and the call fails: its name changed after it was judged. To refuse such streams, read the raw body with openaistream.ReadChat.
+// too, and the call fails: its name changed after it was judged; a delta
+// without an index (Mistral's API) is the SDK's index 0, as it is here. To refuse such streams, read the raw body with openaistream.ReadChat.
 func FeedChat(r *toolcall.Response, chunk openai.ChatCompletionChunk, choice int64) error {
 	for _, ch := range chunk.Choices {
 		if ch.Index != choice {
