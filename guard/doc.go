@@ -69,7 +69,10 @@
 // apply_patch_call and computer_call items, which the agent runs) is not
 // judged: it ends the stream with an error, as do tool calls in a Chat
 // choice other than the first, and Chat tool calls without an index, which
-// the SDKs number otherwise.
+// the SDKs number otherwise. The wires of Gemini and Ollama
+// ([wire.OfPath]) are not judged: a response of theirs that holds a tool
+// call is refused (a stream of theirs is refused whole), one without a
+// call passes.
 //
 // # Memory and time
 //

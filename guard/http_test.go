@@ -462,3 +462,38 @@ func TestUnreadableRequest(t *testing.T) {
 		}
 	}
 }
+
+// TestOtherWires: the gateway does not judge Gemini's and Ollama's tool
+// calls: a response of theirs that holds one never reaches the client,
+// through either face, and one without a call passes unchanged.
+func TestOtherWires(t *testing.T) {
+	geminiCall := wiretest.DataSSE(`{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"rm","args":{"path":"/"}}}]},"finishReason":"STOP","index":0}]}`)
+	geminiText := `{"candidates":[{"content":{"role":"model","parts":[{"text":"Hello."}]},"finishReason":"STOP","index":0}]}`
+	ollamaCall := `{"model":"m","created_at":"t","message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"rm","arguments":{"path":"/"}}}]},"done":false}` + "\n"
+	for _, face := range []string{"transport", "proxy"} {
+		for _, tc := range []struct {
+			name, path, body string
+			passes           bool
+		}{
+			{"gemini stream with a call", "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse", geminiCall, false},
+			{"gemini whole with a call", "/v1beta/models/gemini-2.5-flash:generateContent", `{"candidates":[{"content":{"parts":[{"functionCall":{"name":"rm","args":{}}}]}}]}`, false},
+			{"gemini whole, text", "/v1beta/models/gemini-2.5-flash:generateContent", geminiText, true},
+			{"ollama stream with a call", "/api/chat", ollamaCall, false},
+		} {
+			u := newUpstream(t, [][]byte{[]byte(tc.body)}, 0)
+			client, base := clientFor(t, face, New(Config{}), u.srv.URL)
+			resp, err := client.Post(base+tc.path, "application/json", strings.NewReader(`{"contents":[]}`))
+			var got []byte
+			if err == nil {
+				got, _ = io.ReadAll(resp.Body)
+				resp.Body.Close()
+			}
+			if passes := err == nil && resp.StatusCode == 200 && string(got) == tc.body; passes != tc.passes {
+				t.Errorf("%s, %s: passes %v, want %v: %v\n%s", face, tc.name, passes, tc.passes, err, got)
+			}
+			if !tc.passes && strings.Contains(string(got), `"rm"`) {
+				t.Errorf("%s, %s: the call reaches the client:\n%s", face, tc.name, got)
+			}
+		}
+	}
+}

@@ -19,12 +19,15 @@ const (
 	Anthropic            // Anthropic Messages: package anthropicstream
 	OpenAIChat           // OpenAI Chat Completions: openaistream.ReadChat
 	OpenAIResponses      // OpenAI Responses: openaistream.ReadResponses
+	Gemini               // Google's Gemini API, streamGenerateContent?alt=sse: package geministream
+	Ollama               // Ollama's /api/chat, JSON lines: package ollamastream
 )
 
-var kindNames = [...]string{Unknown: "unknown", Anthropic: "anthropic", OpenAIChat: "openai-chat", OpenAIResponses: "openai-responses"}
+var kindNames = [...]string{Unknown: "unknown", Anthropic: "anthropic", OpenAIChat: "openai-chat", OpenAIResponses: "openai-responses", Gemini: "gemini", Ollama: "ollama"}
 
 // String returns the wire's name as the command's --wire flag spells it:
-// "anthropic", "openai-chat", "openai-responses", or "unknown".
+// "anthropic", "openai-chat", "openai-responses", "gemini", "ollama", or
+// "unknown".
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]
@@ -39,7 +42,7 @@ func ParseKind(s string) (Kind, error) {
 			return Kind(k), nil
 		}
 	}
-	return Unknown, fmt.Errorf("wire: unknown wire %q (want anthropic, openai-chat or openai-responses)", s)
+	return Unknown, fmt.Errorf("wire: unknown wire %q (want anthropic, openai-chat, openai-responses, gemini or ollama)", s)
 }
 
 // OfPath returns the wire of a request to the HTTP path p: the last
@@ -52,7 +55,9 @@ func ParseKind(s string) (Kind, error) {
 //     .../messages/batches, which return no stream of calls);
 //   - .../chat/completions: OpenAI Chat Completions;
 //   - .../responses: the OpenAI Responses API (not .../responses/ID and
-//     the like).
+//     the like);
+//   - .../models/MODEL:streamGenerateContent and :generateContent: [Gemini];
+//   - .../api/chat: [Ollama].
 //
 // Any other path is [Unknown]: a gateway must then tell the wire from the
 // response itself ([OfEvent]), since the same wire may be served elsewhere.
@@ -68,6 +73,10 @@ func OfPath(p string) Kind {
 		return OpenAIChat
 	case strings.HasSuffix(p, "/responses"):
 		return OpenAIResponses
+	case strings.HasSuffix(p, ":streamgeneratecontent") || strings.HasSuffix(p, ":generatecontent"):
+		return Gemini
+	case strings.HasSuffix(p, "/api/chat"):
+		return Ollama
 	}
 	return Unknown
 }
@@ -84,7 +93,10 @@ var anthropicTypes = []string{"message_start", "message_delta", "message_stop", 
 //   - [OpenAIResponses]: a type starting with "response.", or an error event
 //     {"type": "error", "message": ...} without an "error" object;
 //   - [OpenAIChat]: data with "object": "chat.completion.chunk", a
-//     "choices" member, an {"error": {...}} without a "type", or [DONE].
+//     "choices" member, an {"error": {...}} without a "type", or [DONE];
+//   - [Gemini]: data with a "candidates" member and no "choices";
+//   - [Ollama]: data (one JSON line of Ollama's stream) with a "message"
+//     object and a "done" member, and no "type".
 //
 // An "error" event type alone tells nothing: both Anthropic and the
 // Responses API send it.
@@ -97,7 +109,7 @@ func OfEvent(ev sse.Event) Kind {
 	}
 	var d adapter.Decoder
 	var typ, object []byte
-	var hasType, hasChoices bool
+	var hasType, hasChoices, hasCandidates, hasMessage, hasDone bool
 	var errKind byte
 	d.Reset(ev.Data)
 	err := d.Root(nil, func(key []byte) (err error) {
@@ -109,6 +121,15 @@ func OfEvent(ev sse.Event) Kind {
 			object, _, err = d.NullableString(object)
 		case "choices":
 			hasChoices = true
+			err = d.Skip()
+		case "candidates":
+			hasCandidates = true
+			err = d.Skip()
+		case "message":
+			hasMessage = d.Kind() == '{'
+			err = d.Skip()
+		case "done":
+			hasDone = true
 			err = d.Skip()
 		case "error":
 			errKind = byte(d.Kind())
@@ -130,6 +151,10 @@ func OfEvent(ev sse.Event) Kind {
 		return ofType(typ)
 	case string(object) == "chat.completion.chunk" || hasChoices || errKind == '{':
 		return OpenAIChat
+	case hasCandidates:
+		return Gemini
+	case hasMessage && hasDone:
+		return Ollama
 	}
 	return Unknown
 }

@@ -25,6 +25,11 @@ func TestOfPath(t *testing.T) {
 		"/v1/models":             Unknown,
 		"":                       Unknown,
 		"/v1/x/../messages":      Anthropic,
+		"/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse":         Gemini,
+		"/v1/projects/p/locations/l/publishers/google/models/m:generateContent": Gemini,
+		"/v1beta/models/gemini-2.5-flash:countTokens":                           Unknown,
+		"/api/chat":     Ollama,
+		"/api/generate": Unknown,
 	} {
 		if got := OfPath(p); got != want {
 			t.Errorf("OfPath(%q) = %v, want %v", p, got, want)
@@ -48,6 +53,9 @@ func TestOfEvent(t *testing.T) {
 		{"", `{"choices":[{"index":0}]}`, OpenAIChat},
 		{"", `{"error":{"message":"m"}}`, OpenAIChat},
 		{"", `[DONE]`, OpenAIChat},
+		{"", `{"candidates":[{"content":{"parts":[{"text":"hi"}]}}],"modelVersion":"m"}`, Gemini},
+		{"", `{"model":"qwen3","created_at":"t","message":{"role":"assistant","content":"hi"},"done":false}`, Ollama},
+		{"", `{"model":"qwen3","message":"not an object","done":false}`, Unknown},
 		{"", `{"type":"future"}`, Unknown},
 		{"", `not json`, Unknown},
 		{"error", `{"message":"m"}`, Unknown},
@@ -59,7 +67,7 @@ func TestOfEvent(t *testing.T) {
 }
 
 func TestParseKind(t *testing.T) {
-	for _, k := range []Kind{Anthropic, OpenAIChat, OpenAIResponses} {
+	for _, k := range []Kind{Anthropic, OpenAIChat, OpenAIResponses, Gemini, Ollama} {
 		if got, err := ParseKind(k.String()); got != k || err != nil {
 			t.Errorf("ParseKind(%q) = %v, %v", k, got, err)
 		}
