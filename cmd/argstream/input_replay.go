@@ -125,10 +125,12 @@ func sniff(body io.Reader, wire string) (head []byte, told string, events int, e
 }
 
 // wireOf tells the wire of a stream from one of its events, as package
-// wire does for the gateway, or returns "".
+// wire does for the gateway, if replay reads it, or returns "".
 func wireOf(ev sse.Event) string {
 	if k := wire.OfEvent(ev); k != wire.Unknown {
-		return k.String()
+		if _, ok := wireReaders[k.String()]; ok {
+			return k.String()
+		}
 	}
 	return ""
 }
