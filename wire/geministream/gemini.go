@@ -1,0 +1,289 @@
+package geministream
+
+// This file is structured in the following way:
+//
+//   - ErrMalformed and Read, the loop over a body's events;
+//   - Reader, the step Read loops over: one event at a time, decoded and
+//     checked whole (decode.go) before it drives the Response.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/argstream/argstream/fragment"
+	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire"
+	"github.com/argstream/argstream/wire/internal/adapter"
+	"github.com/argstream/argstream/wire/sse"
+)
+
+// ErrMalformed is wrapped by the error of an event that is not what the
+// Gemini API documents, or that two readers of the stream (the official
+// SDKs among them) could read differently: data that is not one JSON
+// object, a member repeated, of the wrong kind, or named in another case
+// or spelling, an event name, a function call in a candidate other than
+// 0, a function call without a name. The whole response fails
+// ([toolcall.Response.Fail]): no call of it is executable.
+//
+// It is [wire.ErrMalformed], the sentinel of every wire: [errors.Is] matches
+// either.
+var ErrMalformed = wire.ErrMalformed
+
+// Read reads the server-sent events of a Gemini API (or Vertex AI)
+// streamGenerateContent response, requested with alt=sse, from body to its
+// end, and drives resp with the function calls of candidate 0. It does not
+// call resp.End: the caller does, to get the Results. See the package
+// documentation for what is read and the errors returned.
+//
+// The options are [wire.OnText] and [wire.OnThinking], called with the text
+// of each text part of candidate 0, thought parts going to OnThinking: the
+// candidate's index (0) and the text.
+func Read(ctx context.Context, body io.Reader, resp *toolcall.Response, opts ...wire.Option) error {
+	return NewReader(resp, opts...).read(ctx, body)
+}
+
+// read reads the events of body to its end with r, as Read does.
+func (r *Reader) read(ctx context.Context, body io.Reader) error {
+	s := adapter.Stream{Name: "gemini", Last: "a finishReason", CompleteAtEOF: r.Ended, Malformed: ErrMalformed}
+	return r.fail(adapter.Loop(ctx, sse.NewReader(body), s, func(ev sse.Event) (bool, error) {
+		return false, r.Event(ev)
+	}))
+}
+
+// A Reader reads the events of one streamGenerateContent stream, one at a
+// time, into a [toolcall.Response]: the step that [Read] loops over, for a
+// caller that reads the events itself (a gateway that forwards them, a file
+// that holds several responses one after the other). Give it every event
+// of the stream, in order; [Reader.Ended] says when candidate 0 has had its
+// finishReason, after which a stream that ends is complete.
+//
+// A Reader is for one goroutine. Its memory is reused from stream to stream
+// with [Reader.Reset].
+type Reader struct {
+	cfg  adapter.Config
+	resp *toolcall.Response
+	dec  adapter.Decoder
+	n    int64 // events read
+	err  error // the first error: every later Event returns it
+
+	ended   bool    // candidate 0 had a finishReason, or the prompt was blocked
+	finish  []byte  // candidate 0's finishReason, or the prompt's blockReason
+	calls   int64   // the function calls so far: the next call's index
+	touched []int64 // the calls the last event concerned
+	// ids holds the id of every call that had one, so that two calls of
+	// one id, which a functionResponse could not tell apart, are refused.
+	ids map[string]struct{}
+
+	// The fields of the event being read; byte slices are reused.
+	hasError   bool // the data has an "error" member
+	errCode    []byte
+	errMessage []byte
+	errStatus  []byte
+	block      []byte    // promptFeedback's blockReason
+	candPos    int       // the position in "candidates" of the candidate being read
+	cur        candidate // the candidate being read
+	chosen     candidate // candidate 0, if hasChosen
+	hasChosen  bool
+	scratch    []byte
+}
+
+// candidate is one element of a response's "candidates".
+type candidate struct {
+	index  int64
+	finish []byte
+	parts  []part // parts[:n] are this event's
+	n      int
+	calls  int // the function call parts among them
+}
+
+// part is one element of a candidate's content's "parts".
+type part struct {
+	kind     partKind
+	thought  bool   // a text part that is thinking
+	text     []byte // a text part's text
+	name, id []byte // a function call's
+	args     []byte // a function call's args object, as it came; empty if none
+	streamed bool   // a function call with partialArgs, or willContinue true
+}
+
+type partKind uint8
+
+const (
+	partOther partKind = iota // inline data, code, a thought signature alone...
+	partText
+	partCall
+)
+
+// NewReader returns a [Reader] of one stream into resp, with [Read]'s options.
+func NewReader(resp *toolcall.Response, opts ...wire.Option) *Reader {
+	return &Reader{cfg: adapter.NewConfig(opts), resp: resp}
+}
+
+// Reset readies r for the next stream, into resp, keeping its memory and
+// its options.
+func (r *Reader) Reset(resp *toolcall.Response) {
+	r.resp, r.n, r.err = resp, 0, nil
+	r.ended, r.finish, r.calls = false, r.finish[:0], 0
+	r.touched = r.touched[:0]
+	clear(r.ids)
+}
+
+// Ended reports whether the response has ended: candidate 0 has had a
+// finishReason, or promptFeedback a blockReason. A stream whose body ends
+// after that is complete: Gemini sends nothing like [DONE].
+func (r *Reader) Ended() bool { return r.ended }
+
+// FinishReason returns candidate 0's finishReason ("STOP", "MAX_TOKENS",
+// "SAFETY"...), or promptFeedback's blockReason for a prompt blocked
+// before any candidate; "" before [Reader.Ended].
+func (r *Reader) FinishReason() string { return string(r.finish) }
+
+// Event reads one event of the stream and drives the Response with it. It
+// returns a *[wire.ProviderError] for an error object, an error wrapping
+// [ErrMalformed] (having failed the Response) for a malformed event, and
+// the Response's own errors ([toolcall.ErrTooManyCalls],
+// [toolcall.ErrEnded]). After an error, Event returns it again without
+// reading anything.
+func (r *Reader) Event(ev sse.Event) error {
+	if r.err != nil {
+		return r.err
+	}
+	r.n++
+	r.touched = r.touched[:0]
+	r.err = r.fail(r.event(ev))
+	return r.err
+}
+
+// EventCalls returns the indexes of the calls the last event concerned:
+// each call of it was started, fed its arguments and stopped. It is
+// borrowed until the next [Reader.Event].
+func (r *Reader) EventCalls() []int64 { return r.touched }
+
+// fail fails the Response for a malformed stream, and returns err.
+func (r *Reader) fail(err error) error {
+	if errors.Is(err, ErrMalformed) {
+		r.resp.Fail(err)
+	}
+	return err
+}
+
+// malformed wraps err, found in the current event.
+func (r *Reader) malformed(err error) error {
+	return fmt.Errorf("gemini: %w: event %d: %w", ErrMalformed, r.n, err)
+}
+
+// event handles one event: its data is decoded and checked whole before
+// anything is done with it.
+func (r *Reader) event(ev sse.Event) error {
+	if len(ev.Type) != 0 {
+		// Gemini sends data-only events; google.golang.org/genai fails on
+		// an "event:" line, other readers skip the field.
+		return r.malformed(fmt.Errorf("an event named %q (Gemini's events have no name)", ev.Type))
+	}
+	if err := r.parse(ev.Data); err != nil {
+		return err
+	}
+	if r.hasError {
+		return &wire.ProviderError{Type: string(r.errStatus), Code: string(r.errCode), Message: string(r.errMessage)}
+	}
+	if len(r.block) > 0 && !r.ended {
+		r.ended = true
+		r.finish = append(r.finish[:0], r.block...)
+	}
+	if !r.hasChosen {
+		return nil
+	}
+	c := &r.chosen
+	if err := r.check(c); err != nil {
+		return err
+	}
+	for i := range c.parts[:c.n] {
+		p := &c.parts[i]
+		switch p.kind {
+		case partText:
+			if len(p.text) == 0 {
+				continue
+			}
+			if p.thought && r.cfg.OnThinking != nil {
+				r.cfg.OnThinking(c.index, p.text)
+			} else if !p.thought && r.cfg.OnText != nil {
+				r.cfg.OnText(c.index, p.text)
+			}
+		case partCall:
+			if err := r.call(p); err != nil {
+				return err
+			}
+		}
+	}
+	if len(c.finish) > 0 && !r.ended {
+		r.ended = true
+		r.finish = append(r.finish[:0], c.finish...)
+		if string(c.finish) == "MAX_TOKENS" {
+			r.resp.Incomplete()
+		}
+	}
+	return nil
+}
+
+// check refuses what candidate 0's parts may not be, before any of them
+// drives the Response.
+func (r *Reader) check(c *candidate) error {
+	for i := range c.parts[:c.n] {
+		p := &c.parts[i]
+		if r.ended && (p.kind == partCall || p.kind == partText && len(p.text) > 0) {
+			return r.malformed(fmt.Errorf("/candidates/0/content/parts/%d: content after the finishReason %s", i, r.finish))
+		}
+		if p.kind != partCall {
+			continue
+		}
+		switch {
+		case p.streamed:
+			return r.malformed(fmt.Errorf("/candidates/0/content/parts/%d/functionCall streams its arguments (partialArgs, willContinue), which are not read", i))
+		case len(p.name) == 0:
+			return r.malformed(fmt.Errorf("/candidates/0/content/parts/%d/functionCall has no name", i))
+		case len(p.id) == 0:
+			continue
+		}
+		if _, dup := r.ids[string(p.id)]; dup {
+			return r.malformed(fmt.Errorf("/candidates/0/content/parts/%d/functionCall/id %q is an earlier call's", i, p.id))
+		}
+		for j := range c.parts[:i] {
+			if q := &c.parts[j]; q.kind == partCall && string(q.id) == string(p.id) {
+				return r.malformed(fmt.Errorf("/candidates/0/content/parts/%d/functionCall/id %q is part %d's", i, p.id, j))
+			}
+		}
+	}
+	return nil
+}
+
+// call gives the Response one whole function call, at the next index.
+func (r *Reader) call(p *part) error {
+	i := r.calls
+	r.calls++
+	c := fragment.Call{Index: i, Name: string(p.name)}
+	if len(p.id) > 0 {
+		c.ID = string(p.id)
+		if r.ids == nil {
+			r.ids = map[string]struct{}{}
+		}
+		r.ids[c.ID] = struct{}{}
+	}
+	r.touched = append(r.touched, i)
+	if err := r.resp.Start(c, nil); err != nil {
+		return err
+	}
+	args := p.args
+	if len(args) == 0 {
+		args = emptyArgs
+	}
+	if err := r.resp.Chunk(i, args); err != nil {
+		return err
+	}
+	return r.resp.Stop(i)
+}
+
+// emptyArgs are the arguments of a function call without args: the SDKs
+// give it an empty map, or none, and the tool is called with no argument.
+var emptyArgs = []byte("{}")

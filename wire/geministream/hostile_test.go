@@ -1,0 +1,110 @@
+package geministream
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/argstream/argstream/internal/testutil/wiretest"
+	"github.com/argstream/argstream/toolcall"
+)
+
+// parts is an event of candidate 0 with the given parts.
+func parts(p string) string {
+	return `{"candidates":[{"content":{"role":"model","parts":[` + p + `]},"index":0}]}`
+}
+
+// TestMalformed: each event that is not what the API documents, or that two
+// readers could read differently, is refused with an error wrapping
+// ErrMalformed that says which event and where, and fails the Response: the
+// call of the event before it is not executable either.
+func TestMalformed(t *testing.T) {
+	for _, tc := range []struct {
+		name, stream, want string
+	}{
+		{"a named event", stream(callEv) + "event: message\ndata: " + stopEv + "\n\n", `event 2: an event named "message"`},
+		{"not JSON", stream(callEv, `not json`), `event 2: jsontext: invalid character`},
+		{"[DONE]", stream(callEv, `[DONE]`), `event 2: not a JSON object`},
+		{"an array", stream(callEv, `[`+stopEv+`]`), `event 2: not a JSON object`},
+		{"two objects", stream(callEv, stopEv+stopEv), `event 2: bytes after the JSON object`},
+		{"invalid UTF-8", stream(callEv, parts(`{"text":"a`+"\xff"+`"}`)), `event 2: jsontext: invalid UTF-8`},
+		{"a repeated member name in the args", stream(parts(`{"functionCall":{"name":"f","args":{"city":"Paris","city":"Rome"}}}`)), `event 1: jsontext: duplicate object member name "city"`},
+		{"a repeated name deep in usageMetadata", stream(callEv, `{"usageMetadata":{"details":[{"a":1,"a":2}]}}`), `duplicate object member name "a"`},
+		{"a repeated functionCall", stream(parts(`{"functionCall":{"name":"f"},"functionCall":{"name":"g"}}`)), `event 1: jsontext: duplicate object member name "functionCall"`},
+		{"a name written with an escape", stream(parts(`{"function\u0043all":{"name":"f"}}`)), `/candidates/0/content/parts/0: member name "function\u0043all" is written with an escape`},
+		{"a name in another case", stream(parts(`{"FunctionCall":{"name":"f"}}`)), `event 1: /candidates/0/content/parts/0: member name "FunctionCall" is "functionCall" in another case`},
+		{"two names equal under case folding", stream(`{"usageMetadata":{},"UsageMetadata":{}}`), `member names "usageMetadata" and "UsageMetadata" are equal under case folding`},
+		{"args in another case", stream(parts(`{"functionCall":{"name":"f","Args":{"x":1}}}`)), `member name "Args" is "args" in another case`},
+		{"finishReason in another case", stream(`{"candidates":[{"FinishReason":"STOP"}]}`), `member name "FinishReason" is "finishReason" in another case`},
+		{"function_call in snake case", stream(parts(`{"function_call":{"name":"f","args":{}}}`)), `event 1: /candidates/0/content/parts/0: member name "function_call" is "functionCall" in another spelling`},
+		{"finish_reason in snake case", stream(callEv, `{"candidates":[{"finish_reason":"STOP"}]}`), `event 2: /candidates/0: member name "finish_reason" is "finishReason" in another spelling`},
+		{"partial_args in snake case", stream(parts(`{"functionCall":{"name":"f","partial_args":[]}}`)), `/candidates/0/content/parts/0/functionCall: member name "partial_args" is "partialArgs" in another spelling`},
+		{"prompt_feedback in snake case", stream(`{"prompt_feedback":{"blockReason":"SAFETY"}}`), `/: member name "prompt_feedback" is "promptFeedback" in another spelling`},
+		{"candidates not an array", stream(`{"candidates":{}}`), `/candidates is not an array`},
+		{"parts a string", stream(`{"candidates":[{"content":{"parts":"x"}}]}`), `/candidates/0/content/parts is not an array`},
+		{"text a number", stream(parts(`{"text":1}`)), `/candidates/0/content/parts/0/text is not a string`},
+		{"thought a string", stream(parts(`{"text":"x","thought":"yes"}`)), `/candidates/0/content/parts/0/thought is not a boolean`},
+		{"args an array", stream(parts(`{"functionCall":{"name":"f","args":[1]}}`)), `event 1: /candidates/0/content/parts/0/functionCall/args is not an object`},
+		{"args a string", stream(parts(`{"functionCall":{"name":"f","args":"{\"x\":1}"}}`)), `functionCall/args is not an object`},
+		{"a name not a string", stream(parts(`{"functionCall":{"name":7}}`)), `/candidates/0/content/parts/0/functionCall/name is not a string`},
+		{"a negative index", stream(`{"candidates":[{"index":-1}]}`), `/candidates/0/index is -1, not an integer from 0 to 2^53-1`},
+		{"an index past 2^53-1", stream(`{"candidates":[{"index":9007199254740992}]}`), `not an integer from 0 to 2^53-1`},
+		{"error null", stream(callEv, `{"error":null}`), `event 2: /error is null`},
+		{"a call in candidate 1", stream(`{"candidates":[{"content":{"parts":[{"text":"x"}]},"index":0},{"content":{"parts":[{"functionCall":{"name":"f"}}]},"index":1}]}`), `event 1: /candidates/1, candidate 1, has a function call: only candidate 0 is read`},
+		{"candidate 0 twice", stream(`{"candidates":[{"content":{"parts":[{"text":"x"}]}},{"index":0}]}`), `/candidates/1 is candidate 0 again`},
+		{"candidate 0 not first", stream(`{"candidates":[{"index":1},{"index":0,"content":{"parts":[{"functionCall":{"name":"f"}}]}}]}`), `/candidates/1 is candidate 0, not first`},
+		{"text and a functionCall in one part", stream(parts(`{"text":"x","functionCall":{"name":"f"}}`)), `/candidates/0/content/parts/0 holds both text and a functionCall`},
+		{"a functionCall and then text in one part", stream(parts(`{"functionCall":{"name":"f"},"text":""}`)), `holds both text and a functionCall`},
+		{"a call without a name", stream(parts(`{"functionCall":{"args":{"x":1}}}`)), `event 1: /candidates/0/content/parts/0/functionCall has no name`},
+		{"an empty functionCall", stream(callEv, parts(`{"text":"x"},{"functionCall":{}}`)), `event 2: /candidates/0/content/parts/1/functionCall has no name`},
+		{"an id again in a later event", stream(twoCallsEv, parts(`{"functionCall":{"id":"a2","name":"f"}}`)), `event 2: /candidates/0/content/parts/0/functionCall/id "a2" is an earlier call's`},
+		{"an id twice in one event", stream(parts(`{"functionCall":{"id":"x","name":"f"}},{"functionCall":{"id":"x","name":"g"}}`)), `/candidates/0/content/parts/1/functionCall/id "x" is part 0's`},
+		{"partialArgs", stream(parts(`{"functionCall":{"name":"f","willContinue":true}}`)), `event 1: /candidates/0/content/parts/0/functionCall streams its arguments`},
+		{"partialArgs elements", stream(parts(`{"functionCall":{"partialArgs":[{"jsonPath":"$.x","stringValue":"a"}]}}`)), `functionCall streams its arguments`},
+		{"willContinue not a boolean", stream(parts(`{"functionCall":{"name":"f","willContinue":1}}`)), `/candidates/0/content/parts/0/functionCall/willContinue is not a boolean`},
+		{"a call after the finishReason", stream(stopEv, callEv), `event 2: /candidates/0/content/parts/0: content after the finishReason STOP`},
+		{"text after the finishReason", stream(callEv, stopEv, textEv), `event 3: /candidates/0/content/parts/0: content after the finishReason STOP`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := toolcall.New()
+			err := Read(context.Background(), strings.NewReader(tc.stream), resp)
+			if !errors.Is(err, ErrMalformed) {
+				t.Fatalf("Read = %v, want ErrMalformed", err)
+			}
+			if !strings.HasPrefix(err.Error(), "gemini: malformed event: ") || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Read = %q, want it to contain %q", err, tc.want)
+			}
+			for _, r := range resp.End() {
+				if r.Executable || r.Arguments != nil {
+					t.Errorf("call %+v executable or with arguments after %v", r.Call, err)
+				}
+			}
+			// No reader of another size reads it otherwise.
+			geminiAdapter.CheckSplits(t, tc.name, []byte(tc.stream), func(rd io.Reader) wiretest.Got {
+				return geminiAdapter.Run(toolcall.New(), rd)
+			})
+		})
+	}
+}
+
+// TestNoActionBeforeCheck: a malformed event drives the Response with
+// nothing of it, even the parts before the fault: its first call is never
+// started, and its text never given.
+func TestNoActionBeforeCheck(t *testing.T) {
+	resp := toolcall.New()
+	var text []string
+	r := NewReader(resp)
+	r.cfg.OnText = func(_ int64, b []byte) { text = append(text, string(b)) }
+	err := r.read(context.Background(), strings.NewReader(stream(parts(`{"text":"hi"},{"functionCall":{"name":"f","args":{}}},{"functionCall":{"args":{}}}`))))
+	if !errors.Is(err, ErrMalformed) {
+		t.Fatalf("Read = %v", err)
+	}
+	if len(text) != 0 || len(r.EventCalls()) != 0 {
+		t.Errorf("text %q, calls %v given before the event was refused", text, r.EventCalls())
+	}
+	if res := resp.End(); len(res) != 0 {
+		t.Errorf("results %+v, want none", res)
+	}
+}
