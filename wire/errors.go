@@ -36,8 +36,8 @@ type ProviderError struct {
 
 // Error returns the error as each adapter has always written it:
 // "anthropic: error event: TYPE: MESSAGE" on Anthropic, and "openai: error
-// event: TYPE: CODE: MESSAGE" on the OpenAI wires, without the TYPE or
-// CODE that is empty.
+// event: TYPE: CODE: MESSAGE" on the OpenAI wires ("gemini: ...",
+// "ollama: ..." on theirs), without the TYPE or CODE that is empty.
 func (e *ProviderError) Error() string {
 	if e.Wire == Anthropic {
 		return "anthropic: error event: " + e.Type + ": " + e.Message
@@ -46,6 +46,8 @@ func (e *ProviderError) Error() string {
 	switch e.Wire {
 	case OpenAIChat, OpenAIResponses:
 		b.WriteString("openai")
+	case Gemini, Ollama:
+		b.WriteString(e.Wire.String())
 	default:
 		b.WriteString("wire")
 	}

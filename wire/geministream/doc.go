@@ -97,9 +97,8 @@
 //   - a *wire.ProviderError for data with an "error" member, the error
 //     object Gemini sends when a stream fails after it began: its "status"
 //     is the Type (RESOURCE_EXHAUSTED, INTERNAL...), its "code" the Code,
-//     as its JSON text ("429"), its "message" the Message. Its Wire is
-//     [wire.Unknown], wire.Kind having no Gemini value yet. "error": null
-//     is malformed.
+//     as its JSON text ("429"), its "message" the Message, its Wire
+//     [wire.Gemini]. "error": null is malformed.
 //   - an error wrapping [io.ErrUnexpectedEOF] if the body ends before the
 //     response has: at a clean end between events, or cut in the middle of
 //     an event, when it also wraps the sse Reader's [*sse.Error] for

@@ -204,7 +204,7 @@ func TestProviderError(t *testing.T) {
 	if !errors.As(err, &pe) {
 		t.Fatalf("Read = %v, want a *wire.ProviderError", err)
 	}
-	want := wire.ProviderError{Type: "UNAVAILABLE", Code: "503", Message: "The model is overloaded. Please try again later."}
+	want := wire.ProviderError{Wire: wire.Gemini, Type: "UNAVAILABLE", Code: "503", Message: "The model is overloaded. Please try again later."}
 	if *pe != want {
 		t.Errorf("error %+v, want %+v", *pe, want)
 	}
@@ -214,7 +214,7 @@ func TestProviderError(t *testing.T) {
 	if res := resp.End(); len(res) != 1 || !res[0].Executable {
 		t.Errorf("results %+v, want the one call executable", res)
 	}
-	if got := err.Error(); got != "wire: error event: UNAVAILABLE: 503: The model is overloaded. Please try again later." {
+	if got := err.Error(); got != "gemini: error event: UNAVAILABLE: 503: The model is overloaded. Please try again later." {
 		t.Errorf("message %q", got)
 	}
 }

@@ -186,7 +186,7 @@ func (r *Reader) event(ev sse.Event) error {
 		return err
 	}
 	if r.hasError {
-		return &wire.ProviderError{Type: string(r.errStatus), Code: string(r.errCode), Message: string(r.errMessage)}
+		return &wire.ProviderError{Wire: wire.Gemini, Type: string(r.errStatus), Code: string(r.errCode), Message: string(r.errMessage)}
 	}
 	if len(r.block) > 0 && !r.ended {
 		r.ended = true

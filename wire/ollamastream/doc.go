@@ -97,8 +97,7 @@
 // Read returns nil at the end of a body whose done line has come (the
 // last line may lack its "\n", as Ollama's clients read it), and otherwise:
 //
-//   - a *wire.ProviderError for an error line; its Wire is
-//     [wire.Unknown], which has no value for Ollama yet;
+//   - a *wire.ProviderError for an error line, its Wire [wire.Ollama];
 //   - an error wrapping [io.ErrUnexpectedEOF] if the body ends before the
 //     done line: between lines, or in a line cut short (a last line, with
 //     no "\n", whose JSON ends before its object does). The calls of the

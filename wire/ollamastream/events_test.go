@@ -70,7 +70,7 @@ func TestEvents(t *testing.T) {
 			name:   "an error line",
 			stream: ndjson(textLine("a"), `{"error":"model \"x\" not found"}`),
 			text:   "a",
-			err:    `wire: error event: model "x" not found`,
+			err:    `ollama: error event: model "x" not found`,
 		},
 		{
 			name: "an error line after a call, and with a call in it",
@@ -112,7 +112,7 @@ func TestProviderError(t *testing.T) {
 	resp := toolcall.New()
 	err := Read(t.Context(), strings.NewReader(ndjson(callLine("c", "f", `{}`), `{"error":"boom"}`, doneLine)), resp)
 	var pe *wire.ProviderError
-	if !errors.As(err, &pe) || pe.Message != "boom" || pe.Wire != wire.Unknown || errors.Is(err, wire.ErrMalformed) {
+	if !errors.As(err, &pe) || pe.Message != "boom" || pe.Wire != wire.Ollama || errors.Is(err, wire.ErrMalformed) {
 		t.Fatalf("Read = %#v", err)
 	}
 	if res := resp.End(); len(res) != 1 || !res[0].Executable {

@@ -179,7 +179,7 @@ func (r *Reader) step(b []byte, atEOF bool) error {
 	if r.hasError {
 		// Ollama's clients check a line's error before anything else in
 		// it.
-		return &wire.ProviderError{Message: string(r.errMsg)}
+		return &wire.ProviderError{Wire: wire.Ollama, Message: string(r.errMsg)}
 	}
 	if len(r.thinking) > 0 && r.cfg.OnThinking != nil {
 		r.cfg.OnThinking(0, r.thinking)
