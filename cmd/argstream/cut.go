@@ -24,8 +24,10 @@ import (
 // A response ends at Anthropic's message_stop; at the Chat Completions'
 // data [DONE] or, in recordings without it, at a chunk of another id once
 // a chunk has had a finish_reason; at the Responses API's
-// response.completed, response.incomplete or response.failed. Events are
-// given whole: the wire's reader would act on none before its end.
+// response.completed, response.incomplete or response.failed; at Gemini's
+// finishReason (and the events of metadata that follow it); at Ollama's
+// line that says done. Events are given whole: the wire's reader would act
+// on none before its end.
 type responseCut struct {
 	wire string
 	src  io.Reader
@@ -98,6 +100,13 @@ func (c *responseCut) classify(ev sse.Event) (ends, follows bool) {
 		Choices []struct {
 			FinishReason jsontext.Value `json:"finish_reason"`
 		} `json:"choices"`
+		Candidates []struct {
+			FinishReason string `json:"finishReason"`
+		} `json:"candidates"`
+		PromptFeedback struct {
+			BlockReason string `json:"blockReason"`
+		} `json:"promptFeedback"`
+		Done jsontext.Value `json:"done"`
 	}
 	typ := string(ev.Type)
 	if err := json.Unmarshal(ev.Data, &d); err != nil && !errors.As(err, new(*json.SemanticError)) {
@@ -111,6 +120,16 @@ func (c *responseCut) classify(ev sse.Event) (ends, follows bool) {
 		return typ == "message_stop", typ == "ping"
 	case "openai-responses":
 		return typ == "response.completed" || typ == "response.incomplete" || typ == "response.failed", false
+	case "gemini":
+		// A finishReason ends the response; events of metadata alone
+		// (usage) may follow it.
+		ends = d.PromptFeedback.BlockReason != ""
+		for _, c := range d.Candidates {
+			ends = ends || c.FinishReason != ""
+		}
+		return ends, d.Candidates == nil
+	case "ollama":
+		return string(d.Done) == "true", false
 	case "openai-chat":
 		if c.chatID == "" {
 			c.chatID = d.ID

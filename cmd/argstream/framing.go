@@ -197,7 +197,7 @@ func looksLike(head []byte, whole bool) (what, try string) {
 		if w := sseWire(head); w != "" {
 			return "server-sent events of " + w, " (--wire " + w + ")"
 		}
-		return "server-sent events of no wire replay knows", " (the wires are anthropic, openai-chat and openai-responses)"
+		return "server-sent events of no wire replay knows", " (the wires are anthropic, openai-chat, openai-responses, gemini and ollama)"
 	}
 	// A call written in text opens a line of its own, out of a Markdown
 	// code block (where a document would show one).

@@ -33,10 +33,13 @@ import (
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire"
 	"github.com/argstream/argstream/wire/anthropicstream"
+	"github.com/argstream/argstream/wire/geministream"
+	"github.com/argstream/argstream/wire/ollamastream"
 	"github.com/argstream/argstream/wire/openaistream"
+	"github.com/argstream/argstream/wire/sse"
 )
 
-const replayUsage = "replay [--wire auto|anthropic|openai-chat|openai-responses] [--framing auto|sse|jsonl] [--syntax caret|xml|qwen [--schema TOOLS.json]] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [--render function_call|json [--pace recorded|none|BYTES_PER_SEC] [--width N]] [FILE]"
+const replayUsage = "replay [--wire auto|anthropic|openai-chat|openai-responses|gemini|ollama] [--framing auto|sse|jsonl] [--syntax caret|xml|qwen [--schema TOOLS.json]] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [--render function_call|json [--pace recorded|none|BYTES_PER_SEC] [--width N]] [FILE]"
 
 // A wireReader reads one response of a provider's stream from body into
 // resp, calling onText and onThinking with the model's text.
@@ -53,6 +56,33 @@ var wireReaders = map[string]wireReader{
 	"openai-responses": func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(int64, []byte)) error {
 		return openaistream.ReadResponses(ctx, body, resp, wire.OnText(onText), wire.OnThinking(onThinking))
 	},
+	"gemini": func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(int64, []byte)) error {
+		return geministream.Read(ctx, body, resp, wire.OnText(onText), wire.OnThinking(onThinking))
+	},
+	"ollama": readOllama,
+}
+
+// readOllama reads an Ollama /api/chat stream, its JSON lines framed as
+// server-sent events (framing.go): each event's data is one line, up to
+// the line that says done.
+func readOllama(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(int64, []byte)) error {
+	r := ollamastream.NewReader(resp, wire.OnText(onText), wire.OnThinking(onThinking))
+	rd := sse.NewReader(body, sse.WithMaxEventSize(ollamastream.MaxLineSize))
+	for !r.Done() && rd.Next() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := r.Line(rd.Event().Data); err != nil {
+			return err
+		}
+	}
+	switch {
+	case r.Done():
+		return nil
+	case rd.Err() != nil:
+		return fmt.Errorf("ollama: %w", rd.Err())
+	}
+	return fmt.Errorf("ollama: stream ended before its done line: %w", io.ErrUnexpectedEOF)
 }
 
 // runReplay reads a provider's event stream as it arrives and reports what
@@ -61,7 +91,7 @@ var wireReaders = map[string]wireReader{
 // call's arguments or error.
 func runReplay(e env, args []string) int {
 	fs := newFlags("replay")
-	wire := fs.String("wire", "auto", "the provider's stream: auto (told from its first events), anthropic, openai-chat or openai-responses")
+	wire := fs.String("wire", "auto", "the provider's stream: auto (told from its first events), anthropic, openai-chat, openai-responses, gemini or ollama")
 	rulesFile, rulesDir := rulesFlags(fs)
 	format := fs.String("format", "text", "text (for a person) or jsonl (one JSON object per event)")
 	style := fs.String("render", "", "show the calls as a person sees them, in the style function_call or json, with a permission prompt for ask")
@@ -88,7 +118,7 @@ func runReplay(e env, args []string) int {
 		return usageError(e, errors.New("--schema needs --syntax"))
 	}
 	if _, known := wireReaders[*wire]; !known && *wire != "auto" {
-		return usageError(e, fmt.Errorf("--wire %s: want auto, anthropic, openai-chat or openai-responses", *wire))
+		return usageError(e, fmt.Errorf("--wire %s: want auto, anthropic, openai-chat, openai-responses, gemini or ollama", *wire))
 	}
 	if *format != "text" && *format != "jsonl" {
 		return usageError(e, fmt.Errorf("--format %s: want text or jsonl", *format))
@@ -344,7 +374,7 @@ func (rp *replayer) begin(n int, wire string) (head []byte, told string, code in
 		which = "its only event"
 	}
 	what, try := looksLike(rp.in.head, true)
-	return nil, "", usageError(rp.e, fmt.Errorf("%s: cannot tell the wire from %s: it looks like %s%s: use --wire anthropic, openai-chat or openai-responses", rp.name, which, what, try)), false
+	return nil, "", usageError(rp.e, fmt.Errorf("%s: cannot tell the wire from %s: it looks like %s%s: use --wire anthropic, openai-chat, openai-responses, gemini or ollama", rp.name, which, what, try)), false
 }
 
 // streamError reports the error that ended response n. For the first,

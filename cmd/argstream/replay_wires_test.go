@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestReplayGeminiOllama: replay tells Gemini's and Ollama's streams from
+// their first events (Ollama's JSON lines framed as events), reads each
+// call whole, and cuts a file of several responses at each one's end
+// (Gemini's finishReason, Ollama's done line).
+func TestReplayGeminiOllama(t *testing.T) {
+	gemini, err := os.ReadFile("../../wire/geministream/testdata/vercel-ai__google-tool-call.chunks.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ollama, err := os.ReadFile("../../wire/ollamastream/testdata/api_md_tools.ndjson")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One line each, ended: the recordings may lack the last line end.
+	twice := func(b []byte) string {
+		s := strings.TrimSuffix(string(b), "\n") + "\n"
+		return s + s
+	}
+	for _, tc := range []struct {
+		name, input, wire string
+		want              []string // name and arguments of each call, response by response
+	}{
+		{"gemini", string(gemini), "gemini", []string{`0 weather {"location":"San Francisco"}`}},
+		{"gemini twice", twice(gemini), "gemini", []string{`0 weather {"location":"San Francisco"}`, `1 weather {"location":"San Francisco"}`}},
+		{"ollama", string(ollama), "ollama", []string{`0 get_weather {"city":"Tokyo"}`}},
+		{"ollama twice", twice(ollama), "ollama", []string{`0 get_weather {"city":"Tokyo"}`, `1 get_weather {"city":"Tokyo"}`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := replayCmd(nil, "--format", "jsonl", writeFile(t, tc.name+".jsonl", tc.input))
+			if got.code != exitOK || got.stderr != "" {
+				t.Fatalf("exit %d, stderr %q", got.code, got.stderr)
+			}
+			var calls []string
+			for _, ev := range parseEvents(t, got.stdout) {
+				switch ev.Event {
+				case "response":
+					if ev.Wire != tc.wire {
+						t.Errorf("response %d read as %q, want %q", *ev.Response, ev.Wire, tc.wire)
+					}
+				case "end":
+					if ev.Executable == nil || !*ev.Executable {
+						t.Errorf("call %+v not executable", ev)
+					}
+					calls = append(calls, fmt.Sprintf("%d %s %s", *ev.Response, *ev.Name, ev.Arguments))
+				}
+			}
+			if strings.Join(calls, "; ") != strings.Join(tc.want, "; ") {
+				t.Errorf("calls %q, want %q", calls, tc.want)
+			}
+		})
+	}
+
+	// A Vertex AI stream whose call streams its arguments (partialArgs):
+	// not read yet, so refused, with the event named.
+	vertex, err := os.ReadFile("../../wire/geministream/testdata/vercel-ai__google-stream-tool-call-arguments.chunks.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := replayCmd(nil, writeFile(t, "vertex.jsonl", string(vertex)))
+	if got.code != exitInvalid || !strings.Contains(got.stderr, "gemini: malformed event: event 1: ") {
+		t.Errorf("partialArgs: exit %d, stderr %q", got.code, got.stderr)
+	}
+}
