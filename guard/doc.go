@@ -69,10 +69,11 @@
 // apply_patch_call and computer_call items, which the agent runs) is not
 // judged: it ends the stream with an error, as do tool calls in a Chat
 // choice other than the first, and Chat tool calls without an index, which
-// the SDKs number otherwise. The wires of Gemini and Ollama
-// ([wire.OfPath]) are not judged: a response of theirs that holds a tool
-// call is refused (a stream of theirs is refused whole), one without a
-// call passes.
+// the SDKs number otherwise. Gemini's wire ([wire.OfPath]: its path says
+// whether it streams) is judged as the others: its calls come whole, one
+// part each, so nothing is held, and a blocked call's part becomes a text
+// part with the notice. Ollama's (JSON lines) is not: a stream of theirs is
+// refused, and a whole response that holds a tool call.
 //
 // # Memory and time
 //

@@ -64,6 +64,10 @@ func newExchange(req *http.Request) (*exchange, error) {
 		return nil, fmt.Errorf("guard: a request to switch to the protocol %q, whose messages the gateway cannot judge", up)
 	}
 	x := &exchange{kind: wire.OfPath(req.URL.Path)}
+	if x.kind == wire.Gemini {
+		// Gemini streams by its path, not by its request's body.
+		x.stream = strings.Contains(strings.ToLower(req.URL.Path), ":streamgeneratecontent")
+	}
 	if req.Body == nil || req.Body == http.NoBody {
 		return x, nil
 	}
@@ -101,7 +105,7 @@ func newExchange(req *http.Request) (*exchange, error) {
 	}
 	if err == nil {
 		x.model = v.Model != nil
-		x.stream = string(v.Stream) == "true"
+		x.stream = x.stream || string(v.Stream) == "true"
 	}
 	return x, nil
 }

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -20,6 +21,7 @@ import (
 	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/policy"
 	"github.com/argstream/argstream/wire"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // upstream is a test provider: it answers every request with its events,
@@ -463,37 +465,103 @@ func TestUnreadableRequest(t *testing.T) {
 	}
 }
 
-// TestOtherWires: the gateway does not judge Gemini's and Ollama's tool
-// calls: a response of theirs that holds one never reaches the client,
-// through either face, and one without a call passes unchanged.
-func TestOtherWires(t *testing.T) {
-	geminiCall := wiretest.DataSSE(`{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"rm","args":{"path":"/"}}}]},"finishReason":"STOP","index":0}]}`)
-	geminiText := `{"candidates":[{"content":{"role":"model","parts":[{"text":"Hello."}]},"finishReason":"STOP","index":0}]}`
-	ollamaCall := `{"model":"m","created_at":"t","message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"rm","arguments":{"path":"/"}}}]},"done":false}` + "\n"
+// TestGemini: a Gemini response, streamed (its path says so) or whole,
+// through either face: a call its policy allows passes byte for byte; a
+// call it skips is replaced, in its part, by a text part holding the
+// notice; a call in another candidate is refused.
+func TestGemini(t *testing.T) {
+	const streamPath = "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse"
+	const wholePath = "/v1beta/models/gemini-2.5-flash:generateContent"
+	stream := wiretest.DataSSE(
+		`{"candidates":[{"content":{"role":"model","parts":[{"text":"Let me look."}]},"index":0}]}`,
+		`{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"read","args":{"path":"a.go"}}},{"functionCall":{"name":"rm","args":{"path":"/"}}}]},"finishReason":"STOP","index":0}],"usageMetadata":{"totalTokenCount":9}}`)
+	whole := `{"candidates":[{"content":{"role":"model","parts":[{"text":"Let me look."},{"functionCall":{"name":"read","args":{"path":"a.go"}}},{"functionCall":{"name":"rm","args":{"path":"/"}}}]},"finishReason":"STOP","index":0}]}`
+	yes, skip := mustPolicy(t, `{"run": "unattended"}`), mustPolicy(t, `{"run": "skip"}`)
+	allow := New(Config{Policy: func(string) *policy.Policy { return yes }})
+	blockRm := New(Config{Policy: func(name string) *policy.Policy {
+		if name == "rm" {
+			return skip
+		}
+		return yes
+	}})
 	for _, face := range []string{"transport", "proxy"} {
 		for _, tc := range []struct {
 			name, path, body string
-			passes           bool
+			g                *Guard
+			want             string // "" for the body unchanged
 		}{
-			{"gemini stream with a call", "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse", geminiCall, false},
-			{"gemini whole with a call", "/v1beta/models/gemini-2.5-flash:generateContent", `{"candidates":[{"content":{"parts":[{"functionCall":{"name":"rm","args":{}}}]}}]}`, false},
-			{"gemini whole, text", "/v1beta/models/gemini-2.5-flash:generateContent", geminiText, true},
-			{"ollama stream with a call", "/api/chat", ollamaCall, false},
+			{"stream, allowed", streamPath, stream, allow, ""},
+			{"whole, allowed", wholePath, whole, allow, ""},
+			{"stream, rm blocked", streamPath, stream, blockRm, wiretest.DataSSE(
+				`{"candidates":[{"content":{"role":"model","parts":[{"text":"Let me look."}]},"index":0}]}`,
+				`{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"read","args":{"path":"a.go"}}},{"text":"NOTICE"}]},"finishReason":"STOP","index":0}],"usageMetadata":{"totalTokenCount":9}}`)},
+			{"whole, rm blocked", wholePath, whole, blockRm,
+				`{"candidates":[{"content":{"role":"model","parts":[{"text":"Let me look."},{"functionCall":{"name":"read","args":{"path":"a.go"}}},{"text":"NOTICE"}]},"finishReason":"STOP","index":0}]}`},
 		} {
 			u := newUpstream(t, [][]byte{[]byte(tc.body)}, 0)
-			client, base := clientFor(t, face, New(Config{}), u.srv.URL)
-			resp, err := client.Post(base+tc.path, "application/json", strings.NewReader(`{"contents":[]}`))
-			var got []byte
-			if err == nil {
-				got, _ = io.ReadAll(resp.Body)
-				resp.Body.Close()
+			client, base := clientFor(t, face, tc.g, u.srv.URL)
+			resp := post(t, client, base+tc.path, `{"contents":[]}`)
+			got, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			want := tc.want
+			if want == "" {
+				want = tc.body
 			}
-			if passes := err == nil && resp.StatusCode == 200 && string(got) == tc.body; passes != tc.passes {
-				t.Errorf("%s, %s: passes %v, want %v: %v\n%s", face, tc.name, passes, tc.passes, err, got)
+			notice, _ := jsontext.AppendQuote(nil, `[argstream gateway] The call to the tool "rm" (id "") was blocked and did not run: policy rule 0 decided skip.`)
+			want = strings.ReplaceAll(want, `"NOTICE"`, string(notice))
+			if resp.StatusCode != 200 || string(got) != want {
+				t.Errorf("%s, %s: %d\n%s\nwant\n%s", face, tc.name, resp.StatusCode, got, want)
 			}
-			if !tc.passes && strings.Contains(string(got), `"rm"`) {
-				t.Errorf("%s, %s: the call reaches the client:\n%s", face, tc.name, got)
-			}
+		}
+	}
+	// The recordings of whole calls pass byte for byte.
+	for _, name := range []string{"vercel-ai__google-tool-call.chunks.txt", "vercel-ai__google-tool-call-gemini3.chunks.txt", "vercel-ai__google-reasoning-gemini3.chunks.txt"} {
+		chunks, err := os.ReadFile("../wire/geministream/testdata/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := wiretest.SSEFromChunks(chunks, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u := newUpstream(t, streamEvents(rec), 0)
+		client, base := clientFor(t, "proxy", allow, u.srv.URL)
+		resp := post(t, client, base+streamPath, `{"contents":[]}`)
+		got, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if string(got) != string(rec) {
+			t.Errorf("%s: the client read\n%s\nwant\n%s", name, got, rec)
+		}
+	}
+	// A call in another candidate: refused, through the stream and whole.
+	other := `{"candidates":[{"content":{"parts":[{"text":"a"}]},"index":0},{"content":{"parts":[{"functionCall":{"name":"rm","args":{}}}]},"index":1}]}`
+	for _, tc := range []struct{ path, body string }{{streamPath, wiretest.DataSSE(other)}, {wholePath, other}} {
+		u := newUpstream(t, [][]byte{[]byte(tc.body)}, 0)
+		client, base := clientFor(t, "proxy", allow, u.srv.URL)
+		resp := post(t, client, base+tc.path, `{"contents":[]}`)
+		got, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if strings.Contains(string(got), `"rm"`) {
+			t.Errorf("%s: a call in candidate 1 reaches the client: %d\n%s", tc.path, resp.StatusCode, got)
+		}
+	}
+}
+
+// TestOllamaRefused: the gateway does not judge Ollama's JSON lines: a
+// stream of theirs never reaches the client, through either face.
+func TestOllamaRefused(t *testing.T) {
+	ollamaCall := `{"model":"m","created_at":"t","message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"rm","arguments":{"path":"/"}}}]},"done":false}` + "\n"
+	for _, face := range []string{"transport", "proxy"} {
+		u := newUpstream(t, [][]byte{[]byte(ollamaCall)}, 0)
+		client, base := clientFor(t, face, New(Config{}), u.srv.URL)
+		resp, err := client.Post(base+"/api/chat", "application/json", strings.NewReader(`{"model":"m","messages":[]}`))
+		var got []byte
+		if err == nil {
+			got, _ = io.ReadAll(resp.Body)
+			resp.Body.Close()
+		}
+		if strings.Contains(string(got), `"rm"`) {
+			t.Errorf("%s: the call reaches the client:\n%s", face, got)
 		}
 	}
 }

@@ -30,6 +30,7 @@ import (
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire"
 	"github.com/argstream/argstream/wire/anthropicstream"
+	"github.com/argstream/argstream/wire/geministream"
 	"github.com/argstream/argstream/wire/openaistream"
 	"github.com/argstream/argstream/wire/sse"
 )
@@ -135,6 +136,9 @@ func (g *Guard) Filter(k wire.Kind, body io.ReadCloser, cancel func()) io.ReadCl
 	case wire.OpenAIResponses:
 		r := openaistream.NewResponsesReader(s.resp)
 		s.step, s.w = r, &responsesRewriter{r: r}
+	case wire.Gemini:
+		r := geministream.NewReader(s.resp)
+		s.step, s.w = r, &geminiRewriter{r: r}
 	default:
 		s.fatal = fmt.Errorf("guard: no wire %v to read", k)
 	}

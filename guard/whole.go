@@ -43,6 +43,8 @@ func (g *Guard) Whole(k wire.Kind, body []byte) ([]byte, error) {
 		return g.wholeChat(body)
 	case wire.OpenAIResponses:
 		return g.wholeResponses(body)
+	case wire.Gemini:
+		return g.wholeGemini(body)
 	}
 	for _, s := range []string{`"tool_use"`, `"tool_calls"`, `"function_call"`, `"functionCall"`} {
 		if bytes.Contains(body, []byte(s)) {
@@ -103,10 +105,11 @@ func unmarshal(body []byte, v any) error {
 // shapeOf tells a whole response's wire from its members.
 func shapeOf(body []byte) wire.Kind {
 	var v struct {
-		Type    string         `json:"type"`
-		Object  string         `json:"object"`
-		Choices jsontext.Value `json:"choices"`
-		Output  jsontext.Value `json:"output"`
+		Type       string         `json:"type"`
+		Object     string         `json:"object"`
+		Choices    jsontext.Value `json:"choices"`
+		Output     jsontext.Value `json:"output"`
+		Candidates jsontext.Value `json:"candidates"`
 	}
 	if json.Unmarshal(body, &v) != nil {
 		return wire.Unknown
@@ -118,6 +121,8 @@ func shapeOf(body []byte) wire.Kind {
 		return wire.OpenAIChat
 	case v.Object == "response" || v.Output != nil:
 		return wire.OpenAIResponses
+	case v.Candidates != nil:
+		return wire.Gemini
 	}
 	return wire.Unknown
 }
@@ -234,6 +239,62 @@ func (g *Guard) wholeAnthropic(body []byte) ([]byte, error) {
 	}
 	if !clientCalls && msg.StopReason == "tool_use" {
 		replace["/stop_reason"] = jsontext.Value(`"end_turn"`)
+	}
+	return replaceAt(body, replace)
+}
+
+// wholeGemini judges a generateContent response: the functionCall parts
+// of candidate 0, the first element; a call in another candidate is
+// refused, since a client reading that one would run what no policy
+// judged. A blocked call's part becomes a text part with its notice.
+func (g *Guard) wholeGemini(body []byte) ([]byte, error) {
+	var r struct {
+		Candidates []struct {
+			Content struct {
+				Parts []struct {
+					FunctionCall *struct {
+						ID   string         `json:"id"`
+						Name string         `json:"name"`
+						Args jsontext.Value `json:"args"`
+					} `json:"functionCall"`
+				} `json:"parts"`
+			} `json:"content"`
+		} `json:"candidates"`
+	}
+	if err := unmarshal(body, &r); err != nil {
+		return nil, fmt.Errorf("guard: the response: %w", err)
+	}
+	var calls []wholeCall
+	for ci, c := range r.Candidates {
+		for pi, p := range c.Content.Parts {
+			fc := p.FunctionCall
+			switch {
+			case fc == nil:
+				continue
+			case ci > 0:
+				return nil, errors.New("guard: a function call in a candidate other than the first, which the gateway does not judge")
+			}
+			call := wholeCall{call: fragment.Call{ID: fc.ID, Name: fc.Name}, args: fc.Args, at: pi}
+			switch fc.Args.Kind() {
+			case 0, 'n':
+				call.args = []byte("{}") // as the SDKs give it
+			case '{':
+			default:
+				call.bad = "its args are not an object"
+			}
+			calls = append(calls, call)
+		}
+	}
+	blocked, notices := g.verdicts(wire.Gemini, calls)
+	replace := map[string]jsontext.Value{}
+	for i, c := range calls {
+		if blocked[i] {
+			q, _ := jsontext.AppendQuote([]byte(`{"text":`), notices[i])
+			replace["/candidates/0/content/parts/"+strconv.Itoa(c.at)] = append(q, '}')
+		}
+	}
+	if len(replace) == 0 {
+		return body, nil
 	}
 	return replaceAt(body, replace)
 }

@@ -1,0 +1,69 @@
+package guard
+
+import (
+	"github.com/argstream/argstream/wire/geministream"
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// geminiRewriter rewrites a Gemini stream: a blocked call's functionCall
+// part becomes a text part holding the notice, in its place. Gemini's
+// calls come whole, each in one part of one event, and are decided within
+// that event: nothing is ever held, and the upstream is never cancelled
+// for a block (canCancel).
+type geminiRewriter struct {
+	r *geministream.Reader
+}
+
+func (w *geminiRewriter) complete() bool { return w.r.Ended() }
+
+// canCancel: never. A call blocked is whole already (it comes in one
+// part), so cancelling saves no token of it, and would lose what follows
+// (the other calls, the usage).
+func (w *geminiRewriter) canCancel(*stream) bool { return false }
+
+func (w *geminiRewriter) emit(s *stream, b *block) error {
+	if b.data == nil || !s.anyBlocked(b.calls) {
+		s.write(b.raw)
+		return nil
+	}
+	// The event's calls, b.calls, are the functionCall parts of
+	// candidate 0 (the first element), in order.
+	k := 0
+	data, err := rewrite(b.data, func(p jsontext.Pointer) bool {
+		return p.Parent() == "/candidates/0/content/parts"
+	}, func(_ jsontext.Pointer, v jsontext.Value) (jsontext.Value, bool) {
+		var part struct {
+			FunctionCall jsontext.Value `json:"functionCall"`
+		}
+		if json.Unmarshal(v, &part) != nil || part.FunctionCall == nil {
+			return v, true
+		}
+		i := b.calls[min(k, len(b.calls)-1)]
+		k++
+		if !s.isBlocked(i) {
+			return v, true
+		}
+		q, _ := jsontext.AppendQuote([]byte(`{"text":`), s.notice(i))
+		return append(q, '}'), true
+	})
+	if err != nil {
+		return err
+	}
+	s.writeEvent("", data)
+	return nil
+}
+
+// closing ends the client's stream as Gemini ends one: a last event with
+// candidate 0's finishReason.
+func (w *geminiRewriter) closing(s *stream) {
+	s.writeEvent("", []byte(`{"candidates":[{"content":{"role":"model","parts":[]},"finishReason":"STOP","index":0}]}`))
+}
+
+// failure writes Gemini's error object, as it sends one when a stream fails
+// after it began.
+func (w *geminiRewriter) failure(s *stream, msg string) {
+	data := []byte(`{"error":{"code":500,"message":`)
+	data, _ = jsontext.AppendQuote(data, msg)
+	s.writeEvent("", append(data, `,"status":"INTERNAL"}}`...))
+}
