@@ -3,7 +3,6 @@ package ollamastream
 import (
 	"bytes"
 	"context"
-	"runtime"
 	"strconv"
 	"testing"
 
@@ -84,7 +83,7 @@ func checkReusedMemory(t *testing.T, stream []byte, max uint64) uint64 {
 	r := NewReader(resp)
 	var lr lineReader
 	var br bytes.Reader
-	read := func() {
+	per := wiretest.AllocatedPerRun(func() {
 		resp.Reset()
 		r.Reset(resp)
 		br.Reset(stream)
@@ -95,16 +94,7 @@ func checkReusedMemory(t *testing.T, stream []byte, max uint64) uint64 {
 		if res := resp.End(); len(res) != 2 || !res[0].Executable || !res[1].Executable {
 			t.Fatalf("results %+v", res)
 		}
-	}
-	read()
-	var before, after runtime.MemStats
-	const runs = 5
-	runtime.ReadMemStats(&before)
-	for range runs {
-		read()
-	}
-	runtime.ReadMemStats(&after)
-	per := (after.TotalAlloc - before.TotalAlloc) / runs
+	})
 	if per > max {
 		t.Errorf("a stream of %d bytes allocates %d bytes with a reused reader, want at most %d", len(stream), per, max)
 	}
@@ -120,43 +110,21 @@ func BenchmarkRead(b *testing.B) {
 // line reader and its Response, fed the first half of a stream's lines,
 // all kept at once. It reports the heap each holds ("B/response").
 func BenchmarkInFlight(b *testing.B) {
-	const n = 10000
 	stream := steady(100)
 	half := stream[:bytes.LastIndexByte(stream[:len(stream)/2], '\n')+1]
-	type inFlight struct {
-		resp *toolcall.Response
-		r    *Reader
-		lr   *lineReader
-	}
-	var perResponse float64
-	for range b.N {
-		b.StopTimer()
-		runtime.GC()
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		b.StartTimer()
-		all := make([]inFlight, n)
-		for i := range all {
-			resp := toolcall.New()
-			f := inFlight{resp: resp, r: NewReader(resp), lr: new(lineReader)}
-			f.lr.reset(bytes.NewReader(half))
-			for {
-				line, _, err := f.lr.next()
-				if err != nil {
-					break
-				}
-				if err := f.r.Line(line); err != nil {
-					b.Fatal(err)
-				}
+	wiretest.BenchHeld(b, 10000, func() any {
+		resp := toolcall.New()
+		r, lr := NewReader(resp), new(lineReader)
+		lr.reset(bytes.NewReader(half))
+		for {
+			line, _, err := lr.next()
+			if err != nil {
+				break
 			}
-			all[i] = f
+			if err := r.Line(line); err != nil {
+				b.Fatal(err)
+			}
 		}
-		b.StopTimer()
-		runtime.GC()
-		runtime.ReadMemStats(&after)
-		perResponse = float64(after.HeapInuse-before.HeapInuse) / n
-		runtime.KeepAlive(all)
-		b.StartTimer()
-	}
-	b.ReportMetric(perResponse, "B/response")
+		return []any{resp, r, lr}
+	})
 }

@@ -351,7 +351,7 @@ func CheckReusedMemory(t *testing.T, name string, stream []byte, step Stepper, m
 	t.Helper()
 	resp := toolcall.New()
 	rd := sse.NewReader(bytes.NewReader(nil))
-	read := func() {
+	per := AllocatedPerRun(func() {
 		resp.Reset()
 		step.Reset(resp)
 		rd.Reset(bytes.NewReader(stream))
@@ -364,7 +364,16 @@ func CheckReusedMemory(t *testing.T, name string, stream []byte, step Stepper, m
 			t.Fatalf("%s: %v", name, err)
 		}
 		resp.End()
+	})
+	if per > max {
+		t.Errorf("%s: a stream of %d bytes allocates %d bytes with a reused reader, want at most %d", name, len(stream), per, max)
 	}
+	return per
+}
+
+// AllocatedPerRun runs read once, then 5 times more, and returns the bytes
+// each of those runs allocated.
+func AllocatedPerRun(read func()) uint64 {
 	read()
 	const runs = 5
 	var before, after runtime.MemStats
@@ -373,11 +382,7 @@ func CheckReusedMemory(t *testing.T, name string, stream []byte, step Stepper, m
 		read()
 	}
 	runtime.ReadMemStats(&after)
-	per := (after.TotalAlloc - before.TotalAlloc) / runs
-	if per > max {
-		t.Errorf("%s: a stream of %d bytes allocates %d bytes with a reused reader, want at most %d", name, len(stream), per, max)
-	}
-	return per
+	return (after.TotalAlloc - before.TotalAlloc) / runs
 }
 
 // BenchInFlight measures the memory of 10,000 responses in flight: for
@@ -385,13 +390,23 @@ func CheckReusedMemory(t *testing.T, name string, stream []byte, step Stepper, m
 // the first half of stream's bytes, all kept at once. It reports the heap
 // each holds ("B/response"), after a collection.
 func BenchInFlight(b *testing.B, stream []byte, newStep func(*toolcall.Response) Stepper) {
-	const n = 10000
 	half := stream[:len(stream)/2]
-	type inFlight struct {
-		resp *toolcall.Response
-		step Stepper
-		rd   *sse.Reader
-	}
+	BenchHeld(b, 10000, func() any {
+		resp := toolcall.New()
+		step, rd := newStep(resp), sse.NewReader(bytes.NewReader(half))
+		for rd.Next() {
+			if err := step.Event(rd.Event()); err != nil {
+				b.Fatal(err)
+			}
+		}
+		return []any{resp, step, rd}
+	})
+}
+
+// BenchHeld measures the memory of n values made by open and kept at
+// once (responses in flight, half read): it reports the heap each holds
+// ("B/response"), after a collection.
+func BenchHeld(b *testing.B, n int, open func() any) {
 	var perResponse float64
 	for range b.N {
 		b.StopTimer()
@@ -399,21 +414,14 @@ func BenchInFlight(b *testing.B, stream []byte, newStep func(*toolcall.Response)
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
 		b.StartTimer()
-		all := make([]inFlight, n)
+		all := make([]any, n)
 		for i := range all {
-			resp := toolcall.New()
-			f := inFlight{resp: resp, step: newStep(resp), rd: sse.NewReader(bytes.NewReader(half))}
-			for f.rd.Next() {
-				if err := f.step.Event(f.rd.Event()); err != nil {
-					b.Fatal(err)
-				}
-			}
-			all[i] = f
+			all[i] = open()
 		}
 		b.StopTimer()
 		runtime.GC()
 		runtime.ReadMemStats(&after)
-		perResponse = float64(after.HeapInuse-before.HeapInuse) / n
+		perResponse = float64(after.HeapInuse-before.HeapInuse) / float64(n)
 		runtime.KeepAlive(all)
 		b.StartTimer()
 	}
