@@ -51,12 +51,12 @@ func Read(ctx context.Context, body io.Reader, resp *toolcall.Response, opts ...
 // read reads the messages of body to its end with r, as Read does.
 func (r *Reader) read(ctx context.Context, body io.Reader) error {
 	f := frames{body: body}
+	var fe *frameError // out of the loop: errors.As moves it to the heap
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		b, err := f.next()
-		var fe *frameError
 		switch {
 		case err == io.EOF:
 			if r.done {
