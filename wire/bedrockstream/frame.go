@@ -1,0 +1,239 @@
+package bedrockstream
+
+// The AWS event stream binary encoding: the prelude, the headers and the
+// two CRCs of one message, checked before its payload is read, and the
+// cutting of a body into messages with a buffer kept from message to
+// message.
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+)
+
+// MaxMessageSize is the largest message, prelude to message CRC, that [Read]
+// and [Reader.Message] accept: a prelude that gives a larger total length is
+// malformed, refused before anything of that size is allocated. The AWS
+// SDKs' limit is 16 MiB of payload and 128 KiB of headers; Bedrock's events
+// are a few hundred bytes.
+const MaxMessageSize = 16 << 20
+
+// maxHeaders is the most headers a message may have: Bedrock sends three or
+// four, and a limit keeps the check for repeated names linear.
+const maxHeaders = 64
+
+const (
+	preludeLen = 12 // total length, headers length, prelude CRC
+	minMessage = preludeLen + 4
+)
+
+// The header value types of the encoding.
+const (
+	typeTrue uint8 = iota
+	typeFalse
+	typeByte
+	typeShort
+	typeInt
+	typeLong
+	typeBytes
+	typeString
+	typeTimestamp
+	typeUUID
+)
+
+// The headers a Reader reads.
+const (
+	hMessageType   = ":message-type"
+	hEventType     = ":event-type"
+	hContentType   = ":content-type"
+	hExceptionType = ":exception-type"
+	hErrorCode     = ":error-code"
+	hErrorMessage  = ":error-message"
+)
+
+var knownHeaders = [...]string{hMessageType, hEventType, hContentType, hExceptionType, hErrorCode, hErrorMessage}
+
+// message is one decoded message: its headers of interest and its payload,
+// borrowed from the bytes it was decoded from.
+type message struct {
+	// Each known header's string value, by its position in knownHeaders,
+	// and whether it came.
+	values [len(knownHeaders)][]byte
+	has    [len(knownHeaders)]bool
+	// names holds the offsets of every header's name in the message, to
+	// find repeated names without allocating.
+	names   [maxHeaders][2]uint32
+	payload []byte
+}
+
+func (m *message) header(i int) ([]byte, bool) { return m.values[i], m.has[i] }
+
+// checkPrelude checks the prelude p (12 bytes) and returns the message's
+// total length.
+func checkPrelude(p []byte) (total uint32, err error) {
+	total = binary.BigEndian.Uint32(p[0:4])
+	headers := binary.BigEndian.Uint32(p[4:8])
+	if got, want := binary.BigEndian.Uint32(p[8:12]), crc32.ChecksumIEEE(p[:8]); got != want {
+		return 0, fmt.Errorf("prelude CRC is %#08x, the prelude's is %#08x", got, want)
+	}
+	switch {
+	case total < minMessage:
+		return 0, fmt.Errorf("total length %d is less than the %d bytes of a prelude and a CRC", total, minMessage)
+	case total > MaxMessageSize:
+		return 0, fmt.Errorf("total length %d is over the limit of %d bytes", total, MaxMessageSize)
+	case headers > total-minMessage:
+		return 0, fmt.Errorf("headers length %d is over the %d bytes the total length %d leaves", headers, total-minMessage, total)
+	}
+	return total, nil
+}
+
+// decode decodes b, one whole message, into m: the CRCs, the lengths and
+// every header are checked. The payload is not.
+func decode(b []byte, m *message) error {
+	if len(b) < preludeLen {
+		return fmt.Errorf("%d bytes, shorter than a prelude", len(b))
+	}
+	total, err := checkPrelude(b[:preludeLen])
+	if err != nil {
+		return err
+	}
+	if int(total) != len(b) {
+		return fmt.Errorf("total length %d, but the message has %d bytes", total, len(b))
+	}
+	end := len(b) - 4
+	if got, want := binary.BigEndian.Uint32(b[end:]), crc32.ChecksumIEEE(b[:end]); got != want {
+		return fmt.Errorf("message CRC is %#08x, the message's is %#08x", got, want)
+	}
+	hend := preludeLen + int(binary.BigEndian.Uint32(b[4:8]))
+	*m = message{payload: b[hend:end]}
+	return m.headers(b, hend)
+}
+
+var errHeaderPastEnd = errors.New("runs past the end of the headers")
+
+// headers decodes the headers of message b, which end at b[hend].
+func (m *message) headers(b []byte, hend int) error {
+	n := 0
+	for i := preludeLen; i < hend; n++ {
+		at := i
+		fail := func(err error) error { return fmt.Errorf("header %d at byte %d: %w", n+1, at, err) }
+		if n == maxHeaders {
+			return fail(fmt.Errorf("more than %d headers", maxHeaders))
+		}
+		nameLen := int(b[i])
+		i++
+		if i+nameLen+1 > hend {
+			return fail(errHeaderPastEnd)
+		}
+		name := b[i : i+nameLen]
+		i += nameLen
+		typ := b[i]
+		i++
+		for k := range n {
+			if earlier := b[m.names[k][0]:m.names[k][1]]; bytes.Equal(earlier, name) {
+				return fail(fmt.Errorf("%q repeats header %d", name, k+1))
+			}
+		}
+		m.names[n] = [2]uint32{uint32(at + 1), uint32(at + 1 + nameLen)}
+		size := 0
+		switch typ {
+		case typeTrue, typeFalse:
+		case typeByte:
+			size = 1
+		case typeShort:
+			size = 2
+		case typeInt:
+			size = 4
+		case typeLong, typeTimestamp:
+			size = 8
+		case typeUUID:
+			size = 16
+		case typeBytes, typeString:
+			if i+2 > hend {
+				return fail(errHeaderPastEnd)
+			}
+			size = int(binary.BigEndian.Uint16(b[i:]))
+			i += 2
+		default:
+			return fail(fmt.Errorf("%q has value type %d, which the encoding does not have", name, typ))
+		}
+		if i+size > hend {
+			return fail(errHeaderPastEnd)
+		}
+		value := b[i : i+size]
+		i += size
+		if k := knownIndex(name); k >= 0 {
+			if string(name) != knownHeaders[k] {
+				return fail(fmt.Errorf("%q is %s in another case", name, knownHeaders[k]))
+			}
+			if typ != typeString {
+				return fail(fmt.Errorf("%s has value type %d, not a string", name, typ))
+			}
+			m.values[k], m.has[k] = value, true
+		}
+	}
+	return nil
+}
+
+// knownIndex returns the position in knownHeaders of the header named name
+// in any case, or -1.
+func knownIndex(name []byte) int {
+	for k, h := range knownHeaders {
+		if len(name) == len(h) && bytes.EqualFold(name, []byte(h)) {
+			return k
+		}
+	}
+	return -1
+}
+
+// frames cuts a body into messages, in a buffer that grows to the largest
+// message and is reused.
+type frames struct {
+	body io.Reader
+	buf  []byte
+	off  int64 // the offset in the body of the next message
+}
+
+// next returns the next message, whole, borrowed until the next call. It
+// returns io.EOF at the end of the body between two messages; an error
+// wrapping io.ErrUnexpectedEOF for a body that ends inside one; a
+// *frameError for a prelude that is wrong (it reads no further); and the
+// body's own errors.
+func (f *frames) next() ([]byte, error) {
+	if cap(f.buf) < preludeLen {
+		f.buf = make([]byte, 0, 4096)
+	}
+	p := f.buf[:preludeLen]
+	if n, err := io.ReadFull(f.body, p); err != nil {
+		if err == io.ErrUnexpectedEOF {
+			return nil, fmt.Errorf("cut in the prelude, after %d of its 12 bytes: %w", n, err)
+		}
+		return nil, err
+	}
+	total, err := checkPrelude(p)
+	if err != nil {
+		return nil, &frameError{err}
+	}
+	if cap(f.buf) < int(total) {
+		nb := make([]byte, total, max(int(total), 2*cap(f.buf)))
+		copy(nb, p)
+		f.buf = nb
+	}
+	b := f.buf[:total]
+	if n, err := io.ReadFull(f.body, b[preludeLen:]); err != nil {
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return nil, fmt.Errorf("cut after %d of its %d bytes: %w", preludeLen+n, total, io.ErrUnexpectedEOF)
+		}
+		return nil, err
+	}
+	return b, nil
+}
+
+// frameError is a prelude that next refused.
+type frameError struct{ err error }
+
+func (e *frameError) Error() string { return e.err.Error() }
+func (e *frameError) Unwrap() error { return e.err }
