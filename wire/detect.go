@@ -21,13 +21,14 @@ const (
 	OpenAIResponses      // OpenAI Responses: openaistream.ReadResponses
 	Gemini               // Google's Gemini API, streamGenerateContent?alt=sse: package geministream
 	Ollama               // Ollama's /api/chat, JSON lines: package ollamastream
+	Bedrock              // Amazon Bedrock's ConverseStream, AWS event stream frames: package bedrockstream
 )
 
-var kindNames = [...]string{Unknown: "unknown", Anthropic: "anthropic", OpenAIChat: "openai-chat", OpenAIResponses: "openai-responses", Gemini: "gemini", Ollama: "ollama"}
+var kindNames = [...]string{Unknown: "unknown", Anthropic: "anthropic", OpenAIChat: "openai-chat", OpenAIResponses: "openai-responses", Gemini: "gemini", Ollama: "ollama", Bedrock: "bedrock"}
 
 // String returns the wire's name as the command's --wire flag spells it:
-// "anthropic", "openai-chat", "openai-responses", "gemini", "ollama", or
-// "unknown".
+// "anthropic", "openai-chat", "openai-responses", "gemini", "ollama",
+// "bedrock", or "unknown".
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]
@@ -42,7 +43,7 @@ func ParseKind(s string) (Kind, error) {
 			return Kind(k), nil
 		}
 	}
-	return Unknown, fmt.Errorf("wire: unknown wire %q (want anthropic, openai-chat, openai-responses, gemini or ollama)", s)
+	return Unknown, fmt.Errorf("wire: unknown wire %q (want anthropic, openai-chat, openai-responses, gemini, ollama or bedrock)", s)
 }
 
 // OfPath returns the wire of a request to the HTTP path p: the last
@@ -57,7 +58,8 @@ func ParseKind(s string) (Kind, error) {
 //   - .../responses: the OpenAI Responses API (not .../responses/ID and
 //     the like);
 //   - .../models/MODEL:streamGenerateContent and :generateContent: [Gemini];
-//   - .../api/chat: [Ollama].
+//   - .../api/chat: [Ollama];
+//   - .../model/MODEL/converse-stream: [Bedrock].
 //
 // Any other path is [Unknown]: a gateway must then tell the wire from the
 // response itself ([OfEvent]), since the same wire may be served elsewhere.
@@ -77,6 +79,8 @@ func OfPath(p string) Kind {
 		return Gemini
 	case strings.HasSuffix(p, "/api/chat"):
 		return Ollama
+	case strings.HasSuffix(p, "/converse-stream"):
+		return Bedrock
 	}
 	return Unknown
 }

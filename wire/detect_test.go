@@ -28,7 +28,8 @@ func TestOfPath(t *testing.T) {
 		"/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse":         Gemini,
 		"/v1/projects/p/locations/l/publishers/google/models/m:generateContent": Gemini,
 		"/v1beta/models/gemini-2.5-flash:countTokens":                           Unknown,
-		"/api/chat":     Ollama,
+		"/api/chat": Ollama,
+		"/model/anthropic.claude-sonnet-4-5/converse-stream": Bedrock,
 		"/api/generate": Unknown,
 	} {
 		if got := OfPath(p); got != want {
@@ -67,7 +68,7 @@ func TestOfEvent(t *testing.T) {
 }
 
 func TestParseKind(t *testing.T) {
-	for _, k := range []Kind{Anthropic, OpenAIChat, OpenAIResponses, Gemini, Ollama} {
+	for _, k := range []Kind{Anthropic, OpenAIChat, OpenAIResponses, Gemini, Ollama, Bedrock} {
 		if got, err := ParseKind(k.String()); got != k || err != nil {
 			t.Errorf("ParseKind(%q) = %v, %v", k, got, err)
 		}

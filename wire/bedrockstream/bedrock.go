@@ -223,7 +223,7 @@ func (r *Reader) message(b []byte) error {
 	case "error":
 		code, _ := m.header(4)
 		text, _ := m.header(5)
-		return &wire.ProviderError{Type: string(code), Message: string(text)}
+		return &wire.ProviderError{Wire: wire.Bedrock, Type: string(code), Message: string(text)}
 	default:
 		return r.malformed(fmt.Errorf(":message-type is %q, not event, exception or error", mt))
 	}
@@ -286,9 +286,9 @@ func (r *Reader) exception(typ, payload []byte) error {
 	if err := r.parse("exception", payload); err != nil {
 		// Its payload is not what an exception's is: the payload is its
 		// message, as it came.
-		return &wire.ProviderError{Type: string(typ), Message: string(payload)}
+		return &wire.ProviderError{Wire: wire.Bedrock, Type: string(typ), Message: string(payload)}
 	}
-	return &wire.ProviderError{Type: string(typ), Message: string(r.errMsg)}
+	return &wire.ProviderError{Wire: wire.Bedrock, Type: string(typ), Message: string(r.errMsg)}
 }
 
 var errNoIndex = errors.New("no contentBlockIndex")

@@ -100,8 +100,8 @@
 // whose Type is the :exception-type and Message the payload's "message"
 // (or "Message", as the SDK reads an unmodeled exception's; the payload as
 // it came if it is not such an object). An error message gives one with
-// its :error-code and :error-message. Its Wire is zero: package wire has
-// no Kind for Bedrock yet, and its text begins "wire: error event: ".
+// its :error-code and :error-message. Its Wire is [wire.Bedrock], and its
+// text begins "bedrock: error event: ".
 //
 // Every payload read must be one JSON object (an empty payload, or one
 // value followed by another, which aws-sdk-go-v2 reads as nothing or as

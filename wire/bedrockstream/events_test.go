@@ -103,7 +103,7 @@ func TestExceptions(t *testing.T) {
 	} {
 		got := run(stream(pre, tc.msg))
 		var pe *wire.ProviderError
-		if !errors.As(got.Err, &pe) || pe.Type != tc.typ || pe.Message != tc.message || pe.Wire != 0 {
+		if !errors.As(got.Err, &pe) || pe.Type != tc.typ || pe.Message != tc.message || pe.Wire != wire.Bedrock {
 			t.Errorf("%s: %v (%#v)", tc.typ, got.Err, pe)
 		}
 		if errors.Is(got.Err, ErrMalformed) || len(got.Calls) != 1 || !got.Calls[0].Executable {
