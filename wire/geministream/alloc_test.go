@@ -1,6 +1,8 @@
 package geministream
 
 import (
+	"bytes"
+	"context"
 	"strconv"
 	"testing"
 
@@ -26,9 +28,31 @@ func synthetic(n int) []byte {
 	return b
 }
 
-// TestAllocs: Read allocates per stream and per call, never per event.
+// streamedSynthetic is a stream of two calls that stream their arguments
+// (Vertex AI's partialArgs): the first in n rounds of three events, each
+// round an element of an array, an object of a string in two parts and a
+// number; the second in one event. Then the finishReason.
+func streamedSynthetic(n int) []byte {
+	var b []byte
+	event := func(data string) { b = wiretest.AppendSSE(b, wiretest.SSEEvent{Data: data}) }
+	event(parts(`{"functionCall":{"id":"s1","name":"write","willContinue":true}}`))
+	for k := range n {
+		s := strconv.Itoa(k)
+		event(cont(`{"jsonPath":"$.items[` + s + `].text","stringValue":"word ` + s + ` \"q\"","willContinue":true}`))
+		event(cont(`{"jsonPath":"$.items[` + s + `].text","stringValue":" and more\n"}`))
+		event(cont(`{"jsonPath":"$.items[` + s + `].n","numberValue":` + s + `}`))
+	}
+	event(parts(`{"functionCall":{}}`))
+	event(parts(`{"functionCall":{"id":"s2","name":"read","partialArgs":[{"jsonPath":"$.path","stringValue":"b.txt"}]}}`))
+	event(`{"candidates":[{"content":{"role":"model","parts":[{"text":""}]},"finishReason":"STOP"}]}`)
+	return b
+}
+
+// TestAllocs: Read allocates per stream and per call, never per event,
+// whether the calls come whole or stream their arguments.
 func TestAllocs(t *testing.T) {
 	geminiAdapter.CheckAllocs(t, wiretest.SteadyStream{Stream: synthetic, Deltas: 3, Large: 20000, Runs: 20})
+	geminiAdapter.CheckAllocs(t, wiretest.SteadyStream{Name: "streamed", Stream: streamedSynthetic, Deltas: 3, Large: 20000, Runs: 20})
 }
 
 // TestReusedMemory: a Reader kept from response to response, with its SSE
@@ -38,6 +62,28 @@ func TestReusedMemory(t *testing.T) {
 	s := synthetic(5000)
 	n := wiretest.CheckReusedMemory(t, "Gemini", s, NewReader(toolcall.New()), 64<<10)
 	t.Logf("Gemini: %d bytes a response of %d bytes", n, len(s))
+	// A call whose arguments stream is one call with large arguments,
+	// which the Response copies into its Result (a Result's arguments
+	// are the caller's): their size is allowed on top.
+	s = streamedSynthetic(5000)
+	resp := toolcall.New()
+	if err := Read(context.Background(), bytes.NewReader(s), resp); err != nil {
+		t.Fatal(err)
+	}
+	args := 0
+	for _, r := range resp.End() {
+		args += len(r.Arguments)
+	}
+	n = wiretest.CheckReusedMemory(t, "Gemini, streamed", s, NewReader(toolcall.New()), 64<<10+uint64(args))
+	t.Logf("Gemini, streamed: %d bytes a response of %d bytes, whose arguments are %d bytes", n, len(s), args)
+}
+
+// BenchmarkReadStreamed: a stream of two calls that stream their
+// arguments, the first in 3,000 events.
+//
+//	go test -run '^$' -bench ReadStreamed ./wire/geministream
+func BenchmarkReadStreamed(b *testing.B) {
+	geminiAdapter.Bench(b, streamedSynthetic(1000))
 }
 
 // BenchmarkRead: a stream of two calls and 3,000 events of text and

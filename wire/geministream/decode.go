@@ -10,6 +10,7 @@ import (
 	"fmt"
 
 	"github.com/argstream/argstream/wire/internal/adapter"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // The member names of the objects of a GenerateContentResponse that the
@@ -22,6 +23,7 @@ var (
 	contentNames  = adapter.Names{"parts"}
 	partNames     = adapter.Names{"text", "thought", "functionCall"}
 	callNames     = adapter.Names{"name", "id", "args", "partialArgs", "willContinue"}
+	partialNames  = adapter.Names{"jsonPath", "stringValue", "numberValue", "boolValue", "nullValue", "willContinue"}
 )
 
 // parse decodes the fields of one event's data into r.
@@ -171,7 +173,7 @@ func (r *Reader) part(i int) error {
 	}
 	p := &c.parts[c.n]
 	c.n++
-	p.kind, p.thought, p.streamed = partOther, false, false
+	p.kind, p.thought, p.more, p.partial, p.hasArgs, p.np = partOther, false, false, false, false, 0
 	p.text, p.name, p.id, p.args = p.text[:0], p.name[:0], p.id[:0], p.args[:0]
 	if err := r.dec.Object(partNames, r.partField); err != nil {
 		return err
@@ -246,17 +248,16 @@ func (r *Reader) callField(key []byte) (err error) {
 			return fmt.Errorf("%s/args is not an object", r.callWhere())
 		}
 		v, err := r.dec.Value()
-		p.args = append(p.args[:0], v...)
+		p.args, p.hasArgs = append(p.args[:0], v...), true
 		return err
 	case "partialArgs":
-		return r.dec.Array(func(int) error {
-			p.streamed = true
+		if r.dec.Kind() == 'n' {
 			return r.dec.Skip()
-		})
+		}
+		p.partial = true
+		return r.dec.Array(r.partialArg)
 	case "willContinue":
-		var more bool
-		more, err = r.bool(r.callWhere, "willContinue")
-		p.streamed = p.streamed || more
+		p.more, err = r.bool(r.callWhere, "willContinue")
 	default:
 		if err := r.spelling(key, callNames, r.callWhere); err != nil {
 			return err
@@ -264,6 +265,78 @@ func (r *Reader) callField(key []byte) (err error) {
 		err = r.dec.Skip()
 	}
 	return err
+}
+
+// partialArg reads the element i of the partialArgs of the part being read
+// into its next partialArg, reusing its buffers.
+func (r *Reader) partialArg(i int) error {
+	p := &r.cur.parts[r.cur.n-1]
+	if p.np == len(p.pargs) {
+		p.pargs = append(p.pargs, partialArg{})
+	}
+	a := &p.pargs[p.np]
+	p.np++
+	a.path, a.val = a.path[:0], a.val[:0]
+	a.kind, a.values, a.more = 0, 0, false
+	r.pargPos = i
+	return r.dec.Object(partialNames, r.partialField)
+}
+
+func (r *Reader) partialWhere() string {
+	return fmt.Sprintf("%s/partialArgs/%d", r.callWhere(), r.pargPos)
+}
+
+func (r *Reader) partialField(key []byte) (err error) {
+	p := &r.cur.parts[r.cur.n-1]
+	a := &p.pargs[p.np-1]
+	var kind byte
+	switch string(key) {
+	case "jsonPath":
+		a.path, err = r.dec.String(a.path)
+		return err
+	case "willContinue":
+		a.more, err = r.bool(r.partialWhere, "willContinue")
+		return err
+	case "stringValue", "numberValue", "boolValue", "nullValue":
+		// One value, of one kind; a null, which the SDKs read as no
+		// value (Go) or as no such member (JavaScript), is refused.
+		kind = key[0]
+		if string(key) == "nullValue" {
+			kind = 'z'
+		}
+	default:
+		if err := r.spelling(key, partialNames, r.partialWhere); err != nil {
+			return err
+		}
+		return r.dec.Skip()
+	}
+	k := r.dec.Kind()
+	v, err := r.dec.Value()
+	if err != nil {
+		return err
+	}
+	switch {
+	case k == 'n':
+		return fmt.Errorf("%s/%s is null", r.partialWhere(), key)
+	case kind == 's' && k != '"', kind == 'n' && k != '0', kind == 'b' && k != 't' && k != 'f':
+		return fmt.Errorf("%s/%s is not a %s", r.partialWhere(), key, map[byte]string{'s': "string", 'n': "number", 'b': "boolean"}[kind])
+	case kind == 'z' && string(v) != `"NULL_VALUE"`:
+		return fmt.Errorf("%s/nullValue is not \"NULL_VALUE\"", r.partialWhere())
+	}
+	a.kind = kind
+	a.values++
+	if kind == 's' {
+		// The decoded text: v is borrowed, and holds it quoted.
+		a.val, err = appendUnquoted(a.val[:0], v)
+		return err
+	}
+	a.val = append(a.val[:0], v...)
+	return nil
+}
+
+// appendUnquoted appends the text of the JSON string v.
+func appendUnquoted(dst, v []byte) ([]byte, error) {
+	return jsontext.AppendUnquote(dst, v)
 }
 
 // bool reads a true, false or null (false) value, the member name of the

@@ -59,7 +59,7 @@
 //     functionResponse could not tell the two apart). "args" of any other
 //     kind than an object is malformed. A functionCall that streams its
 //     arguments (Vertex AI's streamFunctionCallArguments: "partialArgs",
-//     or "willContinue" true) is malformed: that form is not read yet.
+//     or "willContinue" true) is read as "Streamed arguments" says.
 //   - a "text" is the model's text, given to [wire.OnText] with the
 //     candidate's index (0), or, in a part whose "thought" is true, its
 //     thinking, given to [wire.OnThinking]; empty text is not given.
@@ -67,10 +67,74 @@
 //     readers would take it for either); any other part (inline data,
 //     executable code, a thoughtSignature alone) is checked and ignored.
 //
+// # Streamed arguments
+//
+// With streamFunctionCallArguments, Vertex AI streams a call over several
+// functionCall parts, in one event or many: the first has the "name" (and
+// "id"), and "willContinue" true; each next one has no name, maybe
+// "partialArgs", and "willContinue" true while more parts come; the last
+// has "willContinue" false or absent (often an empty functionCall, {}).
+// The call's index is given at its first part, Response.Start then; its
+// arguments go to Response.Chunk as they come, as one JSON text; its last
+// part Stops it. A first part without willContinue is a call of one part.
+//
+// Each element of "partialArgs" is one value: "jsonPath", and one of
+// "stringValue", "numberValue" (its JSON text kept), "boolValue",
+// "nullValue" ("NULL_VALUE"), and "willContinue" true for a string whose
+// text goes on: the next partialArg must then be the same jsonPath (byte
+// for byte) with a stringValue, appended to the string, until one whose
+// willContinue is false closes it. The jsonPath grammar read is $ then
+// segments: .name (a letter, _ or non-ASCII character, then those or
+// digits), ['name'] or ["name"] (with RFC 9535's escapes), and [N] (plain
+// digits, no leading zero, at most 2^53-1). The arguments are the object
+// at $; the values come in document order, and the JSON text is written
+// from them as they come: the containers of a path not open yet are opened
+// (an object for a .name or quoted segment below, an array for an [N]),
+// those that a path leaves are closed, members get their name as a JSON
+// string, and the last part closes every container still open ({} for a
+// call without values). For example, the partialArgs
+//
+//	{"jsonPath":"$.recipe.steps[0]","stringValue":"Preheat","willContinue":true}
+//	{"jsonPath":"$.recipe.steps[0]","stringValue":" the oven."}
+//	{"jsonPath":"$.recipe.steps[1]","stringValue":"Bake."}
+//	{"jsonPath":"$.recipe.serves","numberValue":4}
+//
+// each in a part of its own, then an empty functionCall, give the chunks
+//
+//	{"recipe":{"steps":["Preheat
+//	 the oven."
+//	,"Bake."
+//	],"serves":4
+//	}}
+//
+// (one a part, each line here), which make the text
+// {"recipe":{"steps":["Preheat the oven.","Bake."],"serves":4}}.
+//
+// What could not be written as one JSON text, or would be read otherwise
+// by another reader, is malformed, at its event, with the pointer of the
+// partialArg: a path that goes back to a member already written (a key
+// repeated, or an object already closed), an index that skips or goes
+// back (an array's elements come 0, 1, 2...), a name in an array or an
+// index in an object, a jsonPath outside the grammar or "$" itself, no
+// value or two in one partialArg, a value null ("stringValue": null, which
+// the SDKs read as no value), willContinue on a value that is not a
+// string, a string that does not go on as it said it would (another path
+// or kind, or the call's end), partialArgs or an empty functionCall when
+// no call streams, a call begun (a part with a name) while one streams,
+// "args" in a part that streams, an "id" other than the call's in a
+// part that continues it, and a finishReason other than MAX_TOKENS (or a
+// blockReason) while a call streams. An empty array or object cannot be
+// streamed as a value: no partialArg holds one.
+//
+// A call whose parts stop coming is truncated: at MAX_TOKENS (the response
+// cut short; Read returns nil), or when the body ends (an error wrapping
+// io.ErrUnexpectedEOF, as for any stream cut short); End reports it
+// truncated, and not executable.
+//
 // Candidate 0's "finishReason", when not empty, ends the response
 // ([Reader.Ended], [Reader.FinishReason]): MAX_TOKENS marks it cut short
-// (Response.Incomplete), so that a call whose arguments are a bare number
-// ends truncated; every other value (STOP; SAFETY, RECITATION,
+// (Response.Incomplete), so that a call whose arguments are a bare number,
+// or still stream, ends truncated; every other value (STOP; SAFETY, RECITATION,
 // MALFORMED_FUNCTION_CALL and the other refusals, which come with no call;
 // values to come) ends it as it is, the calls that came whole being
 // complete. A "promptFeedback" with a "blockReason" (a prompt refused
@@ -102,8 +166,9 @@
 //   - an error wrapping [io.ErrUnexpectedEOF] if the body ends before the
 //     response has: at a clean end between events, or cut in the middle of
 //     an event, when it also wraps the sse Reader's [*sse.Error] for
-//     [sse.ErrTruncated]. The calls that came are complete all the same
-//     (each comes whole), and End reports them executable. Whether to run
+//     [sse.ErrTruncated]. The calls that came whole are complete all the
+//     same, and End reports them executable; a call whose arguments were
+//     still streaming is truncated. Whether to run
 //     them from a response cut short is the caller's decision.
 //   - an error wrapping ErrMalformed, "gemini: malformed event: event N:
 //     ...", with the event's number (from 1) and a JSON pointer into its
@@ -130,7 +195,9 @@
 // does not allocate per event (a reused Response not allocating either).
 // It allocates per stream (its Reader and buffers) and per function call
 // (the strings of its name and id, and the set of the ids, with the first
-// id). A program that reads many responses keeps a [Reader], an
+// id). Streamed arguments are written into buffers kept for the stream
+// too, with a map of the member names of the open objects (to refuse one
+// repeated), whose names are dropped as their object closes. A program that reads many responses keeps a [Reader], an
 // [sse.Reader] and a Response, and resets each between responses
 // (Reader.Reset, sse.Reader.Reset, Response.Reset): once warm, a response
 // then allocates next to nothing, whatever its size (TestReusedMemory). The

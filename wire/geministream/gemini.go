@@ -87,6 +87,11 @@ type Reader struct {
 	chosen     candidate // candidate 0, if hasChosen
 	hasChosen  bool
 	scratch    []byte
+	pargPos    int // the position of the partialArg being read
+
+	// args builds the JSON text of the arguments of the call that streams
+	// them, if any (args.open).
+	args builder
 }
 
 // candidate is one element of a response's "candidates".
@@ -101,11 +106,20 @@ type candidate struct {
 // part is one element of a candidate's content's "parts".
 type part struct {
 	kind     partKind
-	thought  bool   // a text part that is thinking
-	text     []byte // a text part's text
-	name, id []byte // a function call's
-	args     []byte // a function call's args object, as it came; empty if none
-	streamed bool   // a function call with partialArgs, or willContinue true
+	thought  bool         // a text part that is thinking
+	text     []byte       // a text part's text
+	name, id []byte       // a function call's
+	args     []byte       // a function call's args object, as it came; empty if none
+	hasArgs  bool         // a function call with args (not null)
+	partial  bool         // a function call with partialArgs (not null)
+	more     bool         // a function call with willContinue true
+	pargs    []partialArg // a function call's partialArgs: pargs[:np]
+	np       int
+
+	// Set by check, for a function call part:
+	begins bool  // it begins a call (it has a name)
+	ends   bool  // it ends its call: a whole call, or the last part of a streamed one
+	index  int64 // its call's index
 }
 
 type partKind uint8
@@ -128,6 +142,7 @@ func (r *Reader) Reset(resp *toolcall.Response) {
 	r.ended, r.finish, r.calls = false, r.finish[:0], 0
 	r.touched = r.touched[:0]
 	clear(r.ids)
+	r.args.reset()
 }
 
 // Ended reports whether the response has ended: candidate 0 has had a
@@ -157,7 +172,8 @@ func (r *Reader) Event(ev sse.Event) error {
 }
 
 // EventCalls returns the indexes of the calls the last event concerned:
-// each call of it was started, fed its arguments and stopped. It is
+// each call of it was started, fed its arguments and stopped, or, for a
+// call that streams its arguments, any of those. It is
 // borrowed until the next [Reader.Event].
 func (r *Reader) EventCalls() []int64 { return r.touched }
 
@@ -189,6 +205,9 @@ func (r *Reader) event(ev sse.Event) error {
 		return &wire.ProviderError{Wire: wire.Gemini, Type: string(r.errStatus), Code: string(r.errCode), Message: string(r.errMessage)}
 	}
 	if len(r.block) > 0 && !r.ended {
+		if r.args.open {
+			return r.malformed(fmt.Errorf("/promptFeedback/blockReason %s while call %d streams its arguments", r.block, r.args.index))
+		}
 		r.ended = true
 		r.finish = append(r.finish[:0], r.block...)
 	}
@@ -228,8 +247,11 @@ func (r *Reader) event(ev sse.Event) error {
 }
 
 // check refuses what candidate 0's parts may not be, before any of them
-// drives the Response.
+// drives the Response, and writes the JSON text of the streamed arguments
+// of each function call part that has them into its args, with the call's
+// index.
 func (r *Reader) check(c *candidate) error {
+	next := r.calls
 	for i := range c.parts[:c.n] {
 		p := &c.parts[i]
 		if r.ended && (p.kind == partCall || p.kind == partText && len(p.text) > 0) {
@@ -238,50 +260,103 @@ func (r *Reader) check(c *candidate) error {
 		if p.kind != partCall {
 			continue
 		}
+		streamed := p.partial || p.more
+		p.begins, p.ends = len(p.name) > 0, false
 		switch {
-		case p.streamed:
-			return r.malformed(fmt.Errorf("/candidates/0/content/parts/%d/functionCall streams its arguments (partialArgs, willContinue), which are not read", i))
-		case len(p.name) == 0:
+		case p.begins && r.args.open:
+			return r.malformed(fmt.Errorf("/candidates/0/content/parts/%d/functionCall begins a call while call %d streams its arguments", i, r.args.index))
+		case !p.begins && !r.args.open && p.partial:
+			return r.malformed(fmt.Errorf("/candidates/0/content/parts/%d/functionCall has partialArgs for no call: it has no name, and no call streams its arguments", i))
+		case !p.begins && !r.args.open:
 			return r.malformed(fmt.Errorf("/candidates/0/content/parts/%d/functionCall has no name", i))
-		case len(p.id) == 0:
-			continue
+		case p.hasArgs && streamed:
+			return r.malformed(fmt.Errorf("/candidates/0/content/parts/%d/functionCall has args, and streams its arguments (partialArgs, willContinue)", i))
+		case p.hasArgs && !p.begins:
+			return r.malformed(fmt.Errorf("/candidates/0/content/parts/%d/functionCall has args, in call %d that streams its arguments", i, r.args.index))
 		}
-		if _, dup := r.ids[string(p.id)]; dup {
-			return r.malformed(fmt.Errorf("/candidates/0/content/parts/%d/functionCall/id %q is an earlier call's", i, p.id))
+		if !p.begins {
+			p.index = r.args.index
+			if len(p.id) > 0 && string(p.id) != string(r.args.id) {
+				return r.malformed(fmt.Errorf("/candidates/0/content/parts/%d/functionCall/id %q is not that of call %d, whose arguments it continues", i, p.id, r.args.index))
+			}
+		} else {
+			p.index = next
+			next++
+			if len(p.id) > 0 {
+				if _, dup := r.ids[string(p.id)]; dup {
+					return r.malformed(fmt.Errorf("/candidates/0/content/parts/%d/functionCall/id %q is an earlier call's", i, p.id))
+				}
+				for j := range c.parts[:i] {
+					if q := &c.parts[j]; q.kind == partCall && q.begins && string(q.id) == string(p.id) {
+						return r.malformed(fmt.Errorf("/candidates/0/content/parts/%d/functionCall/id %q is part %d's", i, p.id, j))
+					}
+				}
+			}
+			if !streamed {
+				p.ends = true
+				continue
+			}
+			r.args.reset()
+			r.args.open, r.args.index = true, p.index
+			r.args.id = append(r.args.id[:0], p.id...)
 		}
-		for j := range c.parts[:i] {
-			if q := &c.parts[j]; q.kind == partCall && string(q.id) == string(p.id) {
-				return r.malformed(fmt.Errorf("/candidates/0/content/parts/%d/functionCall/id %q is part %d's", i, p.id, j))
+		p.args = p.args[:0]
+		for k := range p.pargs[:p.np] {
+			var err error
+			if p.args, err = r.args.add(p.args, &p.pargs[k]); err != nil {
+				return r.malformed(fmt.Errorf("/candidates/0/content/parts/%d/functionCall/partialArgs/%d%w", i, k, err))
 			}
 		}
+		if !p.more {
+			var err error
+			if p.args, err = r.args.end(p.args); err != nil {
+				return r.malformed(fmt.Errorf("/candidates/0/content/parts/%d/functionCall %w", i, err))
+			}
+			p.ends = true
+		}
+	}
+	if len(c.finish) > 0 && !r.ended && r.args.open && string(c.finish) != "MAX_TOKENS" {
+		return r.malformed(fmt.Errorf("/candidates/0/finishReason %s while call %d streams its arguments", c.finish, r.args.index))
 	}
 	return nil
 }
 
-// call gives the Response one whole function call, at the next index.
+// call drives the Response with one function call part: a whole call at
+// the next index (Start, Chunk, Stop); or the beginning, the continuation
+// or the end of a call that streams its arguments, with the JSON text that
+// check wrote.
 func (r *Reader) call(p *part) error {
-	i := r.calls
-	r.calls++
-	c := fragment.Call{Index: i, Name: string(p.name)}
-	if len(p.id) > 0 {
-		c.ID = string(p.id)
-		if r.ids == nil {
-			r.ids = map[string]struct{}{}
-		}
-		r.ids[c.ID] = struct{}{}
-	}
-	r.touched = append(r.touched, i)
-	if err := r.resp.Start(c, nil); err != nil {
-		return err
+	i := p.index
+	if len(r.touched) == 0 || r.touched[len(r.touched)-1] != i {
+		r.touched = append(r.touched, i)
 	}
 	args := p.args
-	if len(args) == 0 {
-		args = emptyArgs
+	if p.begins {
+		r.calls++
+		c := fragment.Call{Index: i, Name: string(p.name)}
+		if len(p.id) > 0 {
+			c.ID = string(p.id)
+			if r.ids == nil {
+				r.ids = map[string]struct{}{}
+			}
+			r.ids[c.ID] = struct{}{}
+		}
+		if err := r.resp.Start(c, nil); err != nil {
+			return err
+		}
+		if !p.partial && !p.more && len(args) == 0 {
+			args = emptyArgs
+		}
 	}
-	if err := r.resp.Chunk(i, args); err != nil {
-		return err
+	if len(args) > 0 {
+		if err := r.resp.Chunk(i, args); err != nil {
+			return err
+		}
 	}
-	return r.resp.Stop(i)
+	if p.ends {
+		return r.resp.Stop(i)
+	}
+	return nil
 }
 
 // emptyArgs are the arguments of a function call without args: the SDKs
