@@ -6,13 +6,15 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// geminiRewriter rewrites a Gemini stream: a blocked call's functionCall
-// part becomes a text part holding the notice, in its place. Gemini's
-// calls come whole, each in one part of one event, and are decided within
-// that event: nothing is ever held, and the upstream is never cancelled
-// for a block (canCancel).
+// geminiRewriter rewrites a Gemini stream: a blocked call's first
+// functionCall part becomes a text part holding the notice, in its place,
+// and its other parts (Vertex AI's partialArgs, streamed) are left out.
+// A whole call comes in one part of one event, and is decided within it;
+// a streamed one is held, as on the other wires, until its decision. The
+// upstream is never cancelled for a block (canCancel).
 type geminiRewriter struct {
-	r *geministream.Reader
+	r       *geministream.Reader
+	noticed map[int64]bool // the blocked calls whose notice went out
 }
 
 func (w *geminiRewriter) complete() bool { return w.r.Ended() }
@@ -27,23 +29,35 @@ func (w *geminiRewriter) emit(s *stream, b *block) error {
 		s.write(b.raw)
 		return nil
 	}
-	// The event's calls, b.calls, are the functionCall parts of
-	// candidate 0 (the first element), in order.
-	k := 0
+	// The event's calls, b.calls, are those of the functionCall parts of
+	// candidate 0 (the first element), in order: a part with a name
+	// starts the next one, a part without continues the last.
+	k := -1
 	data, err := rewrite(b.data, func(p jsontext.Pointer) bool {
 		return p.Parent() == "/candidates/0/content/parts"
 	}, func(_ jsontext.Pointer, v jsontext.Value) (jsontext.Value, bool) {
 		var part struct {
-			FunctionCall jsontext.Value `json:"functionCall"`
+			FunctionCall *struct {
+				Name string `json:"name"`
+			} `json:"functionCall"`
 		}
 		if json.Unmarshal(v, &part) != nil || part.FunctionCall == nil {
 			return v, true
 		}
-		i := b.calls[min(k, len(b.calls)-1)]
-		k++
-		if !s.isBlocked(i) {
-			return v, true
+		if part.FunctionCall.Name != "" || k < 0 {
+			k++
 		}
+		i := b.calls[min(k, len(b.calls)-1)]
+		switch {
+		case !s.isBlocked(i):
+			return v, true
+		case w.noticed[i]:
+			return nil, false
+		}
+		if w.noticed == nil {
+			w.noticed = map[int64]bool{}
+		}
+		w.noticed[i] = true
 		q, _ := jsontext.AppendQuote([]byte(`{"text":`), s.notice(i))
 		return append(q, '}'), true
 	})

@@ -533,6 +533,31 @@ func TestGemini(t *testing.T) {
 			t.Errorf("%s: the client read\n%s\nwant\n%s", name, got, rec)
 		}
 	}
+	// Vertex AI's streamed arguments: the call to Boston is held until its
+	// location decides it, then left out, its notice in its first part's
+	// place; the other call streams through.
+	chunks, err := os.ReadFile("../wire/geministream/testdata/vercel-ai__google-stream-tool-call-arguments.chunks.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := wiretest.SSEFromChunks(chunks, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noBoston := mustPolicy(t, `{"run": [{"arg": "/location", "const": "Boston", "mode": "skip"}, {"mode": "unattended"}]}`)
+	g := New(Config{Policy: func(string) *policy.Policy { return noBoston }})
+	for _, face := range []string{"transport", "proxy"} {
+		u := newUpstream(t, streamEvents(rec), 0)
+		client, base := clientFor(t, face, g, u.srv.URL)
+		resp := post(t, client, base+streamPath, `{"contents":[]}`)
+		got, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		res, text, err := readClient(wire.Gemini, got)
+		if err != nil || len(res) != 1 || !res[0].Executable || string(res[0].Arguments) != `{"location":"San Francisco"}` ||
+			strings.Count(text, "[argstream gateway]") != 1 || strings.Contains(string(got), "Boston") {
+			t.Errorf("%s: vertex: %v, %+v, %q\n%s", face, err, res, text, got)
+		}
+	}
 	// A call in another candidate: refused, through the stream and whole.
 	other := `{"candidates":[{"content":{"parts":[{"text":"a"}]},"index":0},{"content":{"parts":[{"functionCall":{"name":"rm","args":{}}}]},"index":1}]}`
 	for _, tc := range []struct{ path, body string }{{streamPath, wiretest.DataSSE(other)}, {wholePath, other}} {

@@ -17,6 +17,7 @@ import (
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire"
 	"github.com/argstream/argstream/wire/anthropicstream"
+	"github.com/argstream/argstream/wire/geministream"
 	"github.com/argstream/argstream/wire/openaistream"
 	"github.com/google/go-cmp/cmp"
 	"github.com/leanovate/gopter"
@@ -55,6 +56,8 @@ func readClient(k wire.Kind, out []byte) ([]toolcall.Result, string, error) {
 		err = anthropicstream.Read(context.Background(), bytes.NewReader(out), resp, wire.OnText(onText))
 	case wire.OpenAIChat:
 		err = openaistream.ReadChat(context.Background(), bytes.NewReader(out), resp, wire.OnText(onText))
+	case wire.Gemini:
+		err = geministream.Read(context.Background(), bytes.NewReader(out), resp, wire.OnText(onText))
 	default:
 		err = openaistream.ReadResponses(context.Background(), bytes.NewReader(out), resp, wire.OnText(onText))
 	}

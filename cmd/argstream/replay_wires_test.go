@@ -59,14 +59,23 @@ func TestReplayGeminiOllama(t *testing.T) {
 		})
 	}
 
-	// A Vertex AI stream whose call streams its arguments (partialArgs):
-	// not read yet, so refused, with the event named.
+	// A Vertex AI stream whose calls stream their arguments (partialArgs):
+	// each call's arguments are a JSON text built as the values come, and
+	// a policy decides on them while they stream.
 	vertex, err := os.ReadFile("../../wire/geministream/testdata/vercel-ai__google-stream-tool-call-arguments.chunks.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := replayCmd(nil, writeFile(t, "vertex.jsonl", string(vertex)))
-	if got.code != exitInvalid || !strings.Contains(got.stderr, "gemini: malformed event: event 1: ") {
-		t.Errorf("partialArgs: exit %d, stderr %q", got.code, got.stderr)
+	rules := writeFile(t, "rules.json", `{"run": [{"arg": "/location", "const": "Boston", "mode": "skip"}, {"mode": "unattended"}]}`)
+	got := replayCmd(nil, "--format", "jsonl", "--rules", rules, writeFile(t, "vertex.jsonl", string(vertex)))
+	var ends []string
+	for _, ev := range parseEvents(t, got.stdout) {
+		if ev.Event == "end" {
+			ends = append(ends, fmt.Sprintf("%s %s %s", *ev.Name, ev.Arguments, ev.Mode))
+		}
+	}
+	want := []string{`getWeather {"location":"Boston"} skip`, `getWeather {"location":"San Francisco"} unattended`}
+	if got.code == exitUsage || strings.Join(ends, "; ") != strings.Join(want, "; ") {
+		t.Errorf("partialArgs: exit %d, calls %q, want %q; stderr %q", got.code, ends, want, got.stderr)
 	}
 }
