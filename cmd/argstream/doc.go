@@ -5,7 +5,7 @@
 //	argstream fields [SYNTAX] [--split N | --split random:SEED | --chunks CHUNKS.json] [FILE]
 //	argstream aggregate [SYNTAX] [--split N | --split random:SEED | --chunks CHUNKS.json] [FILE]
 //	argstream policy --rules RULES.json [SYNTAX] [--split N | --split random:SEED | --chunks CHUNKS.json] [FILE]
-//	argstream replay [--wire auto|anthropic|openai-chat|openai-responses|gemini|ollama] [--framing auto|sse|jsonl] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [FILE]
+//	argstream replay [--wire auto|anthropic|openai-chat|openai-responses|gemini|ollama|bedrock] [--framing auto|sse|jsonl|eventstream] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [FILE]
 //	argstream replay --syntax caret|xml|qwen [--schema TOOLS.json] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [FILE]
 //	argstream replay --render function_call|json [--syntax ...] [--rules RULES.json | --rules-dir DIR] [--pace recorded|none|BYTES_PER_SEC] [--width N] [FILE]
 //	argstream proxy --upstream URL [--listen ADDR] (--rules RULES.json | --rules-dir DIR) [--ask forward|block] [--audit FILE] [--admin ADDR] [--drain DURATION]
@@ -98,9 +98,11 @@
 // --framing says how the events are framed: sse, server-sent events as the
 // HTTP body carries them, or jsonl, one event's JSON data per line, as
 // vercel/ai records streams (its *.chunks.txt; each line is read as an
-// event of the data's type). auto, the default, tells them from the first
-// byte: "{" (after white space) is JSON lines, anything else server-sent
-// events. An input whose first line is neither (a README, a pretty-printed
+// event of the data's type; Ollama's streams are such lines), or
+// eventstream, AWS event stream frames, Bedrock's (one response a file).
+// auto, the default, tells them from the first bytes: an event stream
+// prelude (its CRC checked) is frames, "{" (after white space) JSON lines,
+// anything else server-sent events. An input whose first line is neither (a README, a pretty-printed
 // JSON document, an array, compressed data) is refused at once, exit 2,
 // with what it looks like and what to try: --syntax for an assistant's
 // text with calls written in it, argstream fragments for bare arguments,

@@ -15,8 +15,10 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"strings"
 	"unicode/utf8"
@@ -37,6 +39,13 @@ const headSize = 64 << 10
 // (a usage error).
 func (rp *replayer) frame(framing string) error {
 	br := rp.body.(lineReads).br
+	if framing == "auto" && eventStreamPrelude(br) {
+		framing = "eventstream"
+	}
+	if framing == "eventstream" {
+		rp.framing = framing
+		return nil
+	}
 	first, line := firstLine(br)
 	if framing == "auto" {
 		framing = "sse"
@@ -59,6 +68,19 @@ func (rp *replayer) frame(framing string) error {
 	}
 	rp.framing = framing
 	return nil
+}
+
+// eventStreamPrelude reports whether the input begins with the prelude of
+// an AWS event stream message (Bedrock's ConverseStream): a total length
+// of 16 bytes at least, a headers length that fits in it, and the CRC-32
+// of those 8 bytes.
+func eventStreamPrelude(br *bufio.Reader) bool {
+	b, err := br.Peek(12)
+	if err != nil {
+		return false
+	}
+	total, headers := binary.BigEndian.Uint32(b), binary.BigEndian.Uint32(b[4:])
+	return total >= 16 && headers <= total-16 && crc32.ChecksumIEEE(b[:8]) == binary.BigEndian.Uint32(b[8:])
 }
 
 // firstLine returns the first byte of the input that is not white space
@@ -254,4 +276,4 @@ func (rp *replayer) hint(wire string) string {
 	return fmt.Sprintf("the input looks like %s, and was read as %s's stream in %s%s", what, wire, framingName[rp.framing], try)
 }
 
-var framingName = map[string]string{"sse": "server-sent events", "jsonl": "JSON lines"}
+var framingName = map[string]string{"sse": "server-sent events", "jsonl": "JSON lines", "eventstream": "AWS event stream frames"}

@@ -33,13 +33,14 @@ import (
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire"
 	"github.com/argstream/argstream/wire/anthropicstream"
+	"github.com/argstream/argstream/wire/bedrockstream"
 	"github.com/argstream/argstream/wire/geministream"
 	"github.com/argstream/argstream/wire/ollamastream"
 	"github.com/argstream/argstream/wire/openaistream"
 	"github.com/argstream/argstream/wire/sse"
 )
 
-const replayUsage = "replay [--wire auto|anthropic|openai-chat|openai-responses|gemini|ollama] [--framing auto|sse|jsonl] [--syntax caret|xml|qwen [--schema TOOLS.json]] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [--render function_call|json [--pace recorded|none|BYTES_PER_SEC] [--width N]] [FILE]"
+const replayUsage = "replay [--wire auto|anthropic|openai-chat|openai-responses|gemini|ollama|bedrock] [--framing auto|sse|jsonl|eventstream] [--syntax caret|xml|qwen [--schema TOOLS.json]] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [--render function_call|json [--pace recorded|none|BYTES_PER_SEC] [--width N]] [FILE]"
 
 // A wireReader reads one response of a provider's stream from body into
 // resp, calling onText and onThinking with the model's text.
@@ -60,6 +61,9 @@ var wireReaders = map[string]wireReader{
 		return geministream.Read(ctx, body, resp, wire.OnText(onText), wire.OnThinking(onThinking))
 	},
 	"ollama": readOllama,
+	"bedrock": func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(int64, []byte)) error {
+		return bedrockstream.Read(ctx, body, resp, wire.OnText(onText), wire.OnThinking(onThinking))
+	},
 }
 
 // readOllama reads an Ollama /api/chat stream, its JSON lines framed as
@@ -91,13 +95,13 @@ func readOllama(ctx context.Context, body io.Reader, resp *toolcall.Response, on
 // call's arguments or error.
 func runReplay(e env, args []string) int {
 	fs := newFlags("replay")
-	wire := fs.String("wire", "auto", "the provider's stream: auto (told from its first events), anthropic, openai-chat, openai-responses, gemini or ollama")
+	wire := fs.String("wire", "auto", "the provider's stream: auto (told from its first events), anthropic, openai-chat, openai-responses, gemini, ollama or bedrock")
 	rulesFile, rulesDir := rulesFlags(fs)
 	format := fs.String("format", "text", "text (for a person) or jsonl (one JSON object per event)")
 	style := fs.String("render", "", "show the calls as a person sees them, in the style function_call or json, with a permission prompt for ask")
 	pace := fs.String("pace", "", "with --render: recorded (240 bytes of arguments and text a second), none, or `BYTES_PER_SEC`")
 	width := fs.Int("width", -1, "with --render: wrap lines at `N` columns, 0 for no wrapping (default: the terminal's width, else $COLUMNS, else 80)")
-	framing := fs.String("framing", "auto", "how the events are framed: auto (told from the first byte), sse (server-sent events, as the HTTP body carries them) or jsonl (one event's JSON data per line, as vercel/ai records streams)")
+	framing := fs.String("framing", "auto", "how the events are framed: auto (told from the first bytes), sse (server-sent events, as the HTTP body carries them), jsonl (one event's JSON data per line, as vercel/ai records streams) or eventstream (AWS event stream frames, as Bedrock sends them)")
 	syntax := fs.String("syntax", "", "the input is an assistant's text, whose calls are written in caret (^^^ blocks), xml (<tool:NAME> tags) or qwen (<tool_call> tags), not a provider's stream")
 	schemaFile := fs.String("schema", "", "with --syntax: the tools' definitions, `TOOLS.json`, whose JSON Schemas type the values")
 	files, code, ok := parseFlags(e, fs, replayUsage, args)
@@ -118,14 +122,14 @@ func runReplay(e env, args []string) int {
 		return usageError(e, errors.New("--schema needs --syntax"))
 	}
 	if _, known := wireReaders[*wire]; !known && *wire != "auto" {
-		return usageError(e, fmt.Errorf("--wire %s: want auto, anthropic, openai-chat, openai-responses, gemini or ollama", *wire))
+		return usageError(e, fmt.Errorf("--wire %s: want auto, anthropic, openai-chat, openai-responses, gemini, ollama or bedrock", *wire))
 	}
 	if *format != "text" && *format != "jsonl" {
 		return usageError(e, fmt.Errorf("--format %s: want text or jsonl", *format))
 	}
 	switch {
-	case *framing != "auto" && *framing != "sse" && *framing != "jsonl":
-		return usageError(e, fmt.Errorf("--framing %s: want auto, sse or jsonl", *framing))
+	case *framing != "auto" && *framing != "sse" && *framing != "jsonl" && *framing != "eventstream":
+		return usageError(e, fmt.Errorf("--framing %s: want auto, sse, jsonl or eventstream", *framing))
 	case *syntax != "" && flagSet(fs, "framing"):
 		return usageError(e, errors.New("--syntax excludes --framing: an assistant's text is not framed"))
 	}
@@ -230,6 +234,9 @@ func (rp *replayer) run(wire string) int {
 		defer cancel()
 		rp.prompt.resp, rp.prompt.cancel, rp.prompt.start = resp, cancel, time.Now()
 	}
+	if rp.framing == "eventstream" {
+		return rp.runFrames(ctx, wire, resp)
+	}
 	for n := 0; ; n++ {
 		head, told, code, more := rp.begin(n, wire)
 		if !more {
@@ -264,6 +271,29 @@ func (rp *replayer) run(wire string) int {
 			return rp.finish()
 		}
 	}
+}
+
+// runFrames replays an input of AWS event stream frames: one Bedrock
+// ConverseStream response, read whole (a file of several is not cut).
+func (rp *replayer) runFrames(ctx context.Context, wire string, resp *toolcall.Response) int {
+	if wire != "auto" && wire != "bedrock" {
+		return usageError(rp.e, fmt.Errorf("%s: AWS event stream frames are Bedrock's wire, not %s: use --wire bedrock", rp.name, wire))
+	}
+	rp.wire, rp.labels = "bedrock", labelsOf("bedrock")
+	rp.rep.response(0, "bedrock")
+	err := wireReaders["bedrock"](ctx, rp.body, resp, rp.onText("text"), rp.onText("thinking"))
+	if rp.in.flushErr != nil {
+		return rp.finish()
+	}
+	stopped := rp.prompt != nil && rp.prompt.stopped
+	switch {
+	case stopped:
+		err = errStopped
+	case err != nil:
+		rp.streamError(0, err)
+	}
+	rp.ended(0, resp.End())
+	return rp.finish()
 }
 
 // newResponse returns the Response of the replay: its calls reported,

@@ -1384,7 +1384,7 @@ func TestReplayUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--wire", "bedrock", file}, "argstream: --wire bedrock: want auto, anthropic, openai-chat, openai-responses, gemini or ollama\n"},
+		{[]string{"--wire", "cohere", file}, "argstream: --wire cohere: want auto, anthropic, openai-chat, openai-responses, gemini, ollama or bedrock\n"},
 		{[]string{"--format", "rfd", file}, "argstream: --format rfd: want text or jsonl\n"},
 		{[]string{file, file}, "argstream: more than one FILE: "},
 		{[]string{"--split", "3", file}, "argstream: flag provided but not defined: --split\n"},
@@ -1392,7 +1392,7 @@ func TestReplayUsage(t *testing.T) {
 		{[]string{undecided}, "argstream: " + undecided + ": cannot tell the wire from the first 16 events: it looks like server-sent events of no wire replay knows (the wires are anthropic, openai-chat, openai-responses, gemini and ollama): use --wire anthropic, openai-chat, openai-responses, gemini or ollama\n"},
 		{[]string{few}, "argstream: " + few + ": cannot tell the wire from its 3 events: it looks like server-sent events of no wire replay knows"},
 		{[]string{one}, "argstream: " + one + ": cannot tell the wire from its only event: it looks like server-sent events of no wire replay knows"},
-		{[]string{"--framing", "xml", file}, "argstream: --framing xml: want auto, sse or jsonl\n"},
+		{[]string{"--framing", "xml", file}, "argstream: --framing xml: want auto, sse, jsonl or eventstream\n"},
 		{[]string{"--syntax", "caret", "--framing", "sse", file}, "argstream: --syntax excludes --framing"},
 		{[]string{"--width", "40", file}, "argstream: --width needs --render\n"},
 	} {

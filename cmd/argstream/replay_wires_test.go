@@ -79,3 +79,30 @@ func TestReplayGeminiOllama(t *testing.T) {
 		t.Errorf("partialArgs: exit %d, calls %q, want %q; stderr %q", got.code, ends, want, got.stderr)
 	}
 }
+
+// TestReplayBedrock: replay tells AWS event stream frames from their first
+// bytes, and reads them as Bedrock's ConverseStream; another wire named for
+// them is a usage error.
+func TestReplayBedrock(t *testing.T) {
+	const file = "../../wire/bedrockstream/testdata/converse-tool-use.bin"
+	for _, args := range [][]string{{file}, {"--wire", "bedrock", file}, {"--framing", "eventstream", file}} {
+		got := replayCmd(nil, append([]string{"--format", "jsonl"}, args...)...)
+		var calls []string
+		wireOK := false
+		for _, ev := range parseEvents(t, got.stdout) {
+			switch ev.Event {
+			case "response":
+				wireOK = ev.Wire == "bedrock"
+			case "end":
+				calls = append(calls, fmt.Sprintf("%d %s %s %s %v", *ev.Index, *ev.ID, *ev.Name, ev.Arguments, *ev.Executable))
+			}
+		}
+		if got.code != exitOK || !wireOK || len(calls) != 1 || calls[0] != `1 tooluse_1 read_file {"path":"src/main.go"} true` {
+			t.Errorf("%q: exit %d, calls %q, stderr %q", args, got.code, calls, got.stderr)
+		}
+	}
+	got := replayCmd(nil, "--wire", "anthropic", file)
+	if got.code != exitUsage || !strings.Contains(got.stderr, "AWS event stream frames are Bedrock's wire, not anthropic: use --wire bedrock") {
+		t.Errorf("--wire anthropic: exit %d, stderr %q", got.code, got.stderr)
+	}
+}
