@@ -72,8 +72,9 @@
 // the SDKs number otherwise. Gemini's wire ([wire.OfPath]: its path says
 // whether it streams) is judged as the others: its calls come whole, one
 // part each, so nothing is held, and a blocked call's part becomes a text
-// part with the notice. Ollama's (JSON lines) is not: a stream of theirs is
-// refused, and a whole response that holds a tool call.
+// part with the notice. Ollama's (JSON lines) and Bedrock's (event stream
+// frames) are not: a stream of theirs is refused, and a whole response
+// that holds a tool call.
 //
 // # Memory and time
 //

@@ -572,21 +572,31 @@ func TestGemini(t *testing.T) {
 	}
 }
 
-// TestOllamaRefused: the gateway does not judge Ollama's JSON lines: a
-// stream of theirs never reaches the client, through either face.
-func TestOllamaRefused(t *testing.T) {
+// TestOllamaBedrockRefused: the gateway does not judge Ollama's JSON lines
+// nor Bedrock's event stream frames: a stream of theirs never reaches the
+// client, through either face.
+func TestOllamaBedrockRefused(t *testing.T) {
 	ollamaCall := `{"model":"m","created_at":"t","message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"rm","arguments":{"path":"/"}}}]},"done":false}` + "\n"
+	bedrock, err := os.ReadFile("../wire/bedrockstream/testdata/converse-tool-use.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, face := range []string{"transport", "proxy"} {
-		u := newUpstream(t, [][]byte{[]byte(ollamaCall)}, 0)
-		client, base := clientFor(t, face, New(Config{}), u.srv.URL)
-		resp, err := client.Post(base+"/api/chat", "application/json", strings.NewReader(`{"model":"m","messages":[]}`))
-		var got []byte
-		if err == nil {
-			got, _ = io.ReadAll(resp.Body)
-			resp.Body.Close()
-		}
-		if strings.Contains(string(got), `"rm"`) {
-			t.Errorf("%s: the call reaches the client:\n%s", face, got)
+		for _, tc := range []struct{ path, body, call string }{
+			{"/api/chat", ollamaCall, `"rm"`},
+			{"/model/anthropic.claude-sonnet-4-5/converse-stream", string(bedrock), "read_file"},
+		} {
+			u := newUpstream(t, [][]byte{[]byte(tc.body)}, 0)
+			client, base := clientFor(t, face, New(Config{}), u.srv.URL)
+			resp, err := client.Post(base+tc.path, "application/json", strings.NewReader(`{"model":"m","messages":[]}`))
+			var got []byte
+			if err == nil {
+				got, _ = io.ReadAll(resp.Body)
+				resp.Body.Close()
+			}
+			if strings.Contains(string(got), tc.call) {
+				t.Errorf("%s %s: the call reaches the client:\n%q", face, tc.path, got)
+			}
 		}
 	}
 }
