@@ -286,13 +286,13 @@ func (rp *replayer) runFrames(ctx context.Context, wire string, resp *toolcall.R
 		return rp.finish()
 	}
 	stopped := rp.prompt != nil && rp.prompt.stopped
-	switch {
-	case stopped:
-		err = errStopped
-	case err != nil:
+	if err != nil && !stopped {
 		rp.streamError(0, err)
 	}
 	rp.ended(0, resp.End())
+	if stopped {
+		rp.unread("bedrock", rp.prompt.stoppedAt)
+	}
 	return rp.finish()
 }
 
