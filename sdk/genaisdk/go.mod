@@ -4,6 +4,8 @@ go 1.26.0
 
 require (
 	github.com/argstream/argstream v0.0.0-00010101000000-000000000000
+	github.com/argstream/argstream/sdk/internal v0.0.0-00010101000000-000000000000
+	github.com/google/go-cmp v0.7.0
 	google.golang.org/genai v1.77.0
 )
 
@@ -13,7 +15,6 @@ require (
 	cloud.google.com/go/compute/metadata v0.5.0 // indirect
 	github.com/go-json-experiment/json v1.27.2 // indirect
 	github.com/golang/groupcache v0.0.0-20210331224755-41bb18bfe9da // indirect
-	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/google/s2a-go v0.1.8 // indirect
 	github.com/googleapis/enterprise-certificate-proxy v0.3.4 // indirect
 	github.com/gorilla/websocket v1.5.3 // indirect
