@@ -125,9 +125,20 @@ func raw(b []byte) ([]check.Outcome, error) {
 // server at baseURL over hc.
 func glue(t testing.TB, hc *http.Client, baseURL string) []check.Outcome {
 	t.Helper()
+	return glueWith(t, hc, baseURL, nil)
+}
+
+// glueWith is glue, calling also fn, if not nil, with each response.
+func glueWith(t testing.TB, hc *http.Client, baseURL string, fn func(*genai.GenerateContentResponse)) []check.Outcome {
+	t.Helper()
 	r := toolcall.New()
 	f := genaisdk.NewFeeder(r)
-	if err := stream(client(t, hc, baseURL), f.Feed); err != nil {
+	if err := stream(client(t, hc, baseURL), func(resp *genai.GenerateContentResponse) error {
+		if fn != nil {
+			fn(resp)
+		}
+		return f.Feed(resp)
+	}); err != nil {
 		t.Fatalf("stream: %v", err)
 	}
 	return check.Outcomes(r.End())
