@@ -125,7 +125,11 @@ func (f *Feeder) feed(resp *genai.GenerateContentResponse) error {
 		return nil
 	}
 	if f.stream != nil {
-		return malformed("the response ended (%s) while a call's arguments streamed", c0.FinishReason)
+		why := "promptFeedback blockReason"
+		if end {
+			why = "finishReason " + string(c0.FinishReason)
+		}
+		return malformed("the response ended (%s) while call %d's arguments streamed", why, f.stream.index)
 	}
 	return nil
 }

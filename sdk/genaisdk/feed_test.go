@@ -119,6 +119,7 @@ func TestMalformed(t *testing.T) {
 		"path outside":      {start, cont(str("$..a", "x", false))},
 		"call begun":        {start, part(&genai.FunctionCall{Name: "g"})},
 		"STOP mid-call":     {start, finish(genai.FinishReasonStop)},
+		"blocked mid-call":  {start, {PromptFeedback: &genai.GenerateContentResponsePromptFeedback{BlockReason: genai.BlockedReasonSafety}}},
 		"id repeated":       {part(&genai.FunctionCall{Name: "f", ID: "x"}), part(&genai.FunctionCall{Name: "g", ID: "x"})},
 		"no call streams":   {cont(str("$.a", "x", false))},
 	} {
