@@ -321,3 +321,47 @@ func TestCustomToolCall(t *testing.T) {
 		}
 	}
 }
+
+// TestCancelNoGap: a Responses call blocked at its start while an item
+// the model numbered past it has come, and one between them has not:
+// ending the stream there would list the later item one place too low in
+// response.completed, so the upstream is not cancelled, and the client
+// reads the other calls where the model put them.
+func TestCancelNoGap(t *testing.T) {
+	resp := wiretest.TypedSSE
+	item := func(i, name, args, status string) string {
+		return `{"type":"function_call","id":"fc_` + i + `","call_id":"call_` + i + `","name":"` + name + `","arguments":"` + args + `","status":"` + status + `"}`
+	}
+	added := func(i, name string) string {
+		return `{"type":"response.output_item.added","output_index":` + i + `,"item":` + item(i, name, "", "in_progress") + `}`
+	}
+	delta := func(i, d string) string {
+		return `{"type":"response.function_call_arguments.delta","item_id":"fc_` + i + `","output_index":` + i + `,"delta":"` + d + `"}`
+	}
+	done := func(i, name, args string) string {
+		return `{"type":"response.output_item.done","output_index":` + i + `,"item":` + item(i, name, args, "completed") + `}`
+	}
+	args := `{\"a\":1}`
+	stream := resp(`{"type":"response.created","response":{"id":"r","object":"response","status":"in_progress","output":[]}}`,
+		added("2", "read"), delta("2", args), done("2", "read", args),
+		added("0", "rm"), delta("0", args), done("0", "rm", args),
+		added("1", "read"), delta("1", args), done("1", "read", args),
+		`{"type":"response.completed","response":{"id":"r","object":"response","status":"completed","output":[`+
+			item("0", "rm", args, "completed")+`,`+item("1", "read", args, "completed")+`,`+item("2", "read", args, "completed")+`]}}`)
+	skip, yes := mustPolicy(t, `{"run": "skip"}`), mustPolicy(t, `{"run": "unattended"}`)
+	g := New(Config{Policy: func(name string) *policy.Policy {
+		if name == "rm" {
+			return skip
+		}
+		return yes
+	}})
+	out, cancelled := filterAll(t, g, wire.OpenAIResponses, []byte(stream))
+	res, text, err := readClient(wire.OpenAIResponses, out)
+	var got []string
+	for _, r := range res {
+		got = append(got, fmt.Sprintf("%d %s %v", r.Call.Index, r.Call.Name, r.Executable))
+	}
+	if cancelled || err != nil || strings.Join(got, ", ") != "1 read true, 2 read true" || !strings.Contains(text, `"rm"`) {
+		t.Errorf("cancelled %v, %v, calls %q, text %q\n%s", cancelled, err, got, text, out)
+	}
+}

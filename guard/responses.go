@@ -22,10 +22,27 @@ type responsesRewriter struct {
 func (w *responsesRewriter) complete() bool { return w.r.Ended() }
 
 // canCancel: the gateway can end the stream itself only when no item is
-// still streaming, whose end it could not write.
+// still streaming, whose end it could not write, and when every
+// output_index below the largest seen is known: the response.completed it
+// writes lists the items by position, which readers take for their
+// output_index (an item the model numbered past one not come yet would
+// move down a place).
 func (w *responsesRewriter) canCancel(s *stream) bool {
+	last := int64(-1)
 	for _, i := range w.open {
 		if !s.isBlocked(i) {
+			return false
+		}
+		last = max(last, i)
+	}
+	for i := range w.items {
+		last = max(last, i)
+	}
+	for i := range s.calls {
+		last = max(last, i)
+	}
+	for i := range last {
+		if _, done := w.items[i]; !done && !slices.Contains(w.open, i) && s.calls[i] == nil {
 			return false
 		}
 	}
