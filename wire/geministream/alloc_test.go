@@ -51,8 +51,8 @@ func streamedSynthetic(n int) []byte {
 // TestAllocs: Read allocates per stream and per call, never per event,
 // whether the calls come whole or stream their arguments.
 func TestAllocs(t *testing.T) {
-	geminiAdapter.CheckAllocs(t, wiretest.SteadyStream{Stream: synthetic, Deltas: 3, Large: 20000, Runs: 20})
-	geminiAdapter.CheckAllocs(t, wiretest.SteadyStream{Name: "streamed", Stream: streamedSynthetic, Deltas: 3, Large: 20000, Runs: 20})
+	geminiAdapter.CheckAllocs(t, wiretest.SteadyStream{Stream: synthetic, Deltas: 3, Large: 2000, Runs: 10})
+	geminiAdapter.CheckAllocs(t, wiretest.SteadyStream{Name: "streamed", Stream: streamedSynthetic, Deltas: 3, Large: 2000, Runs: 10})
 }
 
 // TestReusedMemory: a Reader kept from response to response, with its SSE

@@ -26,7 +26,7 @@ func steady(n int) []byte {
 
 // TestAllocs: Read allocates per stream and per call, never per line.
 func TestAllocs(t *testing.T) {
-	adapterRead.CheckAllocs(t, wiretest.SteadyStream{Stream: steady, Deltas: 2, Large: 20000, Runs: 20})
+	adapterRead.CheckAllocs(t, wiretest.SteadyStream{Stream: steady, Deltas: 2, Large: 2000, Runs: 10})
 }
 
 // TestReaderAllocs: a warm Reader reads a line of text, or of a call
