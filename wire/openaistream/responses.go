@@ -354,10 +354,7 @@ func (r *ResponsesReader) OtherCalls() bool { return r.otherCalls }
 
 // fail fails the Response for a malformed stream, and returns err.
 func (r *ResponsesReader) fail(err error) error {
-	if errors.Is(err, ErrMalformed) {
-		r.resp.Fail(err)
-	}
-	return err
+	return adapter.FailMalformed(r.resp, err, ErrMalformed)
 }
 
 // event handles one event. Its kind is its data's type, which the SDKs go
