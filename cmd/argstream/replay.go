@@ -251,26 +251,32 @@ func (rp *replayer) run(wire string) int {
 		if rp.in.flushErr != nil {
 			return rp.finish()
 		}
-		stopped := rp.prompt != nil && rp.prompt.stopped
-		switch {
-		case stopped:
-			err = errStopped
-		case err != nil:
-			rp.streamError(n, err)
-		}
-		rp.ended(n, resp.End())
-		if stopped {
-			rp.unread(wire, rp.prompt.stoppedAt)
-		}
+		last := rp.endResponse(n, wire, err, resp)
 		resp.Reset()
 		if rp.prompt != nil {
 			rp.prompt.reset()
 			rp.prompt.r.Reset()
 		}
-		if err != nil {
+		if last {
 			return rp.finish()
 		}
 	}
+}
+
+// endResponse reports the end of response n of wire, which its reader
+// ended with err: the stream's error, every call's result, and what was
+// never read if the prompt stopped the replay. It reports whether the
+// replay stops there.
+func (rp *replayer) endResponse(n int, wire string, err error, resp *toolcall.Response) (last bool) {
+	stopped := rp.prompt != nil && rp.prompt.stopped
+	if err != nil && !stopped {
+		rp.streamError(n, err)
+	}
+	rp.ended(n, resp.End())
+	if stopped {
+		rp.unread(wire, rp.prompt.stoppedAt)
+	}
+	return stopped || err != nil
 }
 
 // runFrames replays an input of AWS event stream frames: one Bedrock
@@ -282,16 +288,8 @@ func (rp *replayer) runFrames(ctx context.Context, wire string, resp *toolcall.R
 	rp.wire, rp.labels = "bedrock", labelsOf("bedrock")
 	rp.rep.response(0, "bedrock")
 	err := wireReaders["bedrock"](ctx, rp.body, resp, rp.onText("text"), rp.onText("thinking"))
-	if rp.in.flushErr != nil {
-		return rp.finish()
-	}
-	stopped := rp.prompt != nil && rp.prompt.stopped
-	if err != nil && !stopped {
-		rp.streamError(0, err)
-	}
-	rp.ended(0, resp.End())
-	if stopped {
-		rp.unread("bedrock", rp.prompt.stoppedAt)
+	if rp.in.flushErr == nil {
+		rp.endResponse(0, "bedrock", err, resp)
 	}
 	return rp.finish()
 }
