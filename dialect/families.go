@@ -116,8 +116,8 @@ var families = [...]*family{
 		call: dsmlInvoke, term: "\">", closer: dsmlInvEnd, tags: true, head: plainHead}).prepare(),
 	MiniMaxM2: (&family{shape: shapeSection, opens: []string{mmSection}, closes: []string{mmSectionEnd},
 		call: mmInvoke, term: "\">", closer: mmInvEnd, tags: true, head: plainHead}).prepare(),
-	GLM45: (&family{shape: shapeCall, opens: []string{toolCall}, closer: toolCallEnd, tags: true}).prepare(),
-	Hermes: (&family{shape: shapeEnvelope, opens: []string{toolCall}, closer: toolCallEnd}).prepare(),
+	GLM45:   (&family{shape: shapeCall, opens: []string{toolCall}, closer: toolCallEnd, tags: true}).prepare(),
+	Hermes:  (&family{shape: shapeEnvelope, opens: []string{toolCall}, closer: toolCallEnd}).prepare(),
 	Mistral: (&family{shape: shapeMistral, opens: []string{mistralCalls}, term: mistralArgs, head: mistralHead}).prepare(),
 	Harmony: (&family{shape: shapeHarmony, opens: []string{hmStart, hmChannel}, term: hmMessage, closer: hmCall}).prepare(),
 }

@@ -153,16 +153,16 @@ func (s *jsonScan) scan(p []byte, i int, stop byte, untilEnd bool) (int, int) {
 
 // Envelope states (Hermes' object, an element of Mistral's array).
 const (
-	envOpen     = iota // before '{'
-	envKey             // before a member's name
-	envKeyStr          // in a member's name
-	envColon           // before ':'
-	envValue           // before a member's value
-	envNameStr         // in "name"'s string
-	envIDStr           // in "id"'s string (Mistral)
-	envNext            // after a member: ',' or '}'
-	envAfter           // Hermes: after '}', before </tool_call>
-	envArrayNext       // Mistral: after an element: ',' or ']'
+	envOpen      = iota // before '{'
+	envKey              // before a member's name
+	envKeyStr           // in a member's name
+	envColon            // before ':'
+	envValue            // before a member's value
+	envNameStr          // in "name"'s string
+	envIDStr            // in "id"'s string (Mistral)
+	envNext             // after a member: ',' or '}'
+	envAfter            // Hermes: after '}', before </tool_call>
+	envArrayNext        // Mistral: after an element: ',' or ']'
 )
 
 // Envelope members, as bits of r.envSeen.
