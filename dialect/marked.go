@@ -220,7 +220,7 @@ func (r *Reader) feedMarked(p []byte) (int, error) {
 			err = r.stepMarkedHead(b, p, i)
 			start = i
 		case mGLM:
-			err = r.stepGLM(p[i], p, i)
+			err = r.stepGLM(p[i])
 			if r.mode == mGLM {
 				i++
 			}
@@ -431,25 +431,15 @@ func (r *Reader) harmonyMessage(h []byte, p []byte, i int) error {
 // break (GLM-4.5, 4.6) or to the '<' of the first tag (GLM-4.7). A name
 // that is not one starts the call without a name, fed its source all the
 // same: its tokenizer reports the error, as Qwen's.
-func (r *Reader) stepGLM(b byte, p []byte, i int) error {
-	nameAt := len(toolCall)
-	switch {
-	case charClass[b]&dotted != 0 && r.nameLen < MaxName:
+func (r *Reader) stepGLM(b byte) error {
+	if charClass[b]&dotted != 0 && r.nameLen < MaxName {
 		r.hold = append(r.hold, b)
 		r.nameLen++
 		return nil
-	case b == '\n' && r.nameLen > 0:
-		r.hold = append(r.hold, b)
-		r.nameLen = 0
-		if err := r.startCall(r.hold[nameAt:len(r.hold)-1], nil); err != nil {
-			return err
-		}
-		r.mode, r.m = mTags, 0
-		return r.source(r.hold)
 	}
 	var name []byte
-	if b == '<' {
-		name = r.hold[nameAt:]
+	if b == '\n' || b == '<' {
+		name = r.hold[len(toolCall):]
 	}
 	if err := r.startCall(name, nil); err != nil {
 		return err

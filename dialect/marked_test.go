@@ -195,3 +195,58 @@ func TestMarkers(t *testing.T) {
 	}
 	_ = fmt.Sprint
 }
+
+// TestTagFamilies checks the framing of the families written in tags: the
+// source each call's tokenizer is fed, from its own opening tag to its
+// closer, the prose, and the section markers dropped.
+func TestTagFamilies(t *testing.T) {
+	type src struct {
+		Name, Source, Err string
+	}
+	for _, c := range []struct {
+		syn     Syntax
+		in      string
+		text    string
+		calls   []src
+		wantErr string
+	}{
+		{GLM45, "Hi <tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</tool_call>x</arg_value>\n</tool_call> bye",
+			"Hi x</arg_value>\n</tool_call> bye", []src{{"get_weather", "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</tool_call>", ""}}, ""},
+		{GLM45, "<tool_call>f<arg_key>a</arg_key><arg_value>1</arg_value></tool_call><tool_call>g</tool_call>",
+			"", []src{{"f", "<tool_call>f<arg_key>a</arg_key><arg_value>1</arg_value></tool_call>", ""}, {"g", "<tool_call>g</tool_call>", ""}}, ""},
+		{GLM45, "<tool_call> not a call</tool_call>",
+			"", []src{{"", "<tool_call> not a call</tool_call>", ""}}, ""},
+		{GLM45, "<tool_call>f\n<arg_key>a",
+			"", []src{{"f", "<tool_call>f\n<arg_key>a", "truncated"}}, ""},
+		{MiniMaxM2, "Ok.<minimax:tool_call>\n<invoke name=\"get_weather\">\n<parameter name=\"city\">Paris</parameter>\n</invoke>\n<invoke name=\"f\"></invoke>\n</minimax:tool_call>Done",
+			"Ok.Done", []src{{"get_weather", "<invoke name=\"get_weather\">\n<parameter name=\"city\">Paris</parameter>\n</invoke>", ""},
+				{"f", "<invoke name=\"f\"></invoke>", ""}}, ""},
+		{MiniMaxM2, "<minimax:tool_call><invoke name=\"bad name\">",
+			"", nil, `token: invalid minimax-m2 text at byte 42 (line 1, column 43): a call's head that names no tool: "bad name"`},
+		{DeepSeekDSML, "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"f\">\n<｜DSML｜parameter name=\"a\" string=\"true\">x</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>",
+			"", []src{{"f", "<｜DSML｜invoke name=\"f\">\n<｜DSML｜parameter name=\"a\" string=\"true\">x</｜DSML｜parameter>\n</｜DSML｜invoke>", ""}}, ""},
+		{DeepSeekDSML, "<｜DSML｜tool_calls><｜DSML｜invoke name=\"f\"></｜DSML｜invoke></｜DSML｜tool_calls>after",
+			"after", []src{{"f", "<｜DSML｜invoke name=\"f\"></｜DSML｜invoke>", ""}}, ""},
+		{DeepSeekDSML, "<｜DSML｜tool_calls><｜DSML｜invoke name=\"f\"></｜DSML｜invoke></｜DSML｜function_calls>",
+			"", []src{{"f", "", "token: invalid deepseek-dsml text at byte 80 (line 1, column 81): only white space may separate the calls of a section"}}, "token: invalid deepseek-dsml text at byte 80 (line 1, column 81): only white space may separate the calls of a section"},
+	} {
+		for _, chunks := range [][]string{{c.in}, splitEvery(c.in, 1), splitEvery(c.in, 5)} {
+			o := read(c.syn, chunks...)
+			var got []src
+			for _, r := range o.Calls {
+				got = append(got, src{r.Name, r.Source, r.Err})
+			}
+			gotErr := o.WriteErr
+			if i := strings.IndexByte(gotErr, ' '); i >= 0 {
+				gotErr = gotErr[i+1:] // the byte count before the error depends on the chunking
+			}
+			if gotErr == "" {
+				gotErr = o.CloseErr
+			}
+			if d := gocmp.Diff(c.calls, got); d != "" || o.text() != c.text || gotErr != c.wantErr {
+				t.Errorf("%v %q in %d chunks: text %q, error %q, calls (-want +got):\n%s", c.syn, c.in, len(chunks), o.text(), gotErr, d)
+				break
+			}
+		}
+	}
+}

@@ -203,9 +203,11 @@ func (r *Reader) resetBody() {
 // holds back only what may still open a call: at most a few hundred bytes.
 // p is not kept.
 //
-// It returns len(p) and nil, [ErrClosed] after [Reader.Close], or the error the
-// Response returned ([toolcall.ErrEnded] after its End), with the number of
-// bytes of p read before it. That error is sticky: the [Reader] returns it
+// It returns len(p) and nil, [ErrClosed] after [Reader.Close], the error the
+// Response returned ([toolcall.ErrEnded] after its End), or, for the
+// open-weight families, a *[token.SyntaxError] for markers out of place
+// (see the package documentation: the Response has failed), with the
+// number of bytes of p read before it. That error is sticky: the [Reader] returns it
 // again until [Reader.Reset]. A call's own errors are in its [toolcall.Result].
 func (r *Reader) Write(p []byte) (int, error) {
 	switch {
@@ -245,7 +247,10 @@ func (r *Reader) WriteString(s string) (int, error) {
 }
 
 // Close ends the text. Prose held back is handed to [OnText]. A [Qwen] call
-// whose name was not complete starts unnamed, with the source held back.
+// whose name was not complete starts unnamed, with the source held back. A
+// call of the open-weight families whose head or arguments the text cut
+// off is cut ([toolcall.Response.Cut]: it ends truncated), one written in
+// tags left open as Qwen's is.
 // A [Caret] block whose last line is exactly ^^^, with no line end, is
 // stopped. Any other call still open is left open: the Response's End
 // closes it, and its tokenizer, which never saw its closing fence or tag,
