@@ -84,13 +84,21 @@ type family struct {
 	// and, if the syntax writes one, the call's id.
 	head func(h []byte) (name, id []byte, ok bool)
 
-	openFirst string // the first bytes of opens
-	sectFirst string // shapeSection: the first bytes of call and closes
+	openFirst string     // the first bytes of opens
+	sectFirst string     // shapeSection: the first bytes of call and closes
+	closerSet []string   // closer, as the one marker to match
+	sectSets  [][]string // shapeSection: call and the closer of each section
 }
 
+// prepare computes what the Reader matches, once, so that matching
+// allocates nothing.
 func (f *family) prepare() *family {
 	f.openFirst = firstBytes(f.opens...)
 	f.sectFirst = firstBytes(append([]string{f.call}, f.closes...)...)
+	f.closerSet = []string{f.closer}
+	for _, c := range f.closes {
+		f.sectSets = append(f.sectSets, []string{f.call, c})
+	}
 	return f
 }
 

@@ -196,7 +196,7 @@ func (r *Reader) feedMarked(p []byte) (int, error) {
 			}
 			i = j
 			if j < len(p) {
-				r.mark(mSection, []string{r.fam.call, r.fam.closes[r.sect]})
+				r.mark(mSection, r.fam.sectSets[r.sect])
 			}
 		case mMark:
 			b := p[i]
@@ -259,7 +259,7 @@ func (r *Reader) feedMarked(p []byte) (int, error) {
 				start = i
 			case jsStop:
 				err = r.source(p[start:j])
-				r.mark(mBody, []string{r.fam.closer})
+				r.mark(mBody, r.fam.closerSet)
 				start = i
 			}
 		case mTags:
@@ -563,7 +563,7 @@ func (r *Reader) stepEnv(p []byte, i int) error {
 		switch {
 		case space:
 		case b == toolCallEnd[0]:
-			r.mark(mEnv, []string{toolCallEnd})
+			r.mark(mEnv, r.fam.closerSet) // Hermes: </tool_call>
 			r.hold = append(r.hold, b)
 			r.lm.step(b)
 		default:
@@ -587,7 +587,7 @@ func (r *Reader) stepEnv(p []byte, i int) error {
 // open if its arguments came first, else to the call when it starts.
 func (r *Reader) setID() error {
 	if r.envSeen&memArgs != 0 {
-		return r.calls.Start(fragment.Call{Index: r.cur(), Name: r.intern(r.envName), ID: string(r.envStr)}, nil)
+		return r.calls.Start(fragment.Call{Index: r.cur(), Name: r.intern(r.envName), ID: r.intern(r.envStr)}, nil)
 	}
 	r.envID = append(r.envID[:0], r.envStr...)
 	return nil
@@ -612,7 +612,7 @@ func (r *Reader) startCall(name, id []byte) error {
 		id = r.envID
 	}
 	r.envID = r.envID[:0]
-	return r.calls.Start(fragment.Call{Index: r.cur(), Name: r.intern(name), ID: string(id)}, nil)
+	return r.calls.Start(fragment.Call{Index: r.cur(), Name: r.intern(name), ID: r.intern(id)}, nil)
 }
 
 // endCall stops the call open and goes on after it: in its section, in
