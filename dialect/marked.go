@@ -15,6 +15,11 @@ import (
 	"github.com/argstream/argstream/token"
 )
 
+// harmonyFirst are the markers that may begin the text of gpt-oss: its
+// opens, and the recipient of the first message, whose <|start|>assistant
+// was the prompt's.
+var harmonyFirst = []string{hmStart, hmChannel, " to="}
+
 // harmonyEnds are the markers that end a gpt-oss message that is not a
 // call.
 var harmonyEnds = []string{hmEnd, hmReturn}
@@ -179,6 +184,12 @@ func (r *Reader) feedMarked(p []byte) (int, error) {
 		var err error
 		switch r.mode {
 		case mProse, mContent:
+			if r.off == 0 && i == 0 && p[0] == ' ' && r.fam.shape == shapeHarmony {
+				// The text begins in the first message's header, after
+				// the prompt's <|start|>assistant: " to=functions.f<|channel|>...".
+				r.mark(mProse, harmonyFirst)
+				continue
+			}
 			first := r.fam.openFirst
 			if r.mode == mContent {
 				first = "<"
@@ -215,6 +226,14 @@ func (r *Reader) feedMarked(p []byte) (int, error) {
 			}
 		case mHead:
 			b := p[i]
+			if b == '{' && r.fam.shape == shapeMistral {
+				// NAME{...}: a server that drops special tokens from the
+				// text (vLLM's detokenizer) drops [ARGS]; '{' is in no
+				// name, and is read again as the arguments'.
+				err = r.headDone(bytes.TrimRight(r.hold[r.headAt:], " \t\r\n"), p, i)
+				start = i
+				break
+			}
 			r.hold = append(r.hold, b)
 			i++
 			err = r.stepMarkedHead(b, p, i)
@@ -383,16 +402,21 @@ func (r *Reader) stepMarkedHead(b byte, p []byte, i int) error {
 		}
 		return nil
 	}
-	h := r.hold[r.headAt : len(r.hold)-len(term)]
+	return r.headDone(r.hold[r.headAt:len(r.hold)-len(term)], p, i-1)
+}
+
+// headDone reads h, a call's head without its term, complete: it starts
+// the call. p[at] is the byte that completed it, where an error is.
+func (r *Reader) headDone(h, p []byte, at int) error {
 	if r.fam.shape == shapeHarmony {
-		return r.harmonyMessage(h, p, i)
+		return r.harmonyMessage(h, p, at)
 	}
 	if r.fam.shape == shapeMistral {
 		h = bytes.Trim(h, " \t\r\n")
 	}
 	name, id, ok := r.fam.head(h)
 	if !ok {
-		return r.frameErr(p, i-1, "a call's head that names no tool: "+quoteHead(h))
+		return r.frameErr(p, at, "a call's head that names no tool: "+quoteHead(h))
 	}
 	if err := r.startCall(name, id); err != nil {
 		return err
@@ -408,16 +432,16 @@ func (r *Reader) stepMarkedHead(b byte, p []byte, i int) error {
 // harmonyMessage reads a gpt-oss message header h: a message with a
 // recipient is a call, whose content is its JSON arguments; one on the
 // analysis channel is reasoning; any other is text.
-func (r *Reader) harmonyMessage(h []byte, p []byte, i int) error {
+func (r *Reader) harmonyMessage(h []byte, p []byte, at int) error {
 	channel, recipient, ok := harmonyHeader(h)
 	if !ok {
-		return r.frameErr(p, i-1, "a message header that is not an assistant's: "+quoteHead(h))
+		return r.frameErr(p, at, "a message header that is not an assistant's: "+quoteHead(h))
 	}
 	r.hold = r.hold[:0]
 	if len(recipient) > 0 {
 		name := harmonyName(recipient)
 		if !isName(name) {
-			return r.frameErr(p, i-1, "a recipient that names no tool: "+quoteHead(recipient))
+			return r.frameErr(p, at, "a recipient that names no tool: "+quoteHead(recipient))
 		}
 		r.mode, r.untilEnd = mBody, false
 		return r.startCall(name, nil)
@@ -496,8 +520,6 @@ func (r *Reader) stepEnv(p []byte, i int) error {
 			return r.frameErr(p, i, "a member of the call's object other than \"name\" and \"arguments\": "+quoteHead(r.envKeyBuf))
 		case r.envSeen&bit != 0:
 			return r.frameErr(p, i, "the member "+quoteHead(r.envKeyBuf)+" twice in the call's object")
-		case bit == memArgs && r.envSeen&memName == 0:
-			return r.frameErr(p, i, "\"arguments\" before \"name\": a policy could not judge the arguments while they stream")
 		}
 		r.envSeen |= bit
 		r.envKeyBit = bit
@@ -514,7 +536,11 @@ func (r *Reader) stepEnv(p []byte, i int) error {
 		switch {
 		case space:
 		case r.envKeyBit == memArgs && b == '{':
-			if err := r.startCall(r.envName, nil); err != nil {
+			var name []byte
+			if r.envSeen&memName != 0 {
+				name = r.envName
+			}
+			if err := r.startCall(name, nil); err != nil { // unnamed if "name" comes after
 				return err
 			}
 			r.mode, r.untilEnd = mBody, true // b is read again, as the arguments'
@@ -538,6 +564,14 @@ func (r *Reader) stepEnv(p []byte, i int) error {
 				return r.frameErr(p, i, "an empty tool name")
 			}
 			r.envName = append(r.envName[:0], r.envStr...)
+			if r.envSeen&memArgs != 0 {
+				// The name after the arguments: the call has it late,
+				// and a policy that applies to it did not see them
+				// (toolcall.ErrLateName).
+				if err := r.calls.Start(fragment.Call{Index: r.cur(), Name: r.intern(r.envName)}, nil); err != nil {
+					return err
+				}
+			}
 		} else if err := r.setID(); err != nil {
 			return err
 		}
@@ -548,8 +582,8 @@ func (r *Reader) stepEnv(p []byte, i int) error {
 		case b == ',':
 			r.env = envKey
 		case b == '}':
-			if r.envSeen&memArgs == 0 {
-				return r.frameErr(p, i, "a call's object without \"arguments\"")
+			if r.envSeen&(memArgs|memName) != memArgs|memName {
+				return r.frameErr(p, i, "a call's object without \"name\" or \"arguments\"")
 			}
 			if r.envArray {
 				r.env = envArrayNext
@@ -693,6 +727,11 @@ func (r *Reader) closeMarked() error {
 		// reports it truncated.
 		return nil
 	case mBody:
+		if r.fam.shape == shapeHarmony {
+			// <|call|> is a stop token, which servers leave out of the
+			// text: the arguments are what they are.
+			return r.calls.Stop(r.cur())
+		}
 	case mEnv:
 		if r.env == envArrayNext {
 			return nil

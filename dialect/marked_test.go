@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/argstream/argstream"
+	"github.com/argstream/argstream/policy"
 	"github.com/argstream/argstream/schema"
 	"github.com/argstream/argstream/token"
 	"github.com/argstream/argstream/toolcall"
@@ -104,8 +105,12 @@ func TestMarkedFamilies(t *testing.T) {
 			moutcome{Text: "Sure.\n", Calls: []mcall{ok("get_weather", `{"city":"Paris"}`)}}},
 		{Hermes, "<tool_call>{\"name\":\"a\",\"arguments\":{}}</tool_call>\n<tool_call>{\"name\":\"b\",\"arguments\":{\"x\":\"</tool_call>\"}}</tool_call> done",
 			moutcome{Text: "\n done", Calls: []mcall{ok("a", `{}`), ok("b", `{"x":"</tool_call>"}`)}}},
-		{Hermes, "<tool_call>{\"arguments\": {}, \"name\": \"a\"}</tool_call>",
-			moutcome{Err: `token: invalid hermes text at byte 22 (line 1, column 23): "arguments" before "name": a policy could not judge the arguments while they stream`}},
+		{Hermes, "<tool_call>{\"arguments\": {\"name\": \"x\"}, \"name\": \"a\"}</tool_call>",
+			moutcome{Calls: []mcall{ok("a", `{"name":"x"}`)}}},
+		{Hermes, "<tool_call>{\"arguments\": {}}</tool_call>",
+			moutcome{Calls: []mcall{{Err: "syntax"}}, Err: `token: invalid hermes text at byte 27 (line 1, column 28): a call's object without "name" or "arguments"`}},
+		{Mistral, "[TOOL_CALLS]f{\"a\": 1}x",
+			moutcome{Text: "x", Calls: []mcall{ok("f", `{"a":1}`)}}},
 		{Hermes, "<tool_call>{\"name\": \"a\", \"arguments\": {\"x\": 1}}",
 			moutcome{Calls: []mcall{{Name: "a", Err: "truncated"}}}},
 		{Hermes, "<tool_call>{\"name\": \"a\", \"arguments\": {\"x\": 1, \"x\": 2}}</tool_call>",
@@ -247,6 +252,44 @@ func TestTagFamilies(t *testing.T) {
 				t.Errorf("%v %q in %d chunks: text %q, error %q, calls (-want +got):\n%s", c.syn, c.in, len(chunks), o.text(), gotErr, d)
 				break
 			}
+		}
+	}
+}
+
+// TestLateName: a Hermes or Mistral object that gives its arguments before
+// its name is read, the name coming late: with a policy on the tool, the
+// policy did not see the arguments as they streamed, and the call may not
+// run (toolcall.ErrLateName).
+func TestLateName(t *testing.T) {
+	rules, _, err := policy.Parse([]byte(`{"run": "unattended"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	policyFor := func(name string) *policy.Policy {
+		if name == "rm" {
+			return rules
+		}
+		return nil
+	}
+	for _, c := range []struct {
+		syn  Syntax
+		text string
+	}{
+		{Hermes, `<tool_call>{"arguments": {"path": "/"}, "name": "rm"}</tool_call>`},
+		{Mistral, `[TOOL_CALLS] [{"arguments": {"path": "/"}, "name": "rm"}]`},
+	} {
+		calls := toolcall.New(toolcall.WithStreamOptions(argstream.WithTokenizer(c.syn.Tokenizer(nil))),
+			toolcall.WithPolicy(policyFor))
+		rd := NewReader(c.syn, calls)
+		if _, err := rd.WriteString(c.text); err != nil {
+			t.Fatal(err)
+		}
+		if err := rd.Close(); err != nil {
+			t.Fatal(err)
+		}
+		res := calls.End()
+		if len(res) != 1 || res[0].Call.Name != "rm" || res[0].Executable || !errors.Is(res[0].Err, toolcall.ErrLateName) {
+			t.Errorf("%v: %+v, want rm refused with ErrLateName", c.syn, res)
 		}
 	}
 }
