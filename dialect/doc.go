@@ -147,13 +147,18 @@
 // any other message (final, commentary without a recipient) is text. Text
 // outside messages is prose.
 //
-// Anything else where the markers allow nothing else (text in a section, a
-// head that names no tool, a header that is not an assistant's, an object
-// with other members) is an error of the text, not of one call: Write
-// returns a *[token.SyntaxError] (category [token.ErrSyntax], its Syntax
-// "NAME text", with the byte offset in the text, line and column) and
-// fails the Response ([toolcall.Response.Fail]), so that no call of the
-// message runs; what was handed on stays handed on. A call whose closing
+// A head that names no tool (an invalid name, Kimi's id without ":IDX", a
+// recipient that is no name) is the error of its call alone: the call
+// starts without a name and is refused ([toolcall.Response.Refuse], a
+// *[token.SyntaxError] with the byte offset in the text, line and column),
+// it is read to its closing marker, and the calls after it are what they
+// are. Anything else where the markers allow nothing else (text in a
+// section, a header that is not an assistant's, a Hermes or Mistral object
+// with other members) is an error of the text: Write returns a
+// *[token.SyntaxError] (category [token.ErrSyntax], its Syntax "NAME text")
+// and fails the Response ([toolcall.Response.Fail]), so that no call of the
+// message runs; what was handed on stays handed on. vLLM's parsers drop
+// such text; here a person or a policy would not see it, so it is refused. A call whose closing
 // marker never comes is cut off ([toolcall.Response.Cut]): it ends
 // truncated even if its JSON was complete, since what followed is not
 // known. Markers differ in how servers send them; what is accepted is what

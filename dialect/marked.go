@@ -416,10 +416,18 @@ func (r *Reader) headDone(h, p []byte, at int) error {
 	}
 	name, id, ok := r.fam.head(h)
 	if !ok {
-		return r.frameErr(p, at, "a call's head that names no tool: "+quoteHead(h))
+		name, id = nil, nil
 	}
 	if err := r.startCall(name, id); err != nil {
 		return err
+	}
+	if !ok {
+		// The call is refused, and read to its end: the calls after it
+		// are what they are, as a Qwen call without a name.
+		err := r.calls.Refuse(r.cur(), r.syntaxErr(p, at, "a call's head that names no tool: "+quoteHead(h)))
+		if err != nil {
+			return err
+		}
 	}
 	if r.fam.tags {
 		r.mode, r.m = mTags, 0
@@ -440,11 +448,14 @@ func (r *Reader) harmonyMessage(h []byte, p []byte, at int) error {
 	r.hold = r.hold[:0]
 	if len(recipient) > 0 {
 		name := harmonyName(recipient)
-		if !isName(name) {
-			return r.frameErr(p, at, "a recipient that names no tool: "+quoteHead(recipient))
-		}
 		r.mode, r.untilEnd = mBody, false
-		return r.startCall(name, nil)
+		if isName(name) {
+			return r.startCall(name, nil)
+		}
+		if err := r.startCall(nil, nil); err != nil {
+			return err
+		}
+		return r.calls.Refuse(r.cur(), r.syntaxErr(p, at, "a recipient that names no tool: "+quoteHead(recipient)))
 	}
 	r.reasoning = string(channel) == "analysis"
 	r.mode = mContent
@@ -758,16 +769,21 @@ func (r *Reader) closeMarked() error {
 // byte that shows the text's markers are not the family's (for a head, its
 // last byte; the message quotes the head).
 func (r *Reader) frameErr(p []byte, i int, detail string) error {
+	err := r.syntaxErr(p, i, detail)
+	r.calls.Fail(err)
+	return err
+}
+
+// syntaxErr returns the *token.SyntaxError of the text at p[i].
+func (r *Reader) syntaxErr(p []byte, i int, detail string) *token.SyntaxError {
 	off := r.off + int64(i)
 	line := r.lines + int64(bytes.Count(p[:i], []byte{'\n'}))
 	lineAt := r.lineAt
 	if j := bytes.LastIndexByte(p[:i], '\n'); j >= 0 {
 		lineAt = r.off + int64(j) + 1
 	}
-	err := &token.SyntaxError{Syntax: r.syntax.String() + " text", Offset: off, Line: int(line) + 1,
+	return &token.SyntaxError{Syntax: r.syntax.String() + " text", Offset: off, Line: int(line) + 1,
 		Column: int(off-lineAt) + 1, Err: token.ErrSyntax, Detail: detail}
-	r.calls.Fail(err)
-	return err
 }
 
 // quoteHead quotes what a message shows of a head: at most 64 bytes.
