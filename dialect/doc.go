@@ -152,9 +152,11 @@
 // starts without a name and is refused ([toolcall.Response.Refuse], a
 // *[token.SyntaxError] with the byte offset in the text, line and column),
 // it is read to its closing marker, and the calls after it are what they
-// are. Anything else where the markers allow nothing else (text in a
-// section, a header that is not an assistant's, a Hermes or Mistral object
-// with other members) is an error of the text: Write returns a
+// are; so is a Hermes <tool_call> not followed by a call's object (a name
+// and arguments, nothing else), read to its </tool_call>. Anything else
+// where the markers allow nothing else (text in a section, a header that
+// is not an assistant's, a Mistral array that is not one of calls) is an
+// error of the text: Write returns a
 // *[token.SyntaxError] (category [token.ErrSyntax], its Syntax "NAME text")
 // and fails the Response ([toolcall.Response.Fail]), so that no call of the
 // message runs; what was handed on stays handed on. vLLM's parsers drop

@@ -339,7 +339,11 @@ func (r *Reader) unmarked(p []byte, i int) error {
 	case mSection:
 		err = r.frameErr(p, i, "only white space may separate the calls of a section")
 	case mEnv: // Hermes' closing tag
-		err = r.frameErr(p, i, "want "+toolCallEnd+" after the call's object")
+		err = r.envErr(p, i, "want "+toolCallEnd+" after the call's object")
+		if r.mode == mTags {
+			r.hold = r.hold[:0]
+			return err
+		}
 	}
 	if keep > 0 {
 		r.hold = append(r.hold[:0], r.hold[len(r.hold)-keep:]...)
@@ -497,7 +501,7 @@ func (r *Reader) stepEnv(p []byte, i int) error {
 		case b == '{':
 			r.env, r.envSeen, r.envName = envKey, 0, r.envName[:0]
 		default:
-			return r.frameErr(p, i, "want the call's JSON object")
+			return r.envErr(p, i, "want the call's JSON object")
 		}
 	case envKey:
 		switch {
@@ -505,12 +509,12 @@ func (r *Reader) stepEnv(p []byte, i int) error {
 		case b == '"':
 			r.env, r.envKeyBuf = envKeyStr, r.envKeyBuf[:0]
 		default:
-			return r.frameErr(p, i, "want a member name of the call's object")
+			return r.envErr(p, i, "want a member name of the call's object")
 		}
 	case envKeyStr:
 		if b != '"' {
 			if len(r.envKeyBuf) >= len("arguments") || !isRoleByte(b) {
-				return r.frameErr(p, i, "a member of the call's object other than \"name\" and \"arguments\"")
+				return r.envErr(p, i, "a member of the call's object other than \"name\" and \"arguments\"")
 			}
 			r.envKeyBuf = append(r.envKeyBuf, b)
 			return nil
@@ -528,9 +532,9 @@ func (r *Reader) stepEnv(p []byte, i int) error {
 		}
 		switch {
 		case bit == 0:
-			return r.frameErr(p, i, "a member of the call's object other than \"name\" and \"arguments\": "+quoteHead(r.envKeyBuf))
+			return r.envErr(p, i, "a member of the call's object other than \"name\" and \"arguments\": "+quoteHead(r.envKeyBuf))
 		case r.envSeen&bit != 0:
-			return r.frameErr(p, i, "the member "+quoteHead(r.envKeyBuf)+" twice in the call's object")
+			return r.envErr(p, i, "the member "+quoteHead(r.envKeyBuf)+" twice in the call's object")
 		}
 		r.envSeen |= bit
 		r.envKeyBit = bit
@@ -541,7 +545,7 @@ func (r *Reader) stepEnv(p []byte, i int) error {
 		case b == ':':
 			r.env = envValue
 		default:
-			return r.frameErr(p, i, "want ':' after a member name")
+			return r.envErr(p, i, "want ':' after a member name")
 		}
 	case envValue:
 		switch {
@@ -558,21 +562,21 @@ func (r *Reader) stepEnv(p []byte, i int) error {
 		case r.envKeyBit != memArgs && b == '"':
 			r.env, r.envStr = envNameStr, r.envStr[:0]
 		case r.envKeyBit == memArgs:
-			return r.frameErr(p, i, "\"arguments\" that are not a JSON object")
+			return r.envErr(p, i, "\"arguments\" that are not a JSON object")
 		default:
-			return r.frameErr(p, i, "want a string")
+			return r.envErr(p, i, "want a string")
 		}
 	case envNameStr:
 		if b != '"' {
 			if len(r.envStr) >= MaxName || charClass[b]&dotted == 0 {
-				return r.frameErr(p, i, "a tool name or id that is not one (1 to 128 of [A-Za-z0-9_.-])")
+				return r.envErr(p, i, "a tool name or id that is not one (1 to 128 of [A-Za-z0-9_.-])")
 			}
 			r.envStr = append(r.envStr, b)
 			return nil
 		}
 		if r.envKeyBit == memName {
 			if len(r.envStr) == 0 {
-				return r.frameErr(p, i, "an empty tool name")
+				return r.envErr(p, i, "an empty tool name")
 			}
 			r.envName = append(r.envName[:0], r.envStr...)
 			if r.envSeen&memArgs != 0 {
@@ -594,7 +598,7 @@ func (r *Reader) stepEnv(p []byte, i int) error {
 			r.env = envKey
 		case b == '}':
 			if r.envSeen&(memArgs|memName) != memArgs|memName {
-				return r.frameErr(p, i, "a call's object without \"name\" or \"arguments\"")
+				return r.envErr(p, i, "a call's object without \"name\" or \"arguments\"")
 			}
 			if r.envArray {
 				r.env = envArrayNext
@@ -602,7 +606,7 @@ func (r *Reader) stepEnv(p []byte, i int) error {
 			}
 			r.env = envAfter
 		default:
-			return r.frameErr(p, i, "want ',' or '}' in the call's object")
+			return r.envErr(p, i, "want ',' or '}' in the call's object")
 		}
 	case envAfter:
 		switch {
@@ -612,7 +616,7 @@ func (r *Reader) stepEnv(p []byte, i int) error {
 			r.hold = append(r.hold, b)
 			r.lm.step(b)
 		default:
-			return r.frameErr(p, i, "want "+toolCallEnd+" after the call's object")
+			return r.envErr(p, i, "want "+toolCallEnd+" after the call's object")
 		}
 	case envArrayNext:
 		switch {
@@ -622,9 +626,29 @@ func (r *Reader) stepEnv(p []byte, i int) error {
 		case b == ']':
 			r.mode = mProse
 		default:
-			return r.frameErr(p, i, "want ',' or ']' after a call in the array")
+			return r.envErr(p, i, "want ',' or ']' after a call in the array")
 		}
 	}
+	return nil
+}
+
+// envErr handles an envelope that is not one. A Hermes call is refused
+// alone (started without a name if it had not started) and read to its
+// </tool_call>, as a Qwen call that names no tool; in Mistral's array,
+// which has no closing marker of its own, the text's reading ends there.
+func (r *Reader) envErr(p []byte, i int, detail string) error {
+	if r.envArray {
+		return r.frameErr(p, i, detail)
+	}
+	if r.envSeen&memArgs == 0 {
+		if err := r.startCall(nil, nil); err != nil {
+			return err
+		}
+	}
+	if err := r.calls.Refuse(r.cur(), r.syntaxErr(p, i, detail)); err != nil {
+		return err
+	}
+	r.mode, r.m = mTags, 0 // the byte is read again, as the refused call's
 	return nil
 }
 
