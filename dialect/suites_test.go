@@ -249,7 +249,7 @@ func TestSuites(t *testing.T) {
 						t.Fatal(err)
 					}
 					runs := map[string][]string{
-						"whole":         {c.Text},
+						"whole":       {c.Text},
 						"rune chunks": strings.Split(c.Text, ""),
 					}
 					if c.Chunks != nil {
