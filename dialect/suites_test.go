@@ -115,7 +115,8 @@ func loadSuites(t *testing.T) []suiteFile {
 
 // checkForm checks what every case must be, run or not: an id and a URL
 // that say where it comes from, chunks that join to the text, tools that
-// package schema reads, and the content given unless the case fails.
+// package schema reads, the content given unless the case fails and made
+// of the text's bytes, and calls whose names and ids the text writes.
 func checkForm(t *testing.T, c suiteCase) {
 	t.Helper()
 	if c.ID == "" || !strings.HasPrefix(c.URL, "https://github.com/") || !strings.Contains(c.URL, "/blob/") {
@@ -130,12 +131,31 @@ func checkForm(t *testing.T, c suiteCase) {
 	if c.Want.Content == nil && !c.Want.Error {
 		t.Errorf("want.content absent in a case without error")
 	}
+	if c.Want.Content != nil && !subsequence(*c.Want.Content, c.Text) {
+		t.Errorf("want.content %q is not the text less some of its bytes", *c.Want.Content)
+	}
 	for _, call := range c.Want.Calls {
+		if !strings.Contains(c.Text, call.Name) || !strings.Contains(c.Text, call.ID) {
+			t.Errorf("call %s (id %q): the text does not write its name or id", call.Name, call.ID)
+		}
 		var v map[string]any
 		if err := json.Unmarshal(call.Arguments, &v); err != nil || v == nil {
 			t.Errorf("call %s: arguments %s: want a JSON object", call.Name, call.Arguments)
 		}
 	}
+}
+
+// subsequence reports whether sub is s with some of its bytes left out:
+// what prose is, the text less its calls.
+func subsequence(sub, s string) bool {
+	for i := 0; i < len(sub); i++ {
+		k := strings.IndexByte(s, sub[i])
+		if k < 0 {
+			return false
+		}
+		s = s[k+1:]
+	}
+	return true
 }
 
 // suiteTools builds the tools' schemas of a case, nil if it gives none.
