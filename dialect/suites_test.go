@@ -84,7 +84,7 @@ func syntaxOf(family string) (Syntax, error) {
 	return ParseSyntax(family)
 }
 
-func loadSuites(t *testing.T) []suiteFile {
+func loadSuites(t testing.TB) []suiteFile {
 	t.Helper()
 	paths, err := filepath.Glob(filepath.Join("testdata", "suites", "*.json"))
 	if err != nil {
@@ -340,4 +340,42 @@ func stringsOf(chunks [][]byte) []string {
 		s[i] = string(c)
 	}
 	return s
+}
+
+// FuzzSuites: from the suites' texts, mutated, no chunking changes what a
+// Reader and the family's tokenizer deliver (prose, calls, errors), for
+// each family implemented.
+//
+//	go test -fuzz FuzzSuites -fuzztime=20s ./dialect/
+func FuzzSuites(f *testing.F) {
+	var families []string
+	tools := map[string]*schema.Tools{}
+	for _, file := range loadSuites(f) {
+		if !implemented[file.Family] {
+			continue
+		}
+		families = append(families, file.Family)
+		for _, c := range file.Cases {
+			f.Add([]byte(c.Text), uint8(len(families)-1), uint64(len(c.Text)))
+			if ts, err := suiteTools(c); err == nil && ts != nil && tools[file.Family] == nil {
+				tools[file.Family] = ts
+			}
+		}
+	}
+	if len(families) == 0 {
+		f.Skip("no family implemented")
+	}
+	f.Fuzz(func(t *testing.T, in []byte, family uint8, seed uint64) {
+		name := families[int(family)%len(families)]
+		syn, err := syntaxOf(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole := runSuiteCase(syn, tools[name], []string{string(in)})
+		chunks := stringsOf(testutil.SplitRandom(in, rand.New(rand.NewPCG(seed, seed>>32)), 1+int(seed%17)))
+		split := runSuiteCase(syn, tools[name], chunks)
+		if diff := gocmp.Diff(whole, split); diff != "" {
+			t.Fatalf("%s, %d chunks: (-whole +chunks)\n%s", name, len(chunks), diff)
+		}
+	})
 }
