@@ -23,7 +23,7 @@ import (
 // reads: each family goes in it as its syntax lands (its file's name,
 // which is its --syntax name, but "qwen"'s). A family not in it is
 // checked for form only, and not run.
-var implemented = map[string]bool{
+var implemented = map[string]bool{"hermes": true, "mistral": true, "deepseek-v3": true, "deepseek-v31": true, "kimi-k2": true, "harmony": true,
 	"qwen": true,
 }
 
