@@ -118,11 +118,13 @@ const (
 	// string="true"): the parameter's type must be a string.
 	StringText
 	// JSONText is JSON text (DSML's string="false"), whose value must be
-	// of the parameter's type: a string for a string, a number for a
+	// of the parameter's type: a string (or null, since a parameter that
+	// may be a string or null has the Kind String) for a string, a number for a
 	// number, an integer (no fraction or exponent) for an integer, true or
 	// false for a boolean, null for null, an array for an array (its
 	// elements unchecked, as an array written as JSON text is elsewhere);
-	// any value for a parameter of no one type (an object, a union).
+	// any value for a parameter of no one type (an object, a union), or
+	// one the schema does not declare, or without a schema.
 	JSONText
 )
 
@@ -144,6 +146,11 @@ func (a *Args) ValueOf(form Form, name []byte, keyAt, at int64) error {
 	}
 	err = a.begin(schema.JSON, at)
 	a.want, a.top = t.Kind, true
+	if a.tool == nil {
+		a.want = schema.JSON // no schema: any value
+	} else if _, ok := a.tool.Params[string(name)]; !ok {
+		a.want = schema.JSON
+	}
 	return err
 }
 
@@ -460,8 +467,8 @@ var errWrongKind = errors.New("textargs: value of the wrong kind")
 // of kind k.
 func fits(e token.Event, k schema.Kind) bool {
 	switch k {
-	case schema.String:
-		return e.Kind == token.BeginString
+	case schema.String: // or null: a string-or-null parameter's Kind is String
+		return e.Kind == token.BeginString || e.Kind == token.Null
 	case schema.Number:
 		return e.Kind == token.Number
 	case schema.Integer:
