@@ -95,9 +95,9 @@ const (
 )
 
 // Scanner is the tokenizer of one call written in a [Syntax]: the whole of
-// token/xmltag and token/qwen but their names, which wrap it. It must not
-// be copied after [Scanner.Init]. A Scanner may not be used from several
-// goroutines at once.
+// token/xmltag, token/qwen, token/glm, token/minimax and token/dsml but
+// their names, which wrap it. It must not be copied after [Scanner.Init].
+// A Scanner may not be used from several goroutines at once.
 type Scanner struct {
 	lc   lifecycle.Base
 	args textargs.Args
