@@ -18,9 +18,8 @@ import (
 // [Syntax.Close] tags are each on a line of their own, as are a parameter's
 // [Syntax.ParamNext] tags; a tag with a Name holds the tool's name, or the
 // parameter's, and its first end, but a Param tag with [Syntax.Forms] the
-// first end whose form the value fits (a string: textargs.Text or
-// StringText; any other: Text or JSONText). Its errors begin with pkg,
-// the package whose Format it is.
+// first end whose form is the value's (a string: textargs.Text; any other:
+// JSONText). Its errors begin with pkg, the package whose Format it is.
 func (syn *Syntax) Format(pkg, name string, args jsontext.Value) ([]byte, error) {
 	if err := syn.CheckTool(name); err != nil {
 		return nil, fmt.Errorf("%s: %w", pkg, err)
@@ -69,10 +68,14 @@ func appendTagEnd(dst []byte, t Tag, name string, e int) []byte {
 }
 
 // endFor returns the end of the Param tag for a value of the JSON kind k:
-// the first whose form k fits (see [Syntax.Format]).
+// the first whose form is k's (see [Syntax.Format]).
 func (syn *Syntax) endFor(k jsontext.Kind) int {
+	form := textargs.Text
+	if k != '"' {
+		form = textargs.JSONText
+	}
 	for e, f := range syn.Forms {
-		if f == textargs.Text || f == textargs.StringText && k == '"' || f == textargs.JSONText && k != '"' {
+		if f == form {
 			return e
 		}
 	}

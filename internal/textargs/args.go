@@ -114,9 +114,6 @@ type Form uint8
 const (
 	// Text is raw text, read as the parameter's type says ([Args.Value]).
 	Text Form = iota
-	// StringText is raw text that says it is a string (DSML's
-	// string="true"): the parameter's type must be a string.
-	StringText
 	// JSONText is JSON text (DSML's string="false"), whose value must be
 	// of the parameter's type: a string (or null, since a parameter that
 	// may be a string or null has the Kind String) for a string, a number for a
@@ -137,12 +134,6 @@ func (a *Args) ValueOf(form Form, name []byte, keyAt, at int64) error {
 	t, err := a.param(name, keyAt, at)
 	if err != nil {
 		return err
-	}
-	if form == StringText {
-		if t.Kind != schema.String {
-			return a.schemaError(keyAt, "the value of \""+string(name)+"\" is written as a string, but its schema says "+t.Kind.String())
-		}
-		return a.begin(schema.String, at)
 	}
 	err = a.begin(schema.JSON, at)
 	a.want, a.top = t.Kind, true

@@ -17,10 +17,9 @@
 // Value begins a parameter's value (or, with Repeat, the next element of the
 // parameter just read, if the schema makes it an array); List begins a
 // parameter written as a list (a caret array); ValueOf begins a value
-// written in a given [Form]: [Text] is Value's, [StringText] a string that
-// says so (the parameter must be a string), [JSONText] JSON text whose value
-// must be of the parameter's type (DSML's string="true" and "false"). What
-// Value and List become depends on the parameter's [schema.Type]:
+// written in a given [Form]: [Text] is Value's, [JSONText] JSON text whose
+// value must be of the parameter's type (DSML's string="false"). What Value
+// and List become depends on the parameter's [schema.Type]:
 //
 //   - String: BeginString, the text as StringData pieces the moment they
 //     arrive (never ending inside a UTF-8 sequence; invalid UTF-8 is

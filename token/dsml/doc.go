@@ -55,18 +55,20 @@
 //
 // # Types
 //
-// The value says its own type: a string with string="true", the JSON
-// value's type otherwise. Without schemas ([New]) that is the value. With
-// the tools' schemas ([Typed], package [schema]) the two must agree, or
-// the value is [token.ErrSchema]:
+// Without schemas ([New]), a string="true" value is a string and any other
+// the JSON value it holds. With the tools' schemas ([Typed], package
+// [schema]):
 //
-//   - string="true" is only for a parameter whose type is a string (or
-//     includes one, or is not declared). A string="true" value for a
-//     parameter declared as a number, a boolean, an array or an object is
-//     refused, not read as that type: the model said it wrote a string.
-//     (vLLM's deepseek_v32 parser converts the text by the schema instead;
-//     DeepSeek's reference parser and SGLang keep the string, whatever the
-//     schema says.)
+//   - A string="true" value is raw text typed by its parameter's schema,
+//     as a value of token/glm or token/minimax is: a string as it is;
+//     numbers, integers, booleans and null read from the text (white space
+//     around them allowed); arrays and objects as JSON text. So
+//     string="true" with "42" for an integer parameter is 42, and with
+//     "forty" is [token.ErrSchema]. The encoding writes string="true" only
+//     for strings, so a template's call reads the same either way; for a
+//     model that marks a number as a string this is what vLLM's
+//     deepseek_v32 parser does, where DeepSeek's reference parser and
+//     SGLang keep the string "42", which the schema does not allow.
 //   - A JSON value must be of the declared type, checked on its first
 //     token, before any of it is reported: a JSON string for a string (or
 //     null, which package schema does not tell from a string-or-null), a
@@ -76,8 +78,8 @@
 //     text). A parameter of no one type (an object, a union of types
 //     without string) takes any JSON value.
 //
-// A parameter the schema does not allow is [token.ErrSchema] too (see
-// package internal/textargs).
+// A parameter the schema does not allow, or a value that does not fit, is
+// [token.ErrSchema] (see package internal/textargs).
 //
 // # Format
 //

@@ -12,7 +12,7 @@ import (
 // The ends of a parameter's tag, and the forms of its value.
 var (
 	paramEnds  = []string{`" string="true">`, `" string="false">`, `">`}
-	paramForms = []textargs.Form{textargs.StringText, textargs.JSONText, textargs.JSONText}
+	paramForms = []textargs.Form{textargs.Text, textargs.JSONText, textargs.JSONText}
 )
 
 // syntax is DeepSeek V3.2's and V4's tool call format, as internal/tagscan

@@ -37,7 +37,8 @@ func ExampleNew() {
 	// {"path":"src/main.rs","content":"fn main() {\n    if a < b {}\n}\n","mode":420}
 }
 
-// With the tools' schemas, a value must be of its parameter's type.
+// With the tools' schemas, a JSON value must be of its parameter's type,
+// and raw text is read as that type.
 func ExampleTyped() {
 	tools, err := schema.Parse([]byte(`[{"type": "function", "function": {"name": "read_files", "parameters": {"type": "object", "properties": {
 		"paths": {"type": "array", "items": {"type": "string"}}, "max_lines": {"type": "integer"}}}}}]`))
@@ -48,9 +49,14 @@ func ExampleTyped() {
 	agg := aggregate.New()
 	s := argstream.New(agg, argstream.WithTokenizer(dsml.Typed(tools)))
 	s.Feed([]byte("<｜DSML｜invoke name=\"read_files\">\n<｜DSML｜parameter name=\"paths\" string=\"false\">[\"src/main.rs\", \"Cargo.toml\"]</｜DSML｜parameter>\n<｜DSML｜parameter name=\"max_lines\" string=\"true\">100</｜DSML｜parameter>\n</｜DSML｜invoke>"))
-	fmt.Println(s.Close())
+	if err := s.Close(); err != nil {
+		fmt.Println(err)
+		return
+	}
+	v, _ := agg.Value()
+	fmt.Printf("%s\n", v)
 	// Output:
-	// token: invalid DSML tags at byte 138 (line 3, column 1) ("/max_lines"): the value of "max_lines" is written as a string, but its schema says integer
+	// {"paths":["src/main.rs","Cargo.toml"],"max_lines":100}
 }
 
 // Format writes JSON arguments as DeepSeek's encoding does.
