@@ -32,10 +32,10 @@
 // of the invoke tag and ends at the '>' of </｜DSML｜invoke>.
 //
 // A value is all the bytes between its tags, with no framing, as
-// DeepSeek's encoding writes them. With string="true" it is raw text, a
-// string, with no escapes; with string="false", or without the attribute,
-// it is JSON text (white space around it allowed), streamed as it is
-// parsed. Other tags in a value are text ("<div>", "a < b"): only bytes
+// DeepSeek's encoding writes them. With string="true" it is raw text,
+// with no escapes (a string, unless the schema says otherwise: see Types);
+// with string="false", or without the attribute, it is JSON text (white
+// space around it allowed), streamed as it is parsed. Other tags in a value are text ("<div>", "a < b"): only bytes
 // that may still become "</｜DSML｜parameter>" or one of the DSML tags a
 // value may not hold (any "<｜DSML｜", "</｜DSML｜invoke>",
 // "</｜DSML｜function_calls>", "</｜DSML｜tool_calls>") are held back, and
