@@ -115,13 +115,13 @@ const (
 	// Text is raw text, read as the parameter's type says ([Args.Value]).
 	Text Form = iota
 	// JSONText is JSON text (DSML's string="false"), whose value must be
-	// of the parameter's type: a string (or null, since a parameter that
-	// may be a string or null has the Kind String) for a string, a number for a
-	// number, an integer (no fraction or exponent) for an integer, true or
-	// false for a boolean, null for null, an array for an array (its
-	// elements unchecked, as an array written as JSON text is elsewhere);
-	// any value for a parameter of no one type (an object, a union), or
-	// one the schema does not declare, or without a schema.
+	// of the parameter's type: a number for a number, an integer (no
+	// fraction or exponent) for an integer, true or false for a boolean,
+	// null for null, an array for an array (its elements unchecked, as an
+	// array written as JSON text is elsewhere). Any value is taken for a
+	// parameter of Kind String or JSON, which package schema gives to
+	// parameters it cannot type as one (a string, no type, anyOf or oneOf,
+	// a union, an object), and for one the schema does not declare.
 	JSONText
 )
 
@@ -458,8 +458,6 @@ var errWrongKind = errors.New("textargs: value of the wrong kind")
 // of kind k.
 func fits(e token.Event, k schema.Kind) bool {
 	switch k {
-	case schema.String: // or null: a string-or-null parameter's Kind is String
-		return e.Kind == token.BeginString || e.Kind == token.Null
 	case schema.Number:
 		return e.Kind == token.Number
 	case schema.Integer:

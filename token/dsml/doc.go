@@ -70,13 +70,14 @@
 //     deepseek_v32 parser does, where DeepSeek's reference parser and
 //     SGLang keep the string "42", which the schema does not allow.
 //   - A JSON value must be of the declared type, checked on its first
-//     token, before any of it is reported: a JSON string for a string (or
-//     null, which package schema does not tell from a string-or-null), a
-//     number for a number, a number without fraction or exponent for an
-//     integer, true or false for a boolean, null for null, an array for an
-//     array (its elements unchecked, as for any array written as JSON
-//     text). A parameter of no one type (an object, a union of types
-//     without string) takes any JSON value.
+//     token, before any of it is reported: a number for a number, a number
+//     without fraction or exponent for an integer, true or false for a
+//     boolean, null for null, an array for an array (its elements
+//     unchecked, as for any array written as JSON text). A parameter
+//     declared as a string takes any JSON value: package schema gives the
+//     same type to a string and to what it cannot type (no "type", anyOf
+//     or oneOf, as Optional fields are often written), which may hold
+//     objects. So does an object, or a union of types.
 //
 // A parameter the schema does not allow, or a value that does not fit, is
 // [token.ErrSchema] (see package internal/textargs).
