@@ -32,7 +32,7 @@ type Syntax struct {
 	// Name names the syntax in errors ("XML tags").
 	Name string
 	// Open are the opening tags, in order. The one with a Name holds the
-	// tool's name; the arguments begin at the last one's '>'.
+	// tool's name; the arguments begin where the last one ends.
 	Open []Tag
 	// Param opens a parameter; its name is the parameter's. The End of
 	// it read gives the value's Form (Forms).
@@ -106,12 +106,12 @@ type Scanner struct {
 	idx      int     // the Open or Close tag expected next
 	m        Matcher // the tag being read, if matching
 	matching bool
-	tagAt    int64  // offset of its '<'
-	tool     []byte // the tool's name, once read
-	key      []byte // the parameter being read
-	keyAt    int64  // the offset of its tag
-	begun    bool   // its Value has been given to textargs
-	form     textargs.Form
+	tagAt    int64         // offset of its '<'
+	tool     []byte        // the tool's name, once read
+	key      []byte        // the parameter being read
+	keyAt    int64         // the offset of its tag
+	begun    bool          // its Value has been given to textargs
+	form     textargs.Form // how its value is written (Syntax.Forms)
 
 	// A value's text, between two chunks: fresh is 1 before its first
 	// byte and 2 after a first '\r' (the framing line break may be "\r\n");
@@ -261,10 +261,7 @@ func (s *Scanner) structure(b []byte, i int, base int64) (int, error) {
 			return i, s.unexpected(b[i:i+1], base+int64(i))
 		case Ended: // c is not the tag's: it is read again
 			s.matching = false
-			if err := s.structureTag(k, base+int64(i)); err != nil {
-				return i, err
-			}
-			return i, nil
+			return i, s.structureTag(k, base+int64(i))
 		}
 		s.matching = false
 		if err := s.structureTag(k, base+int64(i)+1); err != nil {
@@ -322,6 +319,10 @@ func (s *Scanner) structureTag(k int, end int64) error {
 		if k == 0 {
 			s.key = append(s.key[:0], name...)
 			s.keyAt = s.tagAt
+			// The parameter is checked where its value begins, which
+			// ParamNext may put lines later: errors at its tag are
+			// located by the mark.
+			s.args.Lines.Mark(s.keyAt)
 			s.form = 0
 			if s.syn.Forms != nil {
 				s.form = s.syn.Forms[s.m.End()]
