@@ -46,9 +46,9 @@ type Tag struct {
 	Lit  string
 	Name Names
 	// Ends are the ways a tag with a Name may end after the name; nil is
-	// ">". An empty end is none: the name ends before the first byte it
-	// cannot hold, which is not the tag's ([Ended]). The one read is
-	// [Matcher.End].
+	// ">". None may begin with a byte the name may hold. An empty end is
+	// none: the name ends before the first byte it cannot hold, which is
+	// not the tag's ([Ended]). The one read is [Matcher.End].
 	Ends []string
 }
 
