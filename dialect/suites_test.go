@@ -23,9 +23,8 @@ import (
 // reads: each family goes in it as its syntax lands (its file's name,
 // which is its --syntax name, but "qwen"'s). A family not in it is
 // checked for form only, and not run.
-var implemented = map[string]bool{"hermes": true, "mistral": true, "deepseek-v3": true, "deepseek-v31": true, "kimi-k2": true, "harmony": true,
-	"qwen": true,
-}
+var implemented = map[string]bool{"qwen": true, "hermes": true, "mistral": true, "deepseek-v3": true, "deepseek-v31": true,
+	"deepseek-dsml": true, "kimi-k2": true, "glm45": true, "minimax-m2": true, "harmony": true}
 
 // suiteFile is one file of testdata/suites: the cases of one family,
 // transcribed from the public tool-parser suites (testdata/suites/README.md).
@@ -49,9 +48,8 @@ type suiteCase struct {
 // byte for byte; Calls the calls that end complete and valid, in order;
 // Error whether anything fails (a call's Result, Write or Close). Content
 // is not compared when it is absent (null), which only a case with Error
-// may leave it. Reasoning (harmony's analysis channel) is not compared
-// yet: the harmony syntax, when it lands, says how the Reader hands it on,
-// and adds the comparison to runSuiteCase and checkSuiteCase.
+// may leave it. Reasoning (harmony's analysis channel), what OnReasoning
+// hands on, is compared when given.
 type suiteWant struct {
 	Content   *string     `json:"content"`
 	Reasoning *string     `json:"reasoning"`
@@ -68,9 +66,10 @@ type suiteCall struct {
 // suiteGot is what a Reader delivered for a case, in the form of
 // suiteWant.
 type suiteGot struct {
-	Content string
-	Calls   []gotCall
-	Errors  []string
+	Content   string
+	Reasoning string
+	Calls     []gotCall
+	Errors    []string
 }
 
 type gotCall struct {
@@ -176,10 +175,12 @@ func runSuiteCase(syn Syntax, tools *schema.Tools, chunks []string) suiteGot {
 	var got suiteGot
 	var text bytes.Buffer
 	calls := toolcall.New(toolcall.WithStreamOptions(argstream.WithTokenizer(syn.Tokenizer(tools))))
-	rd := NewReader(syn, calls, OnText(func(b []byte) { text.Write(b) }))
+	var reasoning bytes.Buffer
+	rd := NewReader(syn, calls, OnText(func(b []byte) { text.Write(b) }), OnReasoning(func(b []byte) { reasoning.Write(b) }))
 	for _, c := range chunks {
-		if n, err := rd.WriteString(c); err != nil {
-			got.Errors = append(got.Errors, fmt.Sprintf("Write: %d %v", n, err))
+		if _, err := rd.WriteString(c); err != nil {
+			// Not the count of bytes read: it depends on the chunking.
+			got.Errors = append(got.Errors, fmt.Sprintf("Write: %v", err))
 			break
 		}
 	}
@@ -202,7 +203,7 @@ func runSuiteCase(syn Syntax, tools *schema.Tools, chunks []string) suiteGot {
 		}
 		got.Calls = append(got.Calls, gotCall{Name: res.Call.Name, ID: res.Call.ID, Arguments: args})
 	}
-	got.Content = text.String()
+	got.Content, got.Reasoning = text.String(), reasoning.String()
 	return got
 }
 
@@ -211,6 +212,9 @@ func checkSuiteCase(c suiteCase, got suiteGot) string {
 	var msgs []string
 	if c.Want.Error != (len(got.Errors) > 0) {
 		msgs = append(msgs, fmt.Sprintf("errors %q, want error: %v", got.Errors, c.Want.Error))
+	}
+	if c.Want.Reasoning != nil && got.Reasoning != *c.Want.Reasoning {
+		msgs = append(msgs, fmt.Sprintf("reasoning:\n%q\nwant:\n%q", got.Reasoning, *c.Want.Reasoning))
 	}
 	if c.Want.Content != nil && got.Content != *c.Want.Content {
 		msgs = append(msgs, fmt.Sprintf("content:\n%q\nwant:\n%q", got.Content, *c.Want.Content))
