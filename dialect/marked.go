@@ -282,7 +282,7 @@ func (r *Reader) feedMarked(p []byte) (int, error) {
 				start = i
 			}
 		case mTags:
-			j, closed := r.scanClose(p, i)
+			j, closed := r.scanTag(p, i, r.fam.closer)
 			i = j
 			if closed {
 				err = r.source(p[start:j])
@@ -697,37 +697,6 @@ func (r *Reader) endCall() error {
 		r.mode = mProse
 	}
 	return r.calls.Stop(r.cur())
-}
-
-// scanClose reads a call written in tags from p[i:] and returns where its
-// closer ends (with true), or len(p).
-func (r *Reader) scanClose(p []byte, i int) (int, bool) {
-	closer := r.fam.closer
-	for i < len(p) {
-		if r.m == 0 {
-			j := bytes.IndexByte(p[i:], '<')
-			if j < 0 {
-				return len(p), false
-			}
-			i, r.m = i+j+1, 1
-			continue
-		}
-		b := p[i]
-		i++
-		switch {
-		case b == closer[r.m]:
-			r.m++
-			if r.m == len(closer) {
-				r.m = 0
-				return i, true
-			}
-		case b == '<':
-			r.m = 1
-		default:
-			r.m = 0
-		}
-	}
-	return len(p), false
 }
 
 // emit hands prose to OnText, or a Harmony analysis message's content to
