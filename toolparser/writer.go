@@ -197,15 +197,8 @@ func (w *Writer) Write(p []byte) (int, error) {
 	if err := w.usable(); err != nil {
 		return 0, err
 	}
-	if _, err := w.rd.Write(p); err != nil && w.err == nil {
-		w.err = err
-	}
-	w.check()
-	w.flush()
-	if w.err != nil {
-		return 0, w.err
-	}
-	return len(p), nil
+	_, err := w.rd.Write(p)
+	return w.wrote(len(p), err)
 }
 
 // WriteString is [Writer.Write] for text that comes as strings.
@@ -213,7 +206,13 @@ func (w *Writer) WriteString(s string) (int, error) {
 	if err := w.usable(); err != nil {
 		return 0, err
 	}
-	if _, err := w.rd.WriteString(s); err != nil && w.err == nil {
+	_, err := w.rd.WriteString(s)
+	return w.wrote(len(s), err)
+}
+
+// wrote ends a Write of n bytes, which the Reader returned err for.
+func (w *Writer) wrote(n int, err error) (int, error) {
+	if err != nil && w.err == nil {
 		w.err = err
 	}
 	w.check()
@@ -221,7 +220,7 @@ func (w *Writer) WriteString(s string) (int, error) {
 	if w.err != nil {
 		return 0, w.err
 	}
-	return len(s), nil
+	return n, nil
 }
 
 // WriteReasoning emits p, reasoning text the upstream sent apart from the
