@@ -74,7 +74,8 @@
 // tokenizer; a Writer keeps of a call's arguments only the open path (the
 // arguments go to the client, not into memory: aggregate.WithDigest), and
 // of its output only what one Write makes. A Writer reused with Reset
-// allocates per call (its id), not per delta.
+// allocates per call (its id, the digest of its arguments), not per
+// delta.
 //
 // # Concurrency
 //

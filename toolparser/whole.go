@@ -1,6 +1,7 @@
 package toolparser
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/argstream/argstream/dialect"
@@ -22,12 +23,19 @@ import (
 // see the package documentation. A message that already has tool_calls
 // (the upstream's tool parser is on) is an error too.
 func Whole(syntax dialect.Syntax, body []byte, opts ...Option) ([]byte, error) {
-	var c struct {
-		Choices []wholeChoice  `json:"choices"`
-		Rest    jsontext.Value `json:",embed"`
-	}
+	var c, folded wholeCompletion
 	if err := json.Unmarshal(body, &c); err != nil {
 		return nil, fmt.Errorf("toolparser: the completion: %w", err)
+	}
+	// A member named as one Whole reads but in another case ("Content",
+	// "Tool_calls") would be kept as it came, and read by a client that
+	// matches names without case (encoding/json v1) in place of the one
+	// Whole wrote: refused.
+	err := json.Unmarshal(body, &folded, json.MatchCaseInsensitiveNames(true))
+	a, _ := json.Marshal(&c)
+	b, _ := json.Marshal(&folded)
+	if err != nil || string(a) != string(b) {
+		return nil, errors.New("toolparser: the completion has a member whose name differs from one Whole reads in case alone")
 	}
 	w := newWriter(syntax, nil, opts)
 	for i := range c.Choices {
@@ -64,6 +72,13 @@ func Whole(syntax dialect.Syntax, body []byte, opts ...Option) ([]byte, error) {
 		ch.FinishReason = w.finish
 	}
 	return json.Marshal(&c)
+}
+
+// wholeCompletion is a chat.completion: its choices, and the rest as it
+// came.
+type wholeCompletion struct {
+	Choices []wholeChoice  `json:"choices"`
+	Rest    jsontext.Value `json:",embed"`
 }
 
 // wholeChoice is a choice of a chat.completion: what Whole rewrites, and

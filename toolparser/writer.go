@@ -216,7 +216,7 @@ func (w *Writer) wrote(n int, err error) (int, error) {
 		w.err = err
 	}
 	w.check()
-	w.flush()
+	w.flush(true)
 	if w.err != nil {
 		return 0, w.err
 	}
@@ -230,7 +230,7 @@ func (w *Writer) WriteReasoning(p []byte) error {
 		return err
 	}
 	w.piece('r', 0, p)
-	w.flush()
+	w.flush(true)
 	return w.err
 }
 
@@ -266,7 +266,7 @@ func (w *Writer) Finish(reason string) error {
 			w.err = &CallError{Index: r.Call.Index, Name: r.Call.Name, Err: r.Err}
 		}
 	}
-	w.flush()
+	w.flush(false)
 	if w.err != nil {
 		return w.err
 	}
@@ -357,7 +357,7 @@ func (k *callOut) start() {
 	}
 	k.sent = true
 	w := k.w
-	w.flush()
+	w.flush(false)
 	if w.emit == nil {
 		for int64(len(w.msg.args)) <= k.index {
 			w.msg.args = append(w.msg.args, nil)
@@ -396,23 +396,24 @@ func (w *Writer) piece(kind byte, index int64, text []byte) {
 		return
 	}
 	if w.seg.kind != kind || w.seg.index != index {
-		w.flush()
+		w.flush(false)
 		w.seg.kind, w.seg.index = kind, index
 	}
 	w.seg.buf = append(w.seg.buf, text...)
 }
 
 // flush writes the segment gathered: one chunk, or a whole message's
-// parts. Prose and reasoning keep back the start of a UTF-8 sequence cut
-// at their end until the rest comes (or the message ends), so that no
-// chunk's string splits a character.
-func (w *Writer) flush() {
+// parts. At the end of a Write (keep), prose and reasoning keep back the
+// start of a UTF-8 sequence cut at their end until the rest comes, so
+// that no chunk's string splits a character; what comes next in another
+// kind (a call's head) makes the segment go out whole.
+func (w *Writer) flush(keep bool) {
 	s := &w.seg
 	if s.kind == 0 || w.err != nil {
 		return
 	}
 	text := s.buf
-	if s.kind != 'a' && !w.ended {
+	if keep && s.kind != 'a' {
 		text = text[:len(text)-cutRune(text)]
 	}
 	if len(text) > 0 {

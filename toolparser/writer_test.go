@@ -11,10 +11,12 @@ import (
 	"github.com/argstream/argstream"
 	"github.com/argstream/argstream/dialect"
 	"github.com/argstream/argstream/internal/testutil"
+	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/schema"
 	"github.com/argstream/argstream/token"
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/toolparser"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/go-cmp/cmp"
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
@@ -229,42 +231,122 @@ func genText(syntax dialect.Syntax) gopter.Gen {
 // TestPropertyWriter: any message of qwen or xml, cut anywhere, gives the
 // client the prose and the calls (names, arguments) of the whole text
 // read by the dialect's Reader, in chunks of the grammar accumulate
-// checks, with ids; a message whose call fails gives the same
-// *CallError, for the same call, and no finish_reason.
+// checks, with ids, and Whole gives the same message; a message whose
+// call fails gives the same *CallError, for the same call, and no
+// finish_reason.
 func TestPropertyWriter(t *testing.T) {
 	for _, syntax := range []dialect.Syntax{dialect.Qwen, dialect.XML} {
 		t.Run(syntax.String(), func(t *testing.T) {
 			properties := gopter.NewProperties(testutil.PropertyParameters(300))
 			properties.Property("the chunks hold the whole text's prose and calls", prop.ForAll(
-				func(text string, cuts []int) string {
-					want, wantErr := reference(syntax, testTools, text)
-					chunks, err := run(syntax, testTools, testutil.SplitAt([]byte(text), testutil.Cuts([]byte(text), cuts)), "stop")
-					got, gerr := accumulate(chunks)
-					if gerr != nil {
-						return gerr.Error()
-					}
-					if wantErr != nil {
-						var ce *toolparser.CallError
-						if !errors.As(err, &ce) || ce.Index != wantErr.Index || ce.Name != wantErr.Name || got.Finish != "" {
-							return fmt.Sprintf("error %v (finish %q), want %v", err, got.Finish, wantErr)
-						}
-						return ""
-					}
-					if err != nil {
-						return err.Error()
-					}
-					for i := range got.Calls {
-						if want, id := fmt.Sprintf("call_%d", i+1), got.Calls[i].ID; id != want {
-							return fmt.Sprintf("call %d's id %q, want %q", i, id, want)
-						}
-						got.Calls[i].ID = ""
-					}
-					return cmp.Diff(want, got)
-				},
+				func(text string, cuts []int) string { return checkMessage(syntax, text, cuts) },
 				genText(syntax), testutil.GenCuts()))
 			properties.TestingRun(t)
 		})
 	}
+}
+
+// FuzzWriter: TestPropertyWriter's check, on any text, cut anywhere.
+func FuzzWriter(f *testing.F) {
+	for _, s := range []string{qwenCall, "Hi <tool:get_weather><param:city>Paris</param:city></tool:get_weather>", "a < b <tool_call> 日本", ""} {
+		f.Add(s, uint64(7), false)
+		f.Add(s, uint64(1), true)
+	}
+	f.Fuzz(func(t *testing.T, text string, seed uint64, xml bool) {
+		syntax := dialect.Qwen
+		if xml {
+			syntax = dialect.XML
+		}
+		var cuts []int
+		for i := range 4 {
+			cuts = append(cuts, int(seed>>(16*i)&0xffff))
+		}
+		if problem := checkMessage(syntax, text, cuts); problem != "" {
+			t.Error(problem)
+		}
+	})
+}
+
+// checkMessage writes text cut at cuts through a Writer, and says what is
+// wrong with what a client reads, "" if nothing.
+func checkMessage(syntax dialect.Syntax, text string, cuts []int) string {
+	want, wantErr := reference(syntax, testTools, text)
+	if !utf8.ValidString(want.Content) {
+		// In JSON text, each invalid byte is U+FFFD.
+		q, _ := jsontext.AppendQuote(nil, want.Content)
+		json.Unmarshal(q, &want.Content)
+	}
+	chunks, err := run(syntax, testTools, testutil.SplitAt([]byte(text), testutil.Cuts([]byte(text), cuts)), "stop")
+	got, gerr := accumulate(chunks)
+	if gerr != nil {
+		return gerr.Error()
+	}
+	if wantErr != nil {
+		var ce *toolparser.CallError
+		if !errors.As(err, &ce) || ce.Index != wantErr.Index || ce.Name != wantErr.Name || got.Finish != "" {
+			return fmt.Sprintf("error %v (finish %q), want %v", err, got.Finish, wantErr)
+		}
+		if _, err := fromWhole(syntax, text); !errors.Is(err, toolparser.ErrCall) {
+			return fmt.Sprintf("Whole: %v, want %v", err, wantErr)
+		}
+		return ""
+	}
+	if err != nil {
+		return err.Error()
+	}
+	for i := range got.Calls {
+		if want, id := fmt.Sprintf("call_%d", i+1), got.Calls[i].ID; id != want {
+			return fmt.Sprintf("call %d's id %q, want %q", i, id, want)
+		}
+		got.Calls[i].ID = ""
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		return d
+	}
+	whole, err := fromWhole(syntax, text)
+	if err != nil {
+		return err.Error()
+	}
+	return cmp.Diff(want, whole)
+}
+
+// fromWhole is what a client reads of text in a whole response, which
+// Whole rewrote.
+func fromWhole(syntax dialect.Syntax, text string) (message, error) {
+	out, err := toolparser.Whole(syntax, []byte(wiretest.RawChatWhole(text, "stop")), toolparser.WithTools(testTools))
+	if err != nil {
+		return message{}, err
+	}
+	var v struct {
+		Choices []struct {
+			Message struct {
+				Content   *string `json:"content"`
+				ToolCalls []struct {
+					ID       string `json:"id"`
+					Type     string `json:"type"`
+					Function struct{ Name, Arguments string }
+				} `json:"tool_calls"`
+			} `json:"message"`
+			FinishReason string `json:"finish_reason"`
+		} `json:"choices"`
+	}
+	if err := json.Unmarshal(out, &v); err != nil || len(v.Choices) != 1 {
+		return message{}, fmt.Errorf("%s: %v", out, err)
+	}
+	m := message{Finish: v.Choices[0].FinishReason}
+	if c := v.Choices[0].Message.Content; c != nil {
+		if *c == "" {
+			return m, fmt.Errorf("content \"\" in %s", out)
+		}
+		m.Content = *c
+	}
+	for _, tc := range v.Choices[0].Message.ToolCalls {
+		if tc.Type != "function" || !strings.HasPrefix(tc.ID, "call_") {
+			return m, fmt.Errorf("%s", out)
+		}
+		m.Calls = append(m.Calls, call{Name: tc.Function.Name, Args: tc.Function.Arguments})
+	}
+	return m, nil
 }
 
 // TestWriterChunksSplitNoCharacter: cut inside a character of several
@@ -396,5 +478,19 @@ func TestNewCallID(t *testing.T) {
 			t.Fatalf("%q", id)
 		}
 		seen[id] = true
+	}
+}
+
+// TestWriterInvalidUTF8BeforeCall: the start of a character kept back at
+// the end of a Write goes out as content (U+FFFD, invalid as it is) when
+// a call follows, never into the call's arguments.
+func TestWriterInvalidUTF8BeforeCall(t *testing.T) {
+	chunks, err := run(dialect.XML, testTools, [][]byte{[]byte("ok \xe6"), []byte("<tool:get_weather><param:city>Paris</param:city></tool:get_weather>")}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := accumulate(chunks)
+	if err != nil || m.Content != "ok \ufffd" || len(m.Calls) != 1 || m.Calls[0].Args != `{"city":"Paris"}` {
+		t.Errorf("%+v %v", m, err)
 	}
 }
