@@ -175,9 +175,7 @@ func (w *Writer) Reset() {
 	w.resp.End()
 	w.resp.Reset()
 	w.rd.Reset()
-	for _, c := range w.calls {
-		w.free = append(w.free, c)
-	}
+	w.free = append(w.free, w.calls...)
 	clear(w.calls)
 	w.calls = w.calls[:0]
 	w.seg = segment{buf: w.seg.buf[:0]}
