@@ -4,13 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/argstream/argstream"
 	"github.com/argstream/argstream/dialect"
+	"github.com/argstream/argstream/internal/testutil"
 	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/toolparser"
@@ -78,7 +77,7 @@ func BenchmarkToolParser(b *testing.B) {
 				}
 				ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
 				b.ReportMetric(ns/float64(len(deltas)), "ns/delta")
-				b.ReportMetric(ns/medianNs(p.ref), "x_ref")
+				b.ReportMetric(ns/testutil.MedianNs(p.ref), "x_ref")
 			})
 		}
 	}
@@ -94,14 +93,7 @@ func readerPath(b *testing.B, deltas []string) func() {
 				b.Fatal(err)
 			}
 		}
-		rd.Close()
-		for _, r := range resp.End() {
-			if r.Err != nil {
-				b.Fatal(r.Err)
-			}
-		}
-		resp.Reset()
-		rd.Reset()
+		endMessage(b, rd, resp)
 	}
 }
 
@@ -136,14 +128,7 @@ func readChatPath(b *testing.B, sse []byte) func() {
 		}
 		up.End()
 		up.Reset()
-		rd.Close()
-		for _, r := range resp.End() {
-			if r.Err != nil {
-				b.Fatal(r.Err)
-			}
-		}
-		resp.Reset()
-		rd.Reset()
+		endMessage(b, rd, resp)
 	}
 }
 
@@ -168,18 +153,15 @@ func streamPath(b *testing.B, sse []byte) func() {
 	}
 }
 
-// medianNs returns the median time of one call of f over a few batches.
-func medianNs(f func()) float64 {
-	const batches, minBatch = 5, 20 * time.Millisecond
-	var per [batches]float64
-	for i := range per {
-		start, runs := time.Now(), 0
-		for runs == 0 || time.Since(start) < minBatch {
-			f()
-			runs++
+// endMessage ends the message rd read into resp, fails b if a call
+// failed, and readies both for the next.
+func endMessage(b *testing.B, rd *dialect.Reader, resp *toolcall.Response) {
+	rd.Close()
+	for _, r := range resp.End() {
+		if r.Err != nil {
+			b.Fatal(r.Err)
 		}
-		per[i] = float64(time.Since(start).Nanoseconds()) / float64(runs)
 	}
-	slices.Sort(per[:])
-	return per[batches/2]
+	resp.Reset()
+	rd.Reset()
 }

@@ -78,7 +78,7 @@ func TestGatewayDialect(t *testing.T) {
 		for _, n := range []int{1, 7, 1000} {
 			up := upstream.New(t, rawChat(text, n), 0)
 			for _, f := range upstream.Faces(t, g, up.URL) {
-				r := runDialectChat(f)
+				r := runChatWith(f, dialectParams)
 				if r.err != nil {
 					t.Fatalf("block %v, %d-byte deltas, %s: %v", block, n, f.Name, r.err)
 				}
@@ -117,28 +117,6 @@ func TestGatewayDialect(t *testing.T) {
 	}
 }
 
-// runDialectChat is runChat with the request's tools.
-func runDialectChat(f upstream.Face) sdkRun {
-	client := gwClient(f)
-	stream := client.Chat.Completions.NewStreaming(context.Background(), dialectParams)
-	defer stream.Close()
-	var acc openai.ChatCompletionAccumulator
-	var r sdkRun
-	for stream.Next() {
-		ch := stream.Current()
-		r.events = append(r.events, ch.RawJSON())
-		if !acc.AddChunk(ch) {
-			r.err = errRejected
-			break
-		}
-	}
-	if r.err == nil {
-		r.err = stream.Err()
-	}
-	r.summary = summarizeChat(acc.ChatCompletion)
-	return r
-}
-
 // TestGatewayDialectFails: a call the model wrote wrong (a value its
 // schema refuses) ends the SDK's stream with an error; the call is in no
 // completion the SDK made.
@@ -147,7 +125,7 @@ func TestGatewayDialectFails(t *testing.T) {
 	g := guard.New(guard.Config{Dialect: dialect.Qwen})
 	up := upstream.New(t, rawChat(text, 5), 0)
 	for _, f := range upstream.Faces(t, g, up.URL) {
-		r := runDialectChat(f)
+		r := runChatWith(f, dialectParams)
 		if r.err == nil || !strings.Contains(r.err.Error(), "max_lines") && !strings.Contains(r.err.Error(), "tool call 0") {
 			t.Errorf("%s: %v", f.Name, r.err)
 		}
