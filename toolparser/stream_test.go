@@ -1,6 +1,7 @@
 package toolparser_test
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
 	"strings"
@@ -97,6 +98,8 @@ func TestStreamFails(t *testing.T) {
 		{"the upstream's own tool calls", wiretest.DataSSE(head + `"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}]},"finish_reason":null}]}`), "tool parser must be off"},
 		{"a stream cut short", wiretest.DataSSE(wiretest.RawChat([]string{"Hello"}, "stop")[:2]...), "ended before its finish_reason"},
 		{"a malformed chunk", wiretest.DataSSE(head + `"choices":[{"index":0,"delta":{"content":1},"finish_reason":null}]}`), "malformed"},
+		{"text after the finish_reason", wiretest.DataSSE(head+`"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`,
+			head+`"choices":[{"index":0,"delta":{"content":"<tool_call>"},"finish_reason":null}]}`), "text after the message's end"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out := streamOut(t, c.upstream)
@@ -105,7 +108,7 @@ func TestStreamFails(t *testing.T) {
 				t.Errorf("the last event %s, want an error saying %s", last, c.want)
 			}
 			for _, d := range out[:len(out)-1] {
-				if strings.Contains(d, "finish_reason\":\"") || strings.Contains(d, "[DONE]") {
+				if c.name != "text after the finish_reason" && strings.Contains(d, "finish_reason\":\"") || strings.Contains(d, "[DONE]") {
 					t.Errorf("an end before the error: %s", d)
 				}
 			}
@@ -166,5 +169,28 @@ func TestWhole(t *testing.T) {
 		} else if strings.Contains(bad, "three") && !errors.Is(err, toolparser.ErrCall) {
 			t.Errorf("%s: %v", bad, err)
 		}
+	}
+}
+
+// TestStreamDoneWithoutFinish: [DONE] with no finish_reason before it ends
+// the message as stop.
+func TestStreamDoneWithoutFinish(t *testing.T) {
+	data := wiretest.RawChat([]string{"Hi"}, "stop")
+	out := streamOut(t, wiretest.DataSSE(data[0], data[1], data[3]))
+	if len(out) != 3 || !strings.Contains(out[1], `"finish_reason":"stop"`) || out[2] != "[DONE]" {
+		t.Errorf("%q", out)
+	}
+}
+
+// TestWholeChoices: each choice of a whole response is rewritten.
+func TestWholeChoices(t *testing.T) {
+	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	body := `{"id":"c","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":` + q("A "+qwenCall) + `},"finish_reason":"stop"},` +
+		`{"index":1,"message":{"role":"assistant","content":"B"},"finish_reason":"length"}]}`
+	out, err := toolparser.Whole(dialect.Qwen, []byte(body), toolparser.WithTools(testTools), toolparser.WithCallIDs(func() string { return "call_1" }))
+	want := `{"choices":[{"index":0,"message":{"role":"assistant","content":"A ","tool_calls":[{"id":"call_1","type":"function","function":{"name":"write_file","arguments":"{\"path\":\"src/a.go\",\"count\":3}"}}]},"finish_reason":"tool_calls"},` +
+		`{"index":1,"message":{"role":"assistant","content":"B"},"finish_reason":"length"}],"id":"c","object":"chat.completion"}`
+	if err != nil || string(out) != want {
+		t.Errorf("%s %v\nwant %s", out, err, want)
 	}
 }
