@@ -137,7 +137,8 @@ type whole struct {
 
 // NewWriter returns a [Writer] of the text written in syntax, which gives
 // each chunk's JSON text to emit, borrowed until emit returns; an error
-// from emit ends the message, and the Writer returns it.
+// from emit ends the message, and the Writer returns it. It panics if
+// syntax is not one of the [dialect.Syntax] constants, or emit is nil.
 func NewWriter(syntax dialect.Syntax, emit func(chunk []byte) error, opts ...Option) *Writer {
 	if emit == nil {
 		panic("toolparser: NewWriter with a nil emit")
