@@ -1,7 +1,8 @@
 // Package toolparser is the streaming tool parser of an OpenAI-compatible
 // server: it turns the text of a model that writes its tool calls inside
 // its text (a [dialect.Syntax]: qwen, xml, caret, and the open-weight
-// families as package dialect adds them), as it streams, into the Chat
+// families: hermes, mistral, deepseek, kimi-k2, glm45, minimax-m2,
+// harmony), as it streams, into the Chat
 // Completions chunks a server that parses tool calls sends.
 //
 //	w := toolparser.NewWriter(dialect.Qwen, emit, toolparser.WithTools(tools))
@@ -35,7 +36,8 @@
 // once it is complete, a string's text as it comes, a number once it
 // ends), its values typed by the tools' schemas ([WithTools]) for a syntax
 // whose values are text. The pieces of one call, joined, are the
-// arguments a whole response holds. Reasoning text goes out as
+// arguments a whole response holds. Reasoning text (the upstream's
+// reasoning_content, gpt-oss's analysis channel) goes out as
 // delta.reasoning_content, as vLLM sends it. The first chunk's delta says
 // "role":"assistant". The last chunk has an empty delta and finish_reason
 // "tool_calls" if the message had calls, else the upstream's (or "stop").
@@ -44,8 +46,8 @@
 //
 // Chunks carry the upstream's id, object, created and model members
 // ([Writer.SetEnvelope]), since the SDKs' accumulators drop a chunk of
-// another id. A call's id is the one its syntax gives (none does yet,
-// but kimi-k2's), else one from [WithCallIDs] ([NewCallID] by default:
+// another id. A call's id is the one its syntax gives (kimi-k2's
+// functions.NAME:IDX, Mistral's [CALL_ID]), else one from [WithCallIDs] ([NewCallID] by default:
 // "call_" and 24 random letters and digits, as servers make them).
 //
 // Prose, each call's arguments and the calls' names and ids are the same

@@ -158,6 +158,7 @@ func newWriter(syntax dialect.Syntax, emit func([]byte) error, opts []Option) *W
 	)
 	w.rd = dialect.NewReader(syntax, w.resp,
 		dialect.OnText(func(text []byte) { w.piece('c', 0, text) }),
+		dialect.OnReasoning(func(text []byte) { w.piece('r', 0, text) }),
 	)
 	return w
 }
