@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/argstream/argstream/dialect"
 	"github.com/argstream/argstream/internal/testutil/wiretest"
@@ -34,12 +35,18 @@ const (
 // results and the error.
 func dialectRun(t *testing.T, face string, cfg Config, text, body string) (string, []toolcall.Result, error) {
 	t.Helper()
-	var deltas []string
-	for i := 0; i < len(text); i += 7 {
-		deltas = append(deltas, text[i:min(i+7, len(text))])
+	var deltas []string // of about 7 bytes, whole characters as a server sends them
+	for len(text) > 0 {
+		n := min(7, len(text))
+		for n < len(text) && !utf8.RuneStart(text[n]) {
+			n++
+		}
+		deltas, text = append(deltas, text[:n]), text[n:]
 	}
 	u := newUpstream(t, frame(dataEvents(wiretest.RawChat(deltas, "stop"))), 0)
-	cfg.Dialect = dialect.Qwen
+	if cfg.Dialect == 0 {
+		cfg.Dialect = dialect.Qwen
+	}
 	client, base := clientFor(t, face, New(cfg), u.srv.URL)
 	resp := post(t, client, base+"/v1/chat/completions", body)
 	defer resp.Body.Close()
@@ -120,6 +127,50 @@ func TestDialect(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestDialectFamilies: every syntax's calls, as its Format writes them,
+// reach the client as tool_calls through the gateway, typed by the
+// request's tools, and a call the policy skips is blocked.
+func TestDialectFamilies(t *testing.T) {
+	request := `{"model":"m","stream":true,"messages":[],"tools":` + qwenTools + `}`
+	skip := mustPolicy(t, `{"run": [{"arg": "/path", "prefix": "/", "mode": "skip"}, {"mode": "unattended"}]}`)
+	for _, name := range dialect.SyntaxNames() {
+		syn, err := dialect.ParseSyntax(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(name, func(t *testing.T) {
+			read, err := syn.Format("read", []byte(`{"path": "src/main.go", "lines": 20}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rm, err := syn.Format("rm", []byte(`{"path": "/"}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var mu sync.Mutex
+			var recs []Action
+			cfg := Config{Dialect: syn, Policy: func(string) *policy.Policy { return skip },
+				OnCall: func(r Record) { mu.Lock(); recs = append(recs, r.Action); mu.Unlock() }}
+			text, results, err := dialectRun(t, "proxy", cfg, "Two.\n"+string(read)+"\n"+string(rm), request)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(results) != 1 || !results[0].Executable || results[0].Call.Name != "read" ||
+				string(results[0].Arguments) != `{"path":"src/main.go","lines":20}` {
+				t.Fatalf("calls %+v", results)
+			}
+			if !strings.HasPrefix(text, "Two.\n") || !strings.Contains(text, `The call to the tool "rm"`) {
+				t.Errorf("text %q", text)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if !slices.Equal(recs, []Action{Forwarded, Blocked}) {
+				t.Errorf("records %v", recs)
+			}
+		})
 	}
 }
 
