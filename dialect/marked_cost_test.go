@@ -109,7 +109,9 @@ func TestMarkedLinear(t *testing.T) {
 		{"minimax long call", MiniMaxM2, func(n int) string {
 			return mmSection + `<invoke name="f"><parameter name="p">` + strings.Repeat("</invok </inv <<", n/16) + "</parameter></invoke>" + mmSectionEnd
 		}},
-		{"glm near-miss names", GLM45, func(n int) string { return strings.Repeat("<tool_call>"+strings.Repeat("n", MaxName)+"x", n/(MaxName+12)) }},
+		{"glm near-miss names", GLM45, func(n int) string {
+			return strings.Repeat("<tool_call>"+strings.Repeat("n", MaxName)+"x", n/(MaxName+12))
+		}},
 		{"harmony reasoning", Harmony, func(n int) string {
 			return "<|channel|>analysis<|message|>" + strings.Repeat("<|en <|retur <|cal ", n/19) + hmEnd
 		}},

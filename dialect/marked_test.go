@@ -2,7 +2,6 @@ package dialect
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -32,10 +31,9 @@ type moutcome struct {
 // mharness is a Reader of a marked family with the family's own
 // tokenizers.
 type mharness struct {
-	r          *Reader
-	calls      *toolcall.Response
-	text, rsn  strings.Builder
-	lastWriteN int
+	r         *Reader
+	calls     *toolcall.Response
+	text, rsn strings.Builder
 }
 
 func newMHarness(syn Syntax, tools *schema.Tools) *mharness {
@@ -201,7 +199,6 @@ func TestMarkers(t *testing.T) {
 			}
 		}
 	}
-	_ = fmt.Sprint
 }
 
 // TestTagFamilies checks the framing of the families written in tags: the
