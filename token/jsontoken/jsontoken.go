@@ -19,8 +19,9 @@ import (
 //     offsets, limits, the sticky error and truncation at Close.
 //   - lex and the readers of each state: between (the bytes between tokens,
 //     and every token that ends in the chunk, read whole), and keyName,
-//     number, literal for a token that a chunk cuts. String values are
-//     streamed by the lifecycle's JSONString once they are cut.
+//     stringData, number, literal for a token that a chunk cuts. String
+//     values that are not plain text are streamed by the lifecycle's
+//     JSONString.
 //   - read, readError, reject: handing jsontext one whole token at a time
 //     and mapping its errors back to the input.
 //   - truncated, pointer, name: the pointers of errors.
@@ -140,7 +141,7 @@ func (t *Tokenizer) lex(b []byte, base int64) error {
 		case lifecycle.Between:
 			i, err = t.between(b, i, base)
 		case lifecycle.String:
-			i, err = t.lc.JSONString((*grammar)(t), &t.str, b, i, base)
+			i, err = t.stringData(b, i, base)
 		case lifecycle.Key:
 			i, err = t.keyName(b, i, base)
 		case lifecycle.Number:
@@ -269,8 +270,20 @@ func (t *Tokenizer) startKey(b []byte, i int, base int64) (int, error) {
 	return j, nil
 }
 
-// keyName reads more of a key that a chunk cut or that has escapes.
+// keyName reads more of a key that a chunk cut or that has escapes:
+// plain text as it is in b, the rest through t.str.
 func (t *Tokenizer) keyName(b []byte, i int, base int64) (int, error) {
+	if !t.str.Pending() {
+		j := i + jsonwire.ScanPlain(b[i:])
+		switch {
+		case j == len(b):
+			t.key = append(t.key, b[i:]...)
+			return j, nil
+		case b[j] == '"':
+			t.key = append(t.key, b[i:j]...)
+			return j + 1, t.endKey(t.key, base+int64(j+1))
+		}
+	}
 	text, n, closed, lerr := t.str.Next(b[i:], base+int64(i))
 	t.key = append(t.key, text...)
 	if lerr != nil {
@@ -298,9 +311,7 @@ func (t *Tokenizer) endKey(k []byte, determinedAt int64) error {
 }
 
 // startString reads a string value from b[i:], just past its opening
-// quote. Plain text is reported as it is in b; the rest, from the first
-// byte that is not plain, is streamed by the lifecycle's JSONString, as
-// the string's text after a chunk cut it.
+// quote.
 func (t *Tokenizer) startString(b []byte, i int, base int64) (int, error) {
 	if err := t.read(t.tokOff, standIn, unitStandIn); err != nil {
 		return i - 1, err
@@ -309,27 +320,38 @@ func (t *Tokenizer) startString(b []byte, i int, base int64) (int, error) {
 	if err := t.lc.Emit(token.BeginString, nil, t.tokOff+1); err != nil {
 		return i, err
 	}
+	// t.str needs no Reset: every string before this one ended at its
+	// closing quote, where nothing is pending.
+	t.lc.State = lifecycle.String
+	return t.stringData(b, i, base)
+}
+
+// stringData reads the text of a string value from b[i:]. Plain text up
+// to the closing quote or to the end of b is reported as it is in b, as
+// the lifecycle's JSONString would report it; any other is streamed by
+// JSONString.
+func (t *Tokenizer) stringData(b []byte, i int, base int64) (int, error) {
+	if t.str.Pending() {
+		return t.lc.JSONString((*grammar)(t), &t.str, b, i, base)
+	}
 	j := i + jsonwire.ScanPlain(b[i:])
 	switch {
-	case j < len(b) && b[j] == '"':
+	case j == len(b):
+		if j == i {
+			return j, nil
+		}
+		// Plain text is its own escaped form.
+		return j, t.lc.EmitData(b[i:j], b[i:j:j], base+int64(j))
+	case b[j] == '"':
 		if j > i {
-			// Plain text is its own escaped form.
 			if err := t.lc.EmitData(b[i:j], b[i:j:j], base+int64(j)); err != nil {
 				return j, err
 			}
 		}
 		t.lc.ValueEnded()
 		return j + 1, t.lc.Emit(token.EndString, nil, base+int64(j+1))
-	case j == len(b) && j > i:
-		// What t.str would report for the same text.
-		if err := t.lc.EmitData(b[i:j], b[i:j:j], base+int64(j)); err != nil {
-			return j, err
-		}
-		i = j
 	}
-	t.str.Reset()
-	t.lc.State = lifecycle.String
-	return i, nil
+	return t.lc.JSONString((*grammar)(t), &t.str, b, i, base)
 }
 
 // standIn is what jsontext reads in place of a string, key or value.
