@@ -275,14 +275,14 @@ func (t *Tokenizer) startKey(b []byte, i int, base int64) (int, error) {
 func (t *Tokenizer) keyName(b []byte, i int, base int64) (int, error) {
 	if !t.str.Pending() {
 		j := i + jsonwire.ScanPlain(b[i:])
+		t.key = append(t.key, b[i:j]...)
 		switch {
 		case j == len(b):
-			t.key = append(t.key, b[i:]...)
 			return j, nil
 		case b[j] == '"':
-			t.key = append(t.key, b[i:j]...)
 			return j + 1, t.endKey(t.key, base+int64(j+1))
 		}
+		i = j
 	}
 	text, n, closed, lerr := t.str.Next(b[i:], base+int64(i))
 	t.key = append(t.key, text...)
