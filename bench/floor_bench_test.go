@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bytes"
+	"flag"
 	"io"
 	"slices"
 	"strings"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 )
+
+var floorRounds = flag.Int("floorrounds", 9, "the `rounds` of BenchmarkFloor's ratios (0: none, the impls' own figures only)")
 
 // BenchmarkFloor measures the JSON tokenizer against the floor of a
 // jsontext-backed tokenizer (docs/design.md's target: at most 1.25 times
@@ -36,8 +39,8 @@ import (
 // checks too; the floor counts that twice, in jsontoken's favour.)
 //
 // Each reports ns/token (time on the wall in the b.Loop) and allocs/op;
-// jsontoken's line adds, from nine rounds that each time every impl in
-// turn (a batch of at least 10 ms of process CPU time each), the medians
+// jsontoken's line adds, from nine rounds (-floorrounds) that each time
+// every impl in turn (a batch of at least 10 ms of process CPU time each), the medians
 // over the rounds of: x_floor, its time over the floor's in the same round;
 // x_per_read and x_whole, over jsontext-per-read's and jsontext-whole's;
 // and cpu-ns/token of itself and of the floor.
@@ -56,7 +59,7 @@ func BenchmarkFloor(b *testing.B) {
 					}
 					perToken := float64(b.Elapsed().Nanoseconds()) / float64(b.N) / float64(len(units))
 					b.ReportMetric(perToken, "ns/token")
-					if impl.name == "jsontoken" {
+					if impl.name == "jsontoken" && *floorRounds > 0 {
 						reportFloor(b, impls, len(units))
 					}
 				})
@@ -113,11 +116,12 @@ func floorImpls(b *testing.B, data []byte, units [][]byte, n int) []floorImpl {
 	}})
 }
 
-// reportFloor times impls (floorImpls') in nine rounds and reports the
-// ratios BenchmarkFloor describes for impls[0].
+// reportFloor times impls (floorImpls') in rounds and reports the ratios
+// BenchmarkFloor describes for impls[0].
 func reportFloor(b *testing.B, impls []floorImpl, tokens int) {
-	const rounds = 9
-	var floor, perRead, whole, self, floorNs [rounds]float64
+	rounds := *floorRounds
+	floor, perRead, whole := make([]float64, rounds), make([]float64, rounds), make([]float64, rounds)
+	self, floorNs := make([]float64, rounds), make([]float64, rounds)
 	for r := range rounds {
 		var ns [4]float64
 		for i, impl := range impls {
@@ -126,8 +130,8 @@ func reportFloor(b *testing.B, impls []floorImpl, tokens int) {
 		self[r], floorNs[r] = ns[0], ns[1]+ns[2]
 		floor[r], perRead[r], whole[r] = ns[0]/floorNs[r], ns[0]/ns[1], ns[0]/ns[3]
 	}
-	median := func(v [rounds]float64) float64 {
-		slices.Sort(v[:])
+	median := func(v []float64) float64 {
+		slices.Sort(v)
 		return v[rounds/2]
 	}
 	b.ReportMetric(median(floor), "x_floor")
