@@ -215,7 +215,7 @@ func (s *Set) hash(f []byte) uint64 {
 	return maphash.Bytes(s.seed, f)
 }
 
-// Work returns the units of work done so far (bytes folded, hashes
+// Work returns the units of work done so far (bytes folded, keys
 // compared, table slots probed and cleared), for tests of linearity.
 func (s *Set) Work() int64 { return s.work }
 
