@@ -116,6 +116,10 @@ const (
 // scan reads p[i:]; it stops past the bracket that ends the value if
 // untilEnd, or at a byte stop outside strings.
 func (s *jsonScan) scan(p []byte, i int, stop byte, untilEnd bool) (int, int) {
+	// The next quote and backslash in p, found with bytes.IndexByte and
+	// looked for again only once i has passed them, so that each byte of a
+	// string is scanned once: len(p) when there is none.
+	quote, slash := -1, -1
 	for i < len(p) {
 		if s.esc {
 			s.esc = false
@@ -123,17 +127,20 @@ func (s *jsonScan) scan(p []byte, i int, stop byte, untilEnd bool) (int, int) {
 			continue
 		}
 		if s.inStr {
-			j := bytes.IndexAny(p[i:], "\"\\")
-			if j < 0 {
+			if quote < i {
+				quote = indexFrom(p, i, '"')
+			}
+			if slash < i {
+				slash = indexFrom(p, i, '\\')
+			}
+			switch {
+			case slash < quote:
+				i, s.esc = slash+1, true
+			case quote < len(p):
+				i, s.inStr = quote+1, false
+			default:
 				return len(p), jsMore
 			}
-			i += j
-			if p[i] == '\\' {
-				s.esc = true
-			} else {
-				s.inStr = false
-			}
-			i++
 			continue
 		}
 		switch c := p[i]; c {
@@ -154,6 +161,14 @@ func (s *jsonScan) scan(p []byte, i int, stop byte, untilEnd bool) (int, int) {
 		i++
 	}
 	return len(p), jsMore
+}
+
+// indexFrom returns the index of the first c in p from i, or len(p).
+func indexFrom(p []byte, i int, c byte) int {
+	if j := bytes.IndexByte(p[i:], c); j >= 0 {
+		return i + j
+	}
+	return len(p)
 }
 
 // Envelope states (Hermes' object, an element of Mistral's array).
