@@ -72,6 +72,85 @@
 // a call without a name is not executable. The call ends after
 // </tool_call>.
 //
+// # Open-weight families
+//
+// The other syntaxes are the ones open-weight models write when a server
+// serves them raw (tool parsing off): [Hermes], [Mistral], [DeepSeekV3],
+// [DeepSeekV31], [DeepSeekDSML], [KimiK2], [GLM45], [MiniMaxM2] and
+// [Harmony]. Their markers are the models' special tokens (or tags), as
+// the chat templates write them; the Reader matches them byte for byte,
+// anywhere in the text, and holds back only what may still become one.
+//
+// The families that write their arguments as JSON text (Hermes, Mistral,
+// the two DeepSeek JSON ones, Kimi K2, Harmony) have their markers read by
+// the Reader alone: each call is fed its JSON arguments, nothing else, and
+// its tokenizer is token/jsontoken ([Syntax.Tokenizer]). A call's
+// arguments end at the family's closing marker outside a JSON string (a
+// string may hold any marker), or, for Mistral's, where the JSON value
+// ends. The families written in tags (GLM, MiniMax, DSML) feed each call
+// its whole source, from its own opening tag (<tool_call>, <invoke
+// name="F">, <｜DSML｜invoke name="F">) to its closing one, to a tokenizer
+// of tags that types the values by the tools' schemas, as Qwen's does.
+//
+// Some families gather their calls in a section: DeepSeek's
+// <｜tool▁calls▁begin｜> ... <｜tool▁calls▁end｜>, Kimi's
+// <|tool_calls_section_begin|> ... <|tool_calls_section_end|> (or the
+// singular <|tool_call_section_begin|>, which vLLM's parser takes too),
+// MiniMax's <minimax:tool_call> ... </minimax:tool_call>, DSML's
+// <｜DSML｜function_calls> or <｜DSML｜tool_calls> and its closing tag. In a
+// section only JSON white space may separate the calls. The section
+// markers, that white space, and the markers of the JSON families are
+// framing: they go neither to [OnText] nor to a call.
+//
+// The heads, held back until complete (at most 512 bytes):
+//
+//	Hermes        <tool_call> {"name": "NAME", "arguments": {...}} </tool_call>
+//	Mistral       [TOOL_CALLS]NAME[ARGS]{...}   or   [TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{...}
+//	              [TOOL_CALLS] [{"name": "NAME", "arguments": {...}, "id": "ID"}, ...]
+//	DeepSeekV3    <｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\n```json {...} ```<｜tool▁call▁end｜>
+//	DeepSeekV31   <｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{...}<｜tool▁call▁end｜>
+//	KimiK2        <|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{...}<|tool_call_end|>
+//	GLM45         <tool_call>NAME then "\n" (GLM-4.5, 4.6) or the first tag (GLM-4.7 and later)
+//	MiniMaxM2     <invoke name="NAME">
+//	DeepSeekDSML  <｜DSML｜invoke name="NAME">
+//
+// NAME is 1 to [MaxName] of [A-Za-z0-9_.-]. White space (JSON's) may stand
+// around the JSON arguments, around Kimi's id and between Hermes' and
+// Mistral's JSON tokens. Hermes' and Mistral's objects hold "name", then
+// "arguments" (and, in Mistral's array, an optional "id"), nothing else,
+// each once, the name a plain string: the call starts, with its name,
+// when its arguments begin, so that a policy sees all of them. An object
+// that gives "arguments" before "name" is refused: taking it would mean
+// either holding the arguments back until the name came, or judging them
+// without knowing the tool. Kimi's id is the call's id (its name is the id
+// without "functions." and ":IDX"); Mistral's [CALL_ID] or "id" is too;
+// the others give none.
+//
+// [Harmony] (gpt-oss) is a sequence of messages, each a header, <|message|>,
+// its content and an end: <|end|> or <|return|>, or <|call|> for a call.
+// The text a server returns begins in the first message's header, after
+// the prompt's <|start|>assistant: a header begins with <|start|>assistant
+// or with <|channel|>, and holds a channel (<|channel|>NAME), a recipient
+// (to=functions.NAME, before or after the channel), a content type
+// (<|constrain|>json or json). A message with a recipient is a call, its
+// content the JSON arguments, ended by <|call|>; the tool is NAME for
+// functions.NAME, the recipient itself for any other (a built-in tool). A
+// message on the analysis channel is reasoning, given to [OnReasoning];
+// any other message (final, commentary without a recipient) is text. Text
+// outside messages is prose.
+//
+// Anything else where the markers allow nothing else (text in a section, a
+// head that names no tool, a header that is not an assistant's, an object
+// with other members) is an error of the text, not of one call: Write
+// returns a *[token.SyntaxError] (category [token.ErrSyntax], its Syntax
+// "NAME text", with the byte offset in the text, line and column) and
+// fails the Response ([toolcall.Response.Fail]), so that no call of the
+// message runs; what was handed on stays handed on. A call whose closing
+// marker never comes is cut off ([toolcall.Response.Cut]): it ends
+// truncated even if its JSON was complete, since what followed is not
+// known. Markers differ in how servers send them; what is accepted is what
+// the models' chat templates write, as listed.
+//
 // # Prose
 //
 // Prose goes to [OnText] the moment the bytes received show it cannot be the
@@ -82,7 +161,8 @@
 // and at Close.
 //
 // The pieces given to OnText and [OnSource], joined in the order they come,
-// are exactly the text. The joined prose, each call's source and the
+// are exactly the text (for Caret, XML and Qwen: the other families'
+// markers are framing, given to neither). The joined prose, each call's source and the
 // calls' Results are the same for every way of cutting the text into
 // chunks; how the prose and the sources are cut into pieces is not.
 //

@@ -123,3 +123,53 @@ func Example_chatCompletions() {
 	// 0 read_file {"path":"src/main.go"} executable=true
 	// native calls: 0
 }
+
+// gpt-oss served raw writes Harmony messages: its reasoning on the
+// analysis channel, its call as a message to functions.NAME, ended by
+// <|call|>. The markers are framing; the reasoning goes to OnReasoning.
+func ExampleOnReasoning() {
+	calls := toolcall.New(toolcall.WithStreamOptions(argstream.WithTokenizer(dialect.Harmony.Tokenizer(nil))))
+	rd := dialect.NewReader(dialect.Harmony, calls,
+		dialect.OnText(func(text []byte) { fmt.Printf("text %q\n", text) }),
+		dialect.OnReasoning(func(text []byte) { fmt.Printf("reasoning %q\n", text) }))
+	for _, delta := range []string{
+		"<|channel|>analysis<|message|>Need the weather.<|e", "nd|><|start|>assistant<|channel|>commentary to=functions.get_",
+		`weather <|constrain|>json<|message|>{"city": "Par`, `is"}<|call|>`,
+	} {
+		if _, err := rd.WriteString(delta); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	rd.Close()
+	for _, res := range calls.End() {
+		fmt.Printf("%d %s %s executable=%v\n", res.Call.Index, res.Call.Name, res.Arguments, res.Executable)
+	}
+	// Output:
+	// reasoning "Need the weather."
+	// 0 get_weather {"city":"Paris"} executable=true
+}
+
+// Kimi K2's calls carry their own ids; a section gathers them, and only
+// white space may stand between them. Text in a section is an error of the
+// whole message: no call of it runs.
+func Example_kimiK2() {
+	for _, text := range []string{
+		"<|tool_calls_section_begin|><|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{\"q\": \"go\"}<|tool_call_end|><|tool_calls_section_end|>",
+		"<|tool_calls_section_begin|><|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{\"q\": \"go\"}<|tool_call_end|>and<|tool_calls_section_end|>",
+	} {
+		calls := toolcall.New()
+		rd := dialect.NewReader(dialect.KimiK2, calls)
+		if _, err := rd.WriteString(text); err != nil {
+			fmt.Println(err)
+		}
+		rd.Close()
+		for _, res := range calls.End() {
+			fmt.Printf("%s %s %s executable=%v\n", res.Call.ID, res.Call.Name, res.Arguments, res.Executable)
+		}
+	}
+	// Output:
+	// functions.search:0 search {"q":"go"} executable=true
+	// token: invalid kimi-k2 text at byte 121 (line 1, column 122): only white space may separate the calls of a section
+	// functions.search:0 search null executable=false
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/argstream/argstream"
@@ -98,8 +99,10 @@ func closedSource(syntax Syntax, src []byte) bool {
 	case XML:
 		i := bytes.LastIndex(src, []byte(xmlClose))
 		return i > 0 && bytes.IndexByte(src[i:], '>') == len(src)-i-1
-	default:
+	case Qwen:
 		return bytes.HasSuffix(src, []byte(qwenClose))
+	default:
+		return bytes.HasSuffix(src, []byte(families[syntax].closer))
 	}
 }
 
@@ -220,7 +223,7 @@ func (h *harness) run(chunks [][]byte) outcome {
 				panic(err)
 			}
 			c.Source = decodeHex(args.Source)
-		case errors.As(res.Err, &se):
+		case errors.As(res.Err, &se) && strings.HasPrefix(se.Syntax, "test "):
 			c.Source = decodeHex(se.Detail)
 			c.Truncated = errors.Is(res.Err, token.ErrTruncated)
 			c.Err = "truncated"

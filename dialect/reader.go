@@ -44,8 +44,9 @@ var ErrClosed = token.ErrClosed
 type Option func(*config)
 
 type config struct {
-	onText   func(text []byte)
-	onSource func(index int64, src []byte)
+	onText      func(text []byte)
+	onReasoning func(text []byte)
+	onSource    func(index int64, src []byte)
 }
 
 // OnText makes the [Reader] call fn with each piece of prose, the moment it
@@ -53,6 +54,12 @@ type config struct {
 // The pieces of one message, joined, are its prose whatever the chunking;
 // how it is cut into pieces depends on the chunking.
 func OnText(fn func(text []byte)) Option { return func(c *config) { c.onText = fn } }
+
+// OnReasoning makes the [Reader] call fn with each piece of a model's
+// reasoning, where its syntax sets reasoning apart from the text it shows
+// ([Harmony]'s analysis channel), as [OnText] does with prose. Without it
+// reasoning is dropped. text is borrowed: it is valid until fn returns.
+func OnReasoning(fn func(text []byte)) Option { return func(c *config) { c.onReasoning = fn } }
 
 // OnSource makes the [Reader] call fn with each piece of a call's source, the
 // bytes that it feeds to the call at index, just before it feeds them:
@@ -119,6 +126,28 @@ type Reader struct {
 
 	names map[string]string // tool names, interned
 	sbuf  []byte            // WriteString's copy
+
+	// The marked families (marked.go).
+	fam       *family
+	mode      mode
+	back      mode // mMark: the mode the marker is matched from
+	lm        litMatcher
+	sect      int      // mSection: the index of the section's opening marker in fam.opens
+	headAt    int      // mHead: where the head begins in hold
+	js        jsonScan // mBody
+	untilEnd  bool     // mBody: the arguments end with their JSON value
+	reasoning bool     // mContent: Harmony's analysis channel
+	env       uint8    // mEnv: the envelope's state
+	envArray  bool     // Mistral's JSON array of calls
+	envSeen   uint8    // the envelope's members read
+	envKeyBit uint8    // the member being read
+	envKeyBuf []byte   // a member name
+	envStr    []byte   // a string value
+	envName   []byte   // the tool's name
+	envID     []byte   // Mistral: the call's id, if it came before its arguments
+
+	// Where the chunk begins in the text, for errors.
+	off, lines, lineAt int64
 }
 
 // Caret: the longest line a [Reader] must see whole in a call, "--- NAME\r".
@@ -143,6 +172,10 @@ func NewReader(syntax Syntax, calls *toolcall.Response, opts ...Option) *Reader 
 		r.line = make([]byte, 0, lineMax)
 		r.mlName = make([]byte, 0, MaxName)
 	}
+	if syntax.marked() {
+		r.fam = families[syntax]
+		r.hold = make([]byte, 0, maxHead)
+	}
 	r.Reset()
 	return r
 }
@@ -156,6 +189,8 @@ func (r *Reader) Reset() {
 	r.col0 = true
 	r.hold = r.hold[:0]
 	r.resetBody()
+	r.mode, r.env, r.envArray, r.envSeen, r.envID = mProse, envOpen, false, 0, r.envID[:0]
+	r.off, r.lines, r.lineAt = 0, 0, 0
 }
 
 func (r *Reader) resetBody() {
@@ -168,9 +203,11 @@ func (r *Reader) resetBody() {
 // holds back only what may still open a call: at most a few hundred bytes.
 // p is not kept.
 //
-// It returns len(p) and nil, [ErrClosed] after [Reader.Close], or the error the
-// Response returned ([toolcall.ErrEnded] after its End), with the number of
-// bytes of p read before it. That error is sticky: the [Reader] returns it
+// It returns len(p) and nil, [ErrClosed] after [Reader.Close], the error the
+// Response returned ([toolcall.ErrEnded] after its End), or, for the
+// open-weight families, a *[token.SyntaxError] for markers out of place
+// (see the package documentation: the Response has failed), with the
+// number of bytes of p read before it. That error is sticky: the [Reader] returns it
 // again until [Reader.Reset]. A call's own errors are in its [toolcall.Result].
 func (r *Reader) Write(p []byte) (int, error) {
 	switch {
@@ -179,9 +216,26 @@ func (r *Reader) Write(p []byte) (int, error) {
 	case r.err != nil:
 		return 0, r.err
 	}
-	n, err := r.feed(p)
+	var n int
+	var err error
+	if r.fam != nil {
+		n, err = r.feedMarked(p)
+		r.advance(p[:n])
+	} else {
+		n, err = r.feed(p)
+	}
 	r.err = err
 	return n, err
+}
+
+// advance moves the offset, line and line start of the chunk's beginning
+// past p.
+func (r *Reader) advance(p []byte) {
+	if j := bytes.LastIndexByte(p, '\n'); j >= 0 {
+		r.lines += int64(bytes.Count(p, []byte{'\n'}))
+		r.lineAt = r.off + int64(j) + 1
+	}
+	r.off += int64(len(p))
 }
 
 // WriteString is [Reader.Write] for text that comes as strings. It copies s
@@ -193,7 +247,10 @@ func (r *Reader) WriteString(s string) (int, error) {
 }
 
 // Close ends the text. Prose held back is handed to [OnText]. A [Qwen] call
-// whose name was not complete starts unnamed, with the source held back.
+// whose name was not complete starts unnamed, with the source held back. A
+// call of the open-weight families whose head or arguments the text cut
+// off is cut ([toolcall.Response.Cut]: it ends truncated), one written in
+// tags left open as Qwen's is.
 // A [Caret] block whose last line is exactly ^^^, with no line end, is
 // stopped. Any other call still open is left open: the Response's End
 // closes it, and its tokenizer, which never saw its closing fence or tag,
@@ -207,6 +264,11 @@ func (r *Reader) Close() error {
 	}
 	r.closed = true
 	if r.err != nil {
+		return r.err
+	}
+	if r.fam != nil {
+		r.err = r.closeMarked()
+		r.mode, r.hold = mProse, r.hold[:0]
 		return r.err
 	}
 	switch r.st {

@@ -364,7 +364,7 @@ func TestResetMidMessage(t *testing.T) {
 }
 
 func TestParseSyntax(t *testing.T) {
-	for _, s := range []Syntax{Caret, XML, Qwen} {
+	for s := Caret; s <= lastSyntax; s++ {
 		got, err := ParseSyntax(s.String())
 		if err != nil || got != s {
 			t.Errorf("ParseSyntax(%q) = %v, %v", s.String(), got, err)
@@ -380,8 +380,8 @@ func TestParseSyntax(t *testing.T) {
 	}
 	defer func() {
 		if recover() == nil {
-			t.Error("NewReader(Syntax(9)) did not panic")
+			t.Error("NewReader(lastSyntax+1) did not panic")
 		}
 	}()
-	NewReader(Syntax(9), toolcall.New())
+	NewReader(lastSyntax+1, toolcall.New())
 }

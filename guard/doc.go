@@ -9,11 +9,11 @@
 // upstream request is cancelled at once (no more paying for its tokens)
 // and the client's stream is ended with well-formed closing events.
 //
-// It reads the three wires of packages anthropicstream and openaistream
-// (Anthropic Messages, OpenAI Chat Completions, the Responses API), with
-// their strictness: an event that two readers could read differently is
-// refused, and whatever the gateway cannot read ends the client's stream
-// with the wire's error event (fail closed).
+// It reads the wires of packages anthropicstream, openaistream and
+// geministream (Anthropic Messages, OpenAI Chat Completions, the Responses
+// API, Gemini), with their strictness: an event that two readers could
+// read differently is refused, and whatever the gateway cannot read ends
+// the client's stream with the wire's error event (fail closed).
 //
 // # Faces
 //
@@ -52,6 +52,9 @@
 //     tool_calls becomes stop if no call is left.
 //   - Responses: a message item at the call's output_index, its events
 //     whole, and in the final response's output.
+//   - Gemini: a text part in place of the call's first functionCall part;
+//     the other parts of a call streamed over several (Vertex AI's
+//     partialArgs) are left out.
 //
 // On its next turn the model reads the notice as the assistant's own text:
 // it knows the call did not run, and why.
@@ -70,11 +73,11 @@
 // judged: it ends the stream with an error, as do tool calls in a Chat
 // choice other than the first, and Chat tool calls without an index, which
 // the SDKs number otherwise. Gemini's wire ([wire.OfPath]: its path says
-// whether it streams) is judged as the others: its calls come whole, one
-// part each, so nothing is held, and a blocked call's part becomes a text
-// part with the notice. Ollama's (JSON lines) and Bedrock's (event stream
-// frames) are not: a stream of theirs is refused, and a whole response
-// that holds a tool call.
+// whether it streams) is judged as the others; a whole call is decided
+// within its event, so nothing is held for it, and the upstream is not
+// cancelled for a Gemini block. Ollama's (JSON lines) and Bedrock's (event
+// stream frames) are not judged: a stream of theirs is refused, and a
+// whole response that holds a tool call.
 //
 // # Memory and time
 //

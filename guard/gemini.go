@@ -58,14 +58,19 @@ func (w *geminiRewriter) emit(s *stream, b *block) error {
 			w.noticed = map[int64]bool{}
 		}
 		w.noticed[i] = true
-		q, _ := jsontext.AppendQuote([]byte(`{"text":`), s.notice(i))
-		return append(q, '}'), true
+		return textPart(s.notice(i)), true
 	})
 	if err != nil {
 		return err
 	}
 	s.writeEvent("", data)
 	return nil
+}
+
+// textPart is a Gemini text part holding text, a notice.
+func textPart(text string) jsontext.Value {
+	b, _ := jsontext.AppendQuote([]byte(`{"text":`), text)
+	return append(b, '}')
 }
 
 // closing ends the client's stream as Gemini ends one: a last event with

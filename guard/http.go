@@ -110,32 +110,39 @@ func newExchange(req *http.Request) (*exchange, error) {
 	return x, nil
 }
 
-// errEncoding is a request's content encoding that the gateway cannot
-// decode.
-var errEncoding = errors.New("guard: a request body in a content encoding the gateway cannot decode")
+// errEncoding is a content encoding that the gateway cannot decode.
+var errEncoding = errors.New("guard: a content encoding the gateway cannot decode")
+
+// decoder returns a reader of r decoded from the content encoding enc, or
+// nil for none ("" or identity), or an error wrapping errEncoding for an
+// encoding the gateway cannot decode; whose names the body, for errors.
+func decoder(enc string, r io.Reader, whose string) (io.Reader, error) {
+	switch enc = strings.ToLower(strings.TrimSpace(enc)); enc {
+	case "", "identity":
+		return nil, nil
+	case "gzip", "x-gzip":
+		zr, err := gzip.NewReader(r)
+		if err != nil {
+			return nil, fmt.Errorf("guard: the %s's gzip: %w", whose, err)
+		}
+		return zr, nil
+	case "deflate": // zlib's format (RFC 9110, 8.4.1.2)
+		zr, err := zlib.NewReader(r)
+		if err != nil {
+			return nil, fmt.Errorf("guard: the %s's deflate: %w", whose, err)
+		}
+		return zr, nil
+	}
+	return nil, fmt.Errorf("%w: the %s's %q", errEncoding, whose, enc)
+}
 
 // decodeRequest returns a request body decoded from its Content-Encoding
 // enc, for the gateway to read: errEncoding for an encoding it cannot
 // decode.
 func decodeRequest(enc string, body []byte) ([]byte, error) {
-	var zr io.Reader
-	switch enc = strings.ToLower(strings.TrimSpace(enc)); enc {
-	case "", "identity":
-		return body, nil
-	case "gzip", "x-gzip":
-		r, err := gzip.NewReader(bytes.NewReader(body))
-		if err != nil {
-			return nil, fmt.Errorf("guard: the request's gzip: %w", err)
-		}
-		zr = r
-	case "deflate": // zlib's format (RFC 9110, 8.4.1.2)
-		r, err := zlib.NewReader(bytes.NewReader(body))
-		if err != nil {
-			return nil, fmt.Errorf("guard: the request's deflate: %w", err)
-		}
-		zr = r
-	default:
-		return nil, fmt.Errorf("%w: %q", errEncoding, enc)
+	zr, err := decoder(enc, bytes.NewReader(body), "request")
+	if zr == nil || err != nil {
+		return body, err
 	}
 	plain, err := io.ReadAll(io.LimitReader(zr, MaxRequestBody+1))
 	if err != nil {
@@ -184,24 +191,11 @@ func (g *Guard) judge(x *exchange, resp *http.Response) error {
 // and any other encoding refused, since the gateway must read what the
 // client's SDK reads.
 func decodeBody(resp *http.Response) error {
-	switch enc := strings.ToLower(strings.TrimSpace(resp.Header.Get("Content-Encoding"))); enc {
-	case "", "identity":
-		return nil
-	case "gzip", "x-gzip":
-		zr, err := gzip.NewReader(resp.Body)
-		if err != nil {
-			return fmt.Errorf("guard: the response's gzip: %w", err)
-		}
-		resp.Body = readCloser{zr, resp.Body}
-	case "deflate": // zlib's format (RFC 9110, 8.4.1.2)
-		zr, err := zlib.NewReader(resp.Body)
-		if err != nil {
-			return fmt.Errorf("guard: the response's deflate: %w", err)
-		}
-		resp.Body = readCloser{zr, resp.Body}
-	default:
-		return fmt.Errorf("guard: a response in the content encoding %q, which the gateway cannot read", enc)
+	zr, err := decoder(resp.Header.Get("Content-Encoding"), resp.Body, "response")
+	if zr == nil || err != nil {
+		return err
 	}
+	resp.Body = readCloser{zr, resp.Body}
 	resp.Header.Del("Content-Encoding")
 	resp.Header.Del("Content-Length")
 	resp.ContentLength = -1

@@ -289,8 +289,7 @@ func (g *Guard) wholeGemini(body []byte) ([]byte, error) {
 	replace := map[string]jsontext.Value{}
 	for i, c := range calls {
 		if blocked[i] {
-			q, _ := jsontext.AppendQuote([]byte(`{"text":`), notices[i])
-			replace["/candidates/0/content/parts/"+strconv.Itoa(c.at)] = append(q, '}')
+			replace["/candidates/0/content/parts/"+strconv.Itoa(c.at)] = textPart(notices[i])
 		}
 	}
 	if len(replace) == 0 {

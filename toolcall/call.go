@@ -288,6 +288,23 @@ func (c *call) restate(args []byte) {
 	}
 }
 
+// cut ends the call as cut off before its end mark, unless the
+// provider stopped it or it ended already.
+func (c *call) cut() {
+	if c.stopped || c.ended {
+		return
+	}
+	c.cutStream()
+}
+
+// cutStream ends the Stream as cut off (Stream.Cut).
+func (c *call) cutStream() {
+	c.feeding = true
+	c.err = c.stream.Cut()
+	c.feeding = false
+	c.ended = true
+}
+
 // close ends the call at the end of the response: a call the provider
 // did not finish, or finished in a response it cut short, whose arguments
 // are a bare scalar is cut off ([token.ErrTruncated]); any other is closed.
@@ -296,10 +313,7 @@ func (c *call) close() {
 		return
 	}
 	if c.bareScalar() && (!c.stopped || c.r.incomplete) {
-		c.feeding = true
-		c.err = c.stream.Cut()
-		c.feeding = false
-		c.ended = true
+		c.cutStream()
 		return
 	}
 	c.closeStream()

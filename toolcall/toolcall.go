@@ -346,6 +346,22 @@ func (r *Response) Stop(index int64) error {
 	return nil
 }
 
+// Cut ends the call index as cut off: its text ended before the mark
+// that ends it (a call written in an assistant's text, package dialect,
+// whose closing marker never came). Its arguments end truncated
+// ([token.ErrTruncated]), even if they were a complete JSON value, since
+// what followed them is unknown. A call already stopped or ended is left
+// as it is. Cut returns [ErrEnded] after [Response.End].
+func (r *Response) Cut(index int64) error {
+	if err := r.check(index); err != nil {
+		return err
+	}
+	if c := r.lookup(index); c != nil {
+		c.cut()
+	}
+	return nil
+}
+
 // StopAll stops every call opened so far, as [Response.Stop] does: the
 // provider said the response's calls are complete (a Chat Completions
 // finish_reason of tool_calls or stop). It returns [ErrEnded] after

@@ -6,19 +6,24 @@
 //	argstream aggregate [SYNTAX] [--split N | --split random:SEED | --chunks CHUNKS.json] [FILE]
 //	argstream policy --rules RULES.json [SYNTAX] [--split N | --split random:SEED | --chunks CHUNKS.json] [FILE]
 //	argstream replay [--wire auto|anthropic|openai-chat|openai-responses|gemini|ollama|bedrock] [--framing auto|sse|jsonl|eventstream] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [FILE]
-//	argstream replay --syntax caret|xml|qwen [--schema TOOLS.json] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [FILE]
+//	argstream replay --syntax NAME [--schema TOOLS.json] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [FILE]
 //	argstream replay --render function_call|json [--syntax ...] [--rules RULES.json | --rules-dir DIR] [--pace recorded|none|BYTES_PER_SEC] [--width N] [FILE]
 //	argstream proxy --upstream URL [--listen ADDR] (--rules RULES.json | --rules-dir DIR) [--ask forward|block] [--audit FILE] [--admin ADDR] [--drain DURATION]
 //	argstream version
 //	argstream help [COMMAND]
 //
-// where SYNTAX is --syntax json|caret|xml|qwen [--schema TOOLS.json]: the
-// input of the single-call commands is JSON arguments (json, the default)
-// or one call written in text, fences or tags included, its values typed
-// by the JSON Schemas of the tool definitions in TOOLS.json (package
-// schema). replay --syntax reads an assistant's text, whose prose it
-// reports as text and whose calls (package [dialect]) as the calls of one
-// response.
+// where SYNTAX is --syntax json|NAME [--schema TOOLS.json]: the input of
+// the single-call commands is JSON arguments (json, the default) or one
+// call written in text, fences or tags included, its values typed by the
+// JSON Schemas of the tool definitions in TOOLS.json (package schema).
+// NAME is a syntax of calls written in text (package [dialect]): caret,
+// xml, qwen, hermes, mistral, deepseek-v3, deepseek-v31, deepseek-dsml,
+// kimi-k2, glm45, minimax-m2 or harmony. replay --syntax reads an
+// assistant's text, whose prose it reports as text (gpt-oss's analysis
+// channel as thinking) and whose calls as the calls of one response. The
+// single-call commands read one call's source as its tokenizer does: for
+// the families whose arguments are JSON text (hermes, mistral, the two
+// DeepSeek JSON ones, kimi-k2, harmony) that is the JSON arguments alone.
 //
 // fragments prints every fragment as it is produced, in RFD 043's notation
 // (rfd, the default; docs/design.md, "The fragment protocol") or as JSON

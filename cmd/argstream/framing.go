@@ -208,7 +208,7 @@ func looksLike(head []byte, whole bool) (what, try string) {
 		return "gzip-compressed data", " (decompress it first: gunzip -c FILE | argstream replay)"
 	case !utf8.Valid(trimmed[:min(len(trimmed), 1024)]) && utf8.FullRune(trimmed) || bytes.IndexByte(trimmed, 0) >= 0:
 		return "binary data", ""
-	case trimmed[0] == '[':
+	case trimmed[0] == '[' && !bytes.HasPrefix(trimmed, []byte("[TOOL_CALLS]")):
 		return "a JSON array", " (argstream fragments --chunks FILE reads an array of argument deltas)"
 	case trimmed[0] == '{':
 		if w := jsonlWire(head); w != "" {
@@ -221,24 +221,81 @@ func looksLike(head []byte, whole bool) (what, try string) {
 		}
 		return "server-sent events of no wire replay knows", " (the wires are anthropic, openai-chat, openai-responses, gemini and ollama)"
 	}
-	// A call written in text opens a line of its own, out of a Markdown
-	// code block (where a document would show one).
-	fence := false
-	for line := range strings.SplitSeq(string(trimmed), "\n") {
-		if strings.HasPrefix(line, "```") {
-			fence = !fence
-			continue
-		}
-		for _, s := range []struct{ mark, syntax string }{{"<tool_call>", "qwen"}, {"<tool:", "xml"}, {"^^^", "caret"}} {
-			if !fence && strings.HasPrefix(line, s.mark) {
-				return "an assistant's text with tool calls in " + s.syntax + " syntax", " (--syntax " + s.syntax + ")"
-			}
-		}
+	if syn := calledIn(trimmed); syn != "" {
+		return "an assistant's text with tool calls in " + syn + " syntax", " (--syntax " + syn + ")"
 	}
 	if !whole {
 		return "plain text", ""
 	}
-	return "plain text", " (replay reads a provider's stream, or with --syntax caret|xml|qwen an assistant's text; argstream fragments reads bare arguments)"
+	return "plain text", " (replay reads a provider's stream, or with --syntax SYNTAX an assistant's text; argstream fragments reads bare arguments)"
+}
+
+// textMarkers are the special tokens that only a model's raw output holds,
+// and the syntax each says; the first found wins.
+var textMarkers = []struct{ mark, syntax string }{
+	{"<｜tool▁call▁begin｜>function<｜tool▁sep｜>", "deepseek-v3"},
+	{"<｜tool▁calls▁begin｜>", "deepseek-v31"},
+	{"<｜DSML｜", "deepseek-dsml"},
+	{"<|tool_calls_section_begin|>", "kimi-k2"},
+	{"<|tool_call_section_begin|>", "kimi-k2"},
+	{"<minimax:tool_call>", "minimax-m2"},
+	{"[TOOL_CALLS]", "mistral"},
+	{"<|channel|>", "harmony"},
+}
+
+// calledIn returns the syntax of the tool calls written in text, or "".
+// Special tokens say it wherever they are in a line, <tool_call>
+// (Qwen3-Coder's, Hermes', GLM's) by what follows it, a caret block or
+// XML tag at a line's start; none counts in a Markdown code block or code
+// span (where a document would show one).
+func calledIn(text []byte) string {
+	fence := false
+	for line := range strings.SplitSeq(string(text), "\n") {
+		if strings.HasPrefix(line, "```") {
+			fence = !fence
+			continue
+		}
+		if fence {
+			continue
+		}
+		for _, m := range textMarkers {
+			if i := strings.Index(line, m.mark); i >= 0 && !strings.HasSuffix(line[:i], "`") {
+				return m.syntax
+			}
+		}
+		if i := strings.Index(line, "<tool_call>"); i >= 0 && !strings.HasSuffix(line[:i], "`") {
+			if syn := afterToolCall(text[bytes.Index(text, []byte(line))+i+len("<tool_call>"):]); syn != "" {
+				return syn
+			}
+		}
+		for _, s := range []struct{ mark, syntax string }{{"<tool:", "xml"}, {"^^^", "caret"}} {
+			if strings.HasPrefix(line, s.mark) {
+				return s.syntax
+			}
+		}
+	}
+	return ""
+}
+
+// afterToolCall tells Qwen3-Coder's, Hermes' and GLM's calls apart by what
+// follows their <tool_call>.
+func afterToolCall(after []byte) string {
+	after = bytes.TrimLeft(after, " \t\r\n")
+	switch {
+	case bytes.HasPrefix(after, []byte("<function=")):
+		return "qwen"
+	case bytes.HasPrefix(bytes.TrimLeft(after[min(1, len(after)):], " \t\r\n"), []byte(`"name"`)) && after[0] == '{':
+		return "hermes"
+	}
+	n := 0
+	for n < len(after) && (after[n] == '_' || after[n] == '-' || after[n] == '.' ||
+		'a' <= after[n] && after[n] <= 'z' || 'A' <= after[n] && after[n] <= 'Z' || '0' <= after[n] && after[n] <= '9') {
+		n++
+	}
+	if n > 0 && n < len(after) && (after[n] == '\n' || after[n] == '<') {
+		return "glm45"
+	}
+	return ""
 }
 
 // sseWire is the wire that the events of head tell, or "".

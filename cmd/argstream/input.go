@@ -29,7 +29,7 @@ import (
 	"github.com/go-json-experiment/json"
 )
 
-const inputUsage = "[--syntax json|caret|xml|qwen [--schema TOOLS.json]] [--split N | --split random:SEED | --chunks CHUNKS.json]"
+const inputUsage = "[--syntax json|SYNTAX [--schema TOOLS.json]] [--split N | --split random:SEED | --chunks CHUNKS.json]"
 
 // stdinName names standard input in messages.
 const stdinName = "stdin"
@@ -47,8 +47,8 @@ type input struct {
 }
 
 func (in *input) register(fs *flag.FlagSet) {
-	fs.StringVar(&in.syntax, "syntax", "json", "the arguments' syntax: json, or one call written in text: caret (a ^^^ block), xml (<tool:NAME> tags) or qwen (<tool_call> tags)")
-	fs.StringVar(&in.schema, "schema", "", "with --syntax caret, xml or qwen: the tools' definitions, `TOOLS.json`, whose JSON Schemas type the values (without it every value is a string)")
+	fs.StringVar(&in.syntax, "syntax", "json", "the arguments' syntax: json, or one call written in text in `SYNTAX`: "+syntaxList)
+	fs.StringVar(&in.schema, "schema", "", "with --syntax of calls in text: the tools' definitions, `TOOLS.json`, whose JSON Schemas type the values written as text (without it every such value is a string)")
 	fs.StringVar(&in.split, "split", "", "feed `N`-byte chunks, or random:SEED for random lengths 0..64 (default: each read as it arrives)")
 	fs.StringVar(&in.chunks, "chunks", "", "feed the strings of the JSON array in `CHUNKS.json`, in order")
 }
@@ -108,7 +108,7 @@ func (in *input) open(e env, args []string) (*source, error) {
 func (in *input) syntaxOptions() ([]argstream.Option, error) {
 	if in.syntax == "" || in.syntax == "json" {
 		if in.schema != "" {
-			return nil, errors.New("--schema needs --syntax caret, xml or qwen")
+			return nil, errors.New("--schema needs --syntax of calls written in text")
 		}
 		return nil, nil
 	}
@@ -119,12 +119,17 @@ func (in *input) syntaxOptions() ([]argstream.Option, error) {
 	return []argstream.Option{argstream.WithTokenizer(syn.Tokenizer(tools))}, nil
 }
 
+// syntaxList names the syntaxes of calls written in text, for usage and
+// errors: caret (^^^ blocks), xml (<tool:NAME> tags), qwen, and the
+// open-weight families.
+var syntaxList = strings.Join(dialect.SyntaxNames(), ", ")
+
 // textSyntax reads the flags of a syntax of calls written in text: its
 // name, and the file of the tools' definitions ("" for none).
 func textSyntax(name, schemaFile string) (dialect.Syntax, *schema.Tools, error) {
 	syn, err := dialect.ParseSyntax(name)
 	if err != nil {
-		return 0, nil, fmt.Errorf("--syntax %s: want json, caret, xml or qwen", name)
+		return 0, nil, fmt.Errorf("--syntax %s: want json or one of %s", name, syntaxList)
 	}
 	if schemaFile == "" {
 		return syn, nil, nil

@@ -40,7 +40,7 @@ import (
 	"github.com/argstream/argstream/wire/sse"
 )
 
-const replayUsage = "replay [--wire auto|anthropic|openai-chat|openai-responses|gemini|ollama|bedrock] [--framing auto|sse|jsonl|eventstream] [--syntax caret|xml|qwen [--schema TOOLS.json]] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [--render function_call|json [--pace recorded|none|BYTES_PER_SEC] [--width N]] [FILE]"
+const replayUsage = "replay [--wire auto|anthropic|openai-chat|openai-responses|gemini|ollama|bedrock] [--framing auto|sse|jsonl|eventstream] [--syntax SYNTAX [--schema TOOLS.json]] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [--render function_call|json [--pace recorded|none|BYTES_PER_SEC] [--width N]] [FILE]"
 
 // A wireReader reads one response of a provider's stream from body into
 // resp, calling onText and onThinking with the model's text.
@@ -102,7 +102,7 @@ func runReplay(e env, args []string) int {
 	pace := fs.String("pace", "", "with --render: recorded (240 bytes of arguments and text a second), none, or `BYTES_PER_SEC`")
 	width := fs.Int("width", -1, "with --render: wrap lines at `N` columns, 0 for no wrapping (default: the terminal's width, else $COLUMNS, else 80)")
 	framing := fs.String("framing", "auto", "how the events are framed: auto (told from the first bytes), sse (server-sent events, as the HTTP body carries them), jsonl (one event's JSON data per line, as vercel/ai records streams) or eventstream (AWS event stream frames, as Bedrock sends them)")
-	syntax := fs.String("syntax", "", "the input is an assistant's text, whose calls are written in caret (^^^ blocks), xml (<tool:NAME> tags) or qwen (<tool_call> tags), not a provider's stream")
+	syntax := fs.String("syntax", "", "the input is an assistant's text, not a provider's stream, whose calls are written in `SYNTAX`: "+syntaxList)
 	schemaFile := fs.String("schema", "", "with --syntax: the tools' definitions, `TOOLS.json`, whose JSON Schemas type the values")
 	files, code, ok := parseFlags(e, fs, replayUsage, args)
 	if !ok {
@@ -251,26 +251,32 @@ func (rp *replayer) run(wire string) int {
 		if rp.in.flushErr != nil {
 			return rp.finish()
 		}
-		stopped := rp.prompt != nil && rp.prompt.stopped
-		switch {
-		case stopped:
-			err = errStopped
-		case err != nil:
-			rp.streamError(n, err)
-		}
-		rp.ended(n, resp.End())
-		if stopped {
-			rp.unread(wire, rp.prompt.stoppedAt)
-		}
+		last := rp.endResponse(n, wire, err, resp)
 		resp.Reset()
 		if rp.prompt != nil {
 			rp.prompt.reset()
 			rp.prompt.r.Reset()
 		}
-		if err != nil {
+		if last {
 			return rp.finish()
 		}
 	}
+}
+
+// endResponse reports the end of response n of wire, which its reader
+// ended with err: the stream's error, every call's result, and what was
+// never read if the prompt stopped the replay. It reports whether the
+// replay stops there.
+func (rp *replayer) endResponse(n int, wire string, err error, resp *toolcall.Response) (last bool) {
+	stopped := rp.prompt != nil && rp.prompt.stopped
+	if err != nil && !stopped {
+		rp.streamError(n, err)
+	}
+	rp.ended(n, resp.End())
+	if stopped {
+		rp.unread(wire, rp.prompt.stoppedAt)
+	}
+	return stopped || err != nil
 }
 
 // runFrames replays an input of AWS event stream frames: one Bedrock
@@ -282,16 +288,8 @@ func (rp *replayer) runFrames(ctx context.Context, wire string, resp *toolcall.R
 	rp.wire, rp.labels = "bedrock", labelsOf("bedrock")
 	rp.rep.response(0, "bedrock")
 	err := wireReaders["bedrock"](ctx, rp.body, resp, rp.onText("text"), rp.onText("thinking"))
-	if rp.in.flushErr != nil {
-		return rp.finish()
-	}
-	stopped := rp.prompt != nil && rp.prompt.stopped
-	if err != nil && !stopped {
-		rp.streamError(0, err)
-	}
-	rp.ended(0, resp.End())
-	if stopped {
-		rp.unread("bedrock", rp.prompt.stoppedAt)
+	if rp.in.flushErr == nil {
+		rp.endResponse(0, "bedrock", err, resp)
 	}
 	return rp.finish()
 }
@@ -338,14 +336,16 @@ func (rp *replayer) runText(syn dialect.Syntax, tools *schema.Tools) int {
 		// Stopping is reading no more: nothing else to cancel.
 		rp.prompt.resp, rp.prompt.cancel, rp.prompt.start = resp, func() {}, time.Now()
 	}
-	onText := rp.onText("text")
-	dr := dialect.NewReader(syn, resp, dialect.OnText(func(text []byte) { onText(0, text) }))
+	onText, onThinking := rp.onText("text"), rp.onText("thinking")
+	dr := dialect.NewReader(syn, resp, dialect.OnText(func(text []byte) { onText(0, text) }),
+		dialect.OnReasoning(func(text []byte) { onThinking(0, text) }))
 	rp.labels = textLabels
 	rp.rep.response(0, syn.String())
 	buf := make([]byte, readSize)
+	var werr error
 	for {
 		n, err := rp.body.Read(buf)
-		if _, werr := dr.Write(buf[:n]); werr != nil {
+		if _, werr = dr.Write(buf[:n]); werr != nil {
 			rp.streamError(0, werr)
 			break
 		}
@@ -357,10 +357,8 @@ func (rp *replayer) runText(syn dialect.Syntax, tools *schema.Tools) int {
 		}
 	}
 	stopped := rp.prompt != nil && rp.prompt.stopped
-	if !stopped {
-		if err := dr.Close(); err != nil {
-			rp.streamError(0, err)
-		}
+	if err := dr.Close(); err != nil && !stopped && werr == nil {
+		rp.streamError(0, err) // the Reader's error is sticky: reported once
 	}
 	rp.ended(0, resp.End())
 	if stopped {

@@ -1443,11 +1443,22 @@ func TestReplayLooksLike(t *testing.T) {
 		code  int
 		want  string
 	}{
-		{"README", "../../README.md", nil, exitUsage, "not server-sent events: it looks like plain text (replay reads a provider's stream, or with --syntax caret|xml|qwen an assistant's text; argstream fragments reads bare arguments)"},
+		{"README", "../../README.md", nil, exitUsage, "not server-sent events: it looks like plain text (replay reads a provider's stream, or with --syntax SYNTAX an assistant's text; argstream fragments reads bare arguments)"},
 		{"arguments", "../../testdata/examples/fs_modify_file.json", nil, exitUsage, "cannot tell the wire from its only event: it looks like one JSON document, perhaps a call's arguments (argstream fragments, aggregate and policy read bare arguments)"},
 		{"pretty arguments", "{\n  \"path\": \"a\"\n}\n", nil, exitUsage, "not JSON lines: it looks like one JSON document, perhaps a call's arguments (argstream fragments, aggregate and policy read bare arguments)"},
 		{"array", `["{\"a\"", ": 1}"]`, nil, exitUsage, "not server-sent events: it looks like a JSON array (argstream fragments --chunks FILE reads an array of argument deltas)"},
 		{"caret text", "Let me write it.\n^^^write_file\npath: a\n^^^\n", nil, exitUsage, "it looks like an assistant's text with tool calls in caret syntax (--syntax caret)"},
+		{"qwen text", "Ok.\n<tool_call>\n<function=f>\n</function>\n</tool_call>", nil, exitUsage, "(--syntax qwen)"},
+		{"hermes text", "Ok.\n<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>", nil, exitUsage, "(--syntax hermes)"},
+		{"glm text", "Ok.<tool_call>f\n<arg_key>a</arg_key>", nil, exitUsage, "(--syntax glm45)"},
+		{"mistral text", "[TOOL_CALLS]f[ARGS]{}", nil, exitUsage, "(--syntax mistral)"},
+		{"deepseek-v3 text", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{}\n```<｜tool▁call▁end｜>", nil, exitUsage, "(--syntax deepseek-v3)"},
+		{"deepseek-v31 text", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{}", nil, exitUsage, "(--syntax deepseek-v31)"},
+		{"dsml text", "<｜DSML｜function_calls>", nil, exitUsage, "(--syntax deepseek-dsml)"},
+		{"kimi text", "<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0", nil, exitUsage, "(--syntax kimi-k2)"},
+		{"minimax text", "x <minimax:tool_call>", nil, exitUsage, "(--syntax minimax-m2)"},
+		{"harmony text", "<|channel|>analysis<|message|>hm<|end|>", nil, exitUsage, "(--syntax harmony)"},
+		{"a document about the markers", "Models write `[TOOL_CALLS]` and `<tool_call>f`\n```\n<|channel|>\n```\n", nil, exitUsage, "it looks like plain text"},
 		{"gzip", "\x1f\x8b\x08\x00junk", nil, exitUsage, "gzip-compressed data"},
 		{"chat read as anthropic", chat, []string{"--wire", "anthropic"}, exitInvalid, "the input looks like server-sent events of openai-chat, and was read as anthropic's stream in server-sent events (--wire openai-chat)"},
 		{"anthropic read as responses", streams + recordings[4].file, []string{"--wire", "openai-responses"}, exitInvalid, "the input looks like server-sent events of anthropic, and was read as openai-responses's stream in server-sent events (--wire anthropic)"},

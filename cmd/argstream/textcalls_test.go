@@ -21,7 +21,7 @@ func TestReplaySyntaxes(t *testing.T) {
 	// The parameter each policy decides on: read_files at max_lines,
 	// write_file at path, before its content streams.
 	wantDecidedAfter := map[string]string{"read_files": "max_lines", "write_file": "path"}
-	for _, syn := range []string{"caret", "xml", "qwen"} {
+	for _, syn := range []string{"caret", "xml", "qwen", "hermes", "mistral", "deepseek-v3", "deepseek-v31", "kimi-k2", "harmony"} {
 		res := replayCmd(nil, "--syntax", syn, "--schema", textCalls+"tools.json",
 			"--rules-dir", textCalls+"rules", "--format", "jsonl", textCalls+syn+".txt")
 		if res.code != 0 {
@@ -75,7 +75,7 @@ func TestReplaySyntaxes(t *testing.T) {
 			!strings.HasSuffix(text, "Done: both calls are above.\n") {
 			t.Errorf("%s: prose %q", syn, text)
 		}
-		for _, call := range []string{"^^^", "<tool", "<param", "<function", "project"} {
+		for _, call := range []string{"^^^", "<tool", "<param", "<function", "project", "[TOOL_CALLS]", "<|", "<｜"} {
 			if strings.Contains(text, call) {
 				t.Errorf("%s: prose holds call text %q: %q", syn, call, text)
 			}

@@ -168,10 +168,7 @@ func (r *Reader) EventCalls() []int64 { return r.touched }
 
 // fail fails the Response for a malformed stream, and returns err.
 func (r *Reader) fail(err error) error {
-	if errors.Is(err, ErrMalformed) {
-		r.resp.Fail(err)
-	}
-	return err
+	return adapter.FailMalformed(r.resp, err, ErrMalformed)
 }
 
 func (r *Reader) event(ev sse.Event) error {

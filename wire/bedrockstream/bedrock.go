@@ -186,10 +186,7 @@ func (r *Reader) Message(msg []byte) error {
 
 // fail fails the Response for a malformed stream, and returns err.
 func (r *Reader) fail(err error) error {
-	if errors.Is(err, ErrMalformed) {
-		r.resp.Fail(err)
-	}
-	return err
+	return adapter.FailMalformed(r.resp, err, ErrMalformed)
 }
 
 // malformed wraps err, found in the current message.

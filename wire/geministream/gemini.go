@@ -8,7 +8,6 @@ package geministream
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 
@@ -179,10 +178,7 @@ func (r *Reader) EventCalls() []int64 { return r.touched }
 
 // fail fails the Response for a malformed stream, and returns err.
 func (r *Reader) fail(err error) error {
-	if errors.Is(err, ErrMalformed) {
-		r.resp.Fail(err)
-	}
-	return err
+	return adapter.FailMalformed(r.resp, err, ErrMalformed)
 }
 
 // malformed wraps err, found in the current event.

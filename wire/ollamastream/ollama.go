@@ -156,10 +156,7 @@ func (r *Reader) line(b []byte, atEOF bool) error {
 
 // fail fails the Response for a malformed stream, and returns err.
 func (r *Reader) fail(err error) error {
-	if errors.Is(err, ErrMalformed) {
-		r.resp.Fail(err)
-	}
-	return err
+	return adapter.FailMalformed(r.resp, err, ErrMalformed)
 }
 
 func (r *Reader) step(b []byte, atEOF bool) error {

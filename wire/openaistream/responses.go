@@ -6,7 +6,9 @@ package openaistream
 //   - ResponsesReader: the step over one event, its kind (its data's
 //     "type") and what it does to the Response.
 //
-// The decoding of an event's data is in responses_decode.go.
+// The decoding of an event's data is in responses_decode.go; the
+// arguments of a custom_tool_call (its free text as {"input":TEXT}), in
+// responses_custom.go.
 
 import (
 	"bytes"
@@ -20,7 +22,6 @@ import (
 	"github.com/argstream/argstream/wire"
 	"github.com/argstream/argstream/wire/internal/adapter"
 	"github.com/argstream/argstream/wire/sse"
-	"github.com/go-json-experiment/json/jsontext"
 )
 
 // ReadResponses reads the server-sent events of an OpenAI Responses API
@@ -294,50 +295,6 @@ func (it *responsesItem) call(index int64) fragment.Call {
 	return c
 }
 
-// arguments are the call item's arguments as a restatement gives them: a
-// custom_tool_call's input as {"input":TEXT}, in quoted; ok is false if
-// the item has none.
-func (it *responsesItem) arguments(quoted *[]byte) (args []byte, ok bool) {
-	if string(it.typ) != "custom_tool_call" {
-		return it.args, it.hasArgs
-	}
-	if !it.hasInput {
-		return nil, false
-	}
-	*quoted = customArguments((*quoted)[:0], it.input)
-	return *quoted, true
-}
-
-// customArguments appends to b the arguments of a custom tool call whose
-// input is text: {"input":TEXT}, TEXT a JSON string. A custom call streams
-// as those arguments: customOpen, then each input delta quoted
-// (customChunk), then customClose; the escapes of a string being those of
-// its characters, the deltas quoted one by one make the same text as the
-// input quoted whole.
-func customArguments(b, text []byte) []byte {
-	b = append(b, customOpen...)
-	b = customChunk(b, text)
-	return append(b, customClose...)
-}
-
-const (
-	customOpen  = `{"input":"`
-	customClose = `"}`
-)
-
-// customChunk appends text, valid UTF-8 (a decoded JSON string), escaped
-// as in a JSON string, without the quotes.
-func customChunk(b, text []byte) []byte {
-	n := len(b)
-	b, err := jsontext.AppendQuote(b, text)
-	if err != nil {
-		panic("openaistream: a decoded string that is not UTF-8: " + err.Error())
-	}
-	// Drop the quotes: the opening one at n, the closing one at the end.
-	copy(b[n:], b[n+1:len(b)-1])
-	return b[:len(b)-2]
-}
-
 // responsesErr is the error object of an error or response.failed event.
 type responsesErr struct {
 	typ, code, msg, param []byte
@@ -397,10 +354,7 @@ func (r *ResponsesReader) OtherCalls() bool { return r.otherCalls }
 
 // fail fails the Response for a malformed stream, and returns err.
 func (r *ResponsesReader) fail(err error) error {
-	if errors.Is(err, ErrMalformed) {
-		r.resp.Fail(err)
-	}
-	return err
+	return adapter.FailMalformed(r.resp, err, ErrMalformed)
 }
 
 // event handles one event. Its kind is its data's type, which the SDKs go
@@ -517,18 +471,6 @@ func (r *ResponsesReader) checkItem(it *responsesItem) error {
 		return r.malformed(fmt.Errorf("a %s item without a call_id", it.typ))
 	}
 	return nil
-}
-
-// closeCustom ends the arguments of the custom call at index, its input
-// having ended, once.
-func (r *ResponsesReader) closeCustom(index int64) error {
-	c := r.calls[index]
-	if !c.custom() || c.closed {
-		return nil
-	}
-	c.closed = true
-	r.calls[index] = c
-	return r.resp.Chunk(index, []byte(customClose))
 }
 
 // itemAdded starts a call: output_item.added of a function_call or
