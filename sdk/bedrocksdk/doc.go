@@ -52,6 +52,13 @@
 //     Read, which returns the exception as a *wire.ProviderError.
 //   - A toolUse start of type server_tool_use is a call the provider runs:
 //     Feed marks it fragment.Call.Server, never executable.
+//   - Against a server that answers at once (a local fake, a test
+//     server), the SDK's client now and then closes the connection under
+//     the event stream (stream.Err() is "use of closed network
+//     connection"): the SDK closes the request's body while net/http still
+//     checks it. HTTPClient wraps the SDK's HTTP client so that it cannot;
+//     the tests run through it, and the calls of a stream cut that way
+//     are safe without it (not stopped: truncated, never executable).
 //   - Text and reasoning are not passed to callbacks (Read's wire.OnText
 //     and wire.OnThinking): the loop reads them from the same events, as
 //     *types.ContentBlockDeltaMemberText and

@@ -34,6 +34,10 @@ func Example() {
 		Region:       "us-east-1",
 		BaseEndpoint: aws.String(srv.URL),
 		Credentials:  fakeCredentials,
+	}, func(o *bedrockruntime.Options) {
+		// A server that answers at once (this one, a local fake) needs it:
+		// see HTTPClient.
+		o.HTTPClient = bedrocksdk.HTTPClient(o.HTTPClient)
 	})
 	out, err := client.ConverseStream(context.Background(), &bedrockruntime.ConverseStreamInput{
 		ModelId:  aws.String("test-model"),
