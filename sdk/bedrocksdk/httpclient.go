@@ -36,7 +36,8 @@ import (
 //
 // The calls of a stream cut that way are safe without HTTPClient too: those
 // not stopped come out of End truncated, never executable. HTTPClient keeps
-// such a stream whole.
+// such a stream whole. The client it returns is safe for concurrent use if
+// c is (the SDK's clients are).
 func HTTPClient(c bedrockruntime.HTTPClient) bedrockruntime.HTTPClient {
 	if c == nil {
 		c = awshttp.NewBuildableClient()
