@@ -32,6 +32,7 @@ type Aggregator struct {
 	levels []level   // the values open along the current path; levels[0] is the root
 	keys   []byte    // the current key of every open object, outermost first
 	quote  []byte    // scratch for quoting
+	told   int       // OnText: how much of buf fn has been given
 	done   bool
 	err    error
 	cfg    config
@@ -56,6 +57,7 @@ type Option func(*config)
 
 type config struct {
 	onValue func(fragment.Path, jsontext.Value) error
+	onText  func([]byte)
 	digest  bool
 }
 
@@ -85,6 +87,17 @@ func OnValue(fn func(path fragment.Path, v jsontext.Value) error) Option {
 	return func(c *config) { c.onValue = fn }
 }
 
+// OnText calls fn with each piece of the compact JSON text the moment the
+// Aggregator writes it, after the fragment that made it: the pieces,
+// joined, are the text [Aggregator.Value] returns at the end (WithDigest
+// too, which keeps none of it), each key and punctuation mark as soon as
+// it is known. A writer that streams the arguments as JSON text, as a
+// Chat Completions server streams function.arguments, sends them on.
+// text is valid until fn returns.
+func OnText(fn func(text []byte)) Option {
+	return func(c *config) { c.onText = fn }
+}
+
 // New returns an [Aggregator].
 func New(opts ...Option) *Aggregator {
 	a := &Aggregator{}
@@ -101,7 +114,7 @@ func New(opts ...Option) *Aggregator {
 // options. Values returned before are overwritten.
 func (a *Aggregator) Reset() {
 	a.buf, a.levels, a.keys = a.buf[:0], a.levels[:0], a.keys[:0]
-	a.done, a.err = false, nil
+	a.told, a.done, a.err = 0, false, nil
 	if a.sum != nil {
 		a.sum.Reset()
 	}
@@ -128,7 +141,7 @@ func (a *Aggregator) Digest() ([sha256.Size]byte, error) {
 // spill hashes what a holds, WithDigest.
 func (a *Aggregator) spill() {
 	a.sum.Write(a.buf)
-	a.buf = a.buf[:0]
+	a.buf, a.told = a.buf[:0], 0
 }
 
 // Push adds p's fragment (see [Aggregator.Add]). It implements sink.Sink.
@@ -192,6 +205,11 @@ func (a *Aggregator) Value() (jsontext.Value, error) {
 // number of its keys, or its depth.
 func (a *Aggregator) Add(f *fragment.Fragment) (jsontext.Value, error) {
 	v, err := a.add(f)
+	if a.cfg.onText != nil && len(a.buf) > a.told {
+		text := a.buf[a.told:len(a.buf):len(a.buf)]
+		a.told = len(a.buf)
+		a.cfg.onText(text)
+	}
 	if a.cfg.digest && len(a.buf) >= digestSpill {
 		a.spill()
 	}

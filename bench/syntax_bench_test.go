@@ -13,10 +13,14 @@ import (
 	"github.com/argstream/argstream/dialect"
 	"github.com/argstream/argstream/fragment"
 	"github.com/argstream/argstream/schema"
+	"github.com/argstream/argstream/token/dsml"
+	"github.com/argstream/argstream/token/minimax"
 )
 
 // BenchmarkSyntax streams the arguments of each workload written in each
-// text syntax (by its Format, as a model would write them) through a Stream
+// text syntax whose calls a tokenizer of tags reads (by its Format, as a
+// model would write them; the JSON families' calls are JSON text, and
+// BenchmarkDialect measures their framing) through a Stream
 // with the syntax's tokenizer, typed by a schema of the workload's
 // parameters (so that the arrays of objects are parsed as JSON, as they
 // are in JSON), into an aggregator, in chunks of
@@ -30,9 +34,9 @@ func BenchmarkSyntax(b *testing.B) {
 	for _, w := range loadWorkloads(b, "createFile-100k.json", "modifyFile-100k.json", "structured-100k.json") {
 		tools := schemaOf(b, w.Data)
 		for _, n := range []int{7, 1024} {
-			for _, syn := range []dialect.Syntax{dialect.Caret, dialect.XML, dialect.Qwen} {
+			for _, syn := range []dialect.Syntax{dialect.Caret, dialect.XML, dialect.Qwen, dialect.GLM45, dialect.MiniMaxM2, dialect.DeepSeekDSML} {
 				name := fmt.Sprintf("file=%s/chunk=%d/syntax=%s", strings.TrimSuffix(w.Name, ".json"), n, syn)
-				text, err := syn.Format("tool", w.Data)
+				text, err := callSource(syn, w.Data)
 				if err != nil {
 					b.Run(name, func(b *testing.B) { b.Skipf("%s cannot carry it: %v", syn, err) })
 					continue
@@ -50,6 +54,19 @@ func BenchmarkSyntax(b *testing.B) {
 			}
 		}
 	}
+}
+
+// callSource is one call of the tool "tool" with the arguments args as its
+// tokenizer reads it: Format's text, but for the syntaxes whose calls a
+// section gathers, which the dialect's Reader frames (MiniMax, DSML).
+func callSource(syn dialect.Syntax, args []byte) ([]byte, error) {
+	switch syn {
+	case dialect.MiniMaxM2:
+		return minimax.Format("tool", args)
+	case dialect.DeepSeekDSML:
+		return dsml.Format("tool", args)
+	}
+	return syn.Format("tool", args)
 }
 
 // streamer returns a func that streams data in chunks of n through a

@@ -116,15 +116,19 @@
 //
 // NAME is 1 to [MaxName] of [A-Za-z0-9_.-]. White space (JSON's) may stand
 // around the JSON arguments, around Kimi's id and between Hermes' and
-// Mistral's JSON tokens. Hermes' and Mistral's objects hold "name", then
-// "arguments" (and, in Mistral's array, an optional "id"), nothing else,
-// each once, the name a plain string: the call starts, with its name,
-// when its arguments begin, so that a policy sees all of them. An object
-// that gives "arguments" before "name" is refused: taking it would mean
-// either holding the arguments back until the name came, or judging them
-// without knowing the tool. Kimi's id is the call's id (its name is the id
-// without "functions." and ":IDX"); Mistral's [CALL_ID] or "id" is too;
-// the others give none.
+// Mistral's JSON tokens. Mistral's NAME{...} without [ARGS] reads as
+// NAME[ARGS]{...}: vLLM's detokenizer drops that special token from the
+// text and keeps [TOOL_CALLS]. Hermes' and Mistral's objects hold "name"
+// and "arguments" (and, in Mistral's array, an optional "id"), nothing
+// else, each once, the name a plain string. The call starts when its
+// arguments begin, with its name if it came first, so that a policy sees
+// all of them. An object that gives "arguments" before "name" is read, the
+// name coming late: a call whose tool has a policy then fails with
+// [toolcall.ErrLateName], since its policy did not see the arguments as
+// they streamed (holding them back until the name came would hold back a
+// whole call). Kimi's id is the call's id (its name is the id without
+// "functions." and ":IDX"); Mistral's [CALL_ID] or "id" is too; the others
+// give none.
 //
 // [Harmony] (gpt-oss) is a sequence of messages, each a header, <|message|>,
 // its content and an end: <|end|> or <|return|>, or <|call|> for a call.
@@ -132,20 +136,31 @@
 // the prompt's <|start|>assistant: a header begins with <|start|>assistant
 // or with <|channel|>, and holds a channel (<|channel|>NAME), a recipient
 // (to=functions.NAME, before or after the channel), a content type
-// (<|constrain|>json or json). A message with a recipient is a call, its
-// content the JSON arguments, ended by <|call|>; the tool is NAME for
-// functions.NAME, the recipient itself for any other (a built-in tool). A
+// (<|constrain|>json or json); the text may also begin with the recipient
+// (" to=functions.NAME<|channel|>..."), the rest of the prompt's header. A
+// message with a recipient is a call, its content the JSON arguments,
+// ended by <|call|> (or <|end|>, which Ollama's parser takes too), or by
+// the end of the text: <|call|> is a stop token, which servers leave out.
+// The tool is NAME for functions.NAME, the recipient itself for any other
+// (a built-in tool). A
 // message on the analysis channel is reasoning, given to [OnReasoning];
 // any other message (final, commentary without a recipient) is text. Text
 // outside messages is prose.
 //
-// Anything else where the markers allow nothing else (text in a section, a
-// head that names no tool, a header that is not an assistant's, an object
-// with other members) is an error of the text, not of one call: Write
-// returns a *[token.SyntaxError] (category [token.ErrSyntax], its Syntax
-// "NAME text", with the byte offset in the text, line and column) and
-// fails the Response ([toolcall.Response.Fail]), so that no call of the
-// message runs; what was handed on stays handed on. A call whose closing
+// A head that names no tool (an invalid name, Kimi's id without ":IDX", a
+// recipient that is no name) is the error of its call alone: the call
+// starts without a name and is refused ([toolcall.Response.Refuse], a
+// *[token.SyntaxError] with the byte offset in the text, line and column),
+// it is read to its closing marker, and the calls after it are what they
+// are; so is a Hermes <tool_call> not followed by a call's object (a name
+// and arguments, nothing else), read to its </tool_call>. Anything else
+// where the markers allow nothing else (text in a section, a header that
+// is not an assistant's, a Mistral array that is not one of calls) is an
+// error of the text: Write returns a
+// *[token.SyntaxError] (category [token.ErrSyntax], its Syntax "NAME text")
+// and fails the Response ([toolcall.Response.Fail]), so that no call of the
+// message runs; what was handed on stays handed on. vLLM's parsers drop
+// such text; here a person or a policy would not see it, so it is refused. A call whose closing
 // marker never comes is cut off ([toolcall.Response.Cut]): it ends
 // truncated even if its JSON was complete, since what followed is not
 // known. Markers differ in how servers send them; what is accepted is what

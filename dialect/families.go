@@ -96,6 +96,9 @@ func (f *family) prepare() *family {
 	f.openFirst = firstBytes(f.opens...)
 	f.sectFirst = firstBytes(append([]string{f.call}, f.closes...)...)
 	f.closerSet = []string{f.closer}
+	if f.shape == shapeHarmony {
+		f.closerSet = []string{hmCall, hmEnd} // Ollama's parser takes <|end|> too
+	}
 	for _, c := range f.closes {
 		f.sectSets = append(f.sectSets, []string{f.call, c})
 	}

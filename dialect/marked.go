@@ -15,6 +15,11 @@ import (
 	"github.com/argstream/argstream/token"
 )
 
+// harmonyFirst are the markers that may begin the text of gpt-oss: its
+// opens, and the recipient of the first message, whose <|start|>assistant
+// was the prompt's.
+var harmonyFirst = []string{hmStart, hmChannel, " to="}
+
 // harmonyEnds are the markers that end a gpt-oss message that is not a
 // call.
 var harmonyEnds = []string{hmEnd, hmReturn}
@@ -179,6 +184,12 @@ func (r *Reader) feedMarked(p []byte) (int, error) {
 		var err error
 		switch r.mode {
 		case mProse, mContent:
+			if r.off == 0 && i == 0 && p[0] == ' ' && r.fam.shape == shapeHarmony {
+				// The text begins in the first message's header, after
+				// the prompt's <|start|>assistant: " to=functions.f<|channel|>...".
+				r.mark(mProse, harmonyFirst)
+				continue
+			}
 			first := r.fam.openFirst
 			if r.mode == mContent {
 				first = "<"
@@ -215,6 +226,14 @@ func (r *Reader) feedMarked(p []byte) (int, error) {
 			}
 		case mHead:
 			b := p[i]
+			if b == '{' && r.fam.shape == shapeMistral {
+				// NAME{...}: a server that drops special tokens from the
+				// text (vLLM's detokenizer) drops [ARGS]; '{' is in no
+				// name, and is read again as the arguments'.
+				err = r.headDone(bytes.TrimRight(r.hold[r.headAt:], " \t\r\n"), p, i)
+				start = i
+				break
+			}
 			r.hold = append(r.hold, b)
 			i++
 			err = r.stepMarkedHead(b, p, i)
@@ -263,7 +282,7 @@ func (r *Reader) feedMarked(p []byte) (int, error) {
 				start = i
 			}
 		case mTags:
-			j, closed := r.scanClose(p, i)
+			j, closed := r.scanTag(p, i, r.fam.closer)
 			i = j
 			if closed {
 				err = r.source(p[start:j])
@@ -320,7 +339,11 @@ func (r *Reader) unmarked(p []byte, i int) error {
 	case mSection:
 		err = r.frameErr(p, i, "only white space may separate the calls of a section")
 	case mEnv: // Hermes' closing tag
-		err = r.frameErr(p, i, "want "+toolCallEnd+" after the call's object")
+		err = r.envErr(p, i, "want "+toolCallEnd+" after the call's object")
+		if r.mode == mTags {
+			r.hold = r.hold[:0]
+			return err
+		}
 	}
 	if keep > 0 {
 		r.hold = append(r.hold[:0], r.hold[len(r.hold)-keep:]...)
@@ -383,19 +406,32 @@ func (r *Reader) stepMarkedHead(b byte, p []byte, i int) error {
 		}
 		return nil
 	}
-	h := r.hold[r.headAt : len(r.hold)-len(term)]
+	return r.headDone(r.hold[r.headAt:len(r.hold)-len(term)], p, i-1)
+}
+
+// headDone reads h, a call's head without its term, complete: it starts
+// the call. p[at] is the byte that completed it, where an error is.
+func (r *Reader) headDone(h, p []byte, at int) error {
 	if r.fam.shape == shapeHarmony {
-		return r.harmonyMessage(h, p, i)
+		return r.harmonyMessage(h, p, at)
 	}
 	if r.fam.shape == shapeMistral {
 		h = bytes.Trim(h, " \t\r\n")
 	}
 	name, id, ok := r.fam.head(h)
 	if !ok {
-		return r.frameErr(p, i-1, "a call's head that names no tool: "+quoteHead(h))
+		name, id = nil, nil
 	}
 	if err := r.startCall(name, id); err != nil {
 		return err
+	}
+	if !ok {
+		// The call is refused, and read to its end: the calls after it
+		// are what they are, as a Qwen call without a name.
+		err := r.calls.Refuse(r.cur(), r.syntaxErr(p, at, "a call's head that names no tool: "+quoteHead(h)))
+		if err != nil {
+			return err
+		}
 	}
 	if r.fam.tags {
 		r.mode, r.m = mTags, 0
@@ -408,19 +444,22 @@ func (r *Reader) stepMarkedHead(b byte, p []byte, i int) error {
 // harmonyMessage reads a gpt-oss message header h: a message with a
 // recipient is a call, whose content is its JSON arguments; one on the
 // analysis channel is reasoning; any other is text.
-func (r *Reader) harmonyMessage(h []byte, p []byte, i int) error {
+func (r *Reader) harmonyMessage(h []byte, p []byte, at int) error {
 	channel, recipient, ok := harmonyHeader(h)
 	if !ok {
-		return r.frameErr(p, i-1, "a message header that is not an assistant's: "+quoteHead(h))
+		return r.frameErr(p, at, "a message header that is not an assistant's: "+quoteHead(h))
 	}
 	r.hold = r.hold[:0]
 	if len(recipient) > 0 {
 		name := harmonyName(recipient)
-		if !isName(name) {
-			return r.frameErr(p, i-1, "a recipient that names no tool: "+quoteHead(recipient))
-		}
 		r.mode, r.untilEnd = mBody, false
-		return r.startCall(name, nil)
+		if isName(name) {
+			return r.startCall(name, nil)
+		}
+		if err := r.startCall(nil, nil); err != nil {
+			return err
+		}
+		return r.calls.Refuse(r.cur(), r.syntaxErr(p, at, "a recipient that names no tool: "+quoteHead(recipient)))
 	}
 	r.reasoning = string(channel) == "analysis"
 	r.mode = mContent
@@ -462,7 +501,7 @@ func (r *Reader) stepEnv(p []byte, i int) error {
 		case b == '{':
 			r.env, r.envSeen, r.envName = envKey, 0, r.envName[:0]
 		default:
-			return r.frameErr(p, i, "want the call's JSON object")
+			return r.envErr(p, i, "want the call's JSON object")
 		}
 	case envKey:
 		switch {
@@ -470,12 +509,12 @@ func (r *Reader) stepEnv(p []byte, i int) error {
 		case b == '"':
 			r.env, r.envKeyBuf = envKeyStr, r.envKeyBuf[:0]
 		default:
-			return r.frameErr(p, i, "want a member name of the call's object")
+			return r.envErr(p, i, "want a member name of the call's object")
 		}
 	case envKeyStr:
 		if b != '"' {
 			if len(r.envKeyBuf) >= len("arguments") || !isRoleByte(b) {
-				return r.frameErr(p, i, "a member of the call's object other than \"name\" and \"arguments\"")
+				return r.envErr(p, i, "a member of the call's object other than \"name\" and \"arguments\"")
 			}
 			r.envKeyBuf = append(r.envKeyBuf, b)
 			return nil
@@ -493,11 +532,9 @@ func (r *Reader) stepEnv(p []byte, i int) error {
 		}
 		switch {
 		case bit == 0:
-			return r.frameErr(p, i, "a member of the call's object other than \"name\" and \"arguments\": "+quoteHead(r.envKeyBuf))
+			return r.envErr(p, i, "a member of the call's object other than \"name\" and \"arguments\": "+quoteHead(r.envKeyBuf))
 		case r.envSeen&bit != 0:
-			return r.frameErr(p, i, "the member "+quoteHead(r.envKeyBuf)+" twice in the call's object")
-		case bit == memArgs && r.envSeen&memName == 0:
-			return r.frameErr(p, i, "\"arguments\" before \"name\": a policy could not judge the arguments while they stream")
+			return r.envErr(p, i, "the member "+quoteHead(r.envKeyBuf)+" twice in the call's object")
 		}
 		r.envSeen |= bit
 		r.envKeyBit = bit
@@ -508,36 +545,48 @@ func (r *Reader) stepEnv(p []byte, i int) error {
 		case b == ':':
 			r.env = envValue
 		default:
-			return r.frameErr(p, i, "want ':' after a member name")
+			return r.envErr(p, i, "want ':' after a member name")
 		}
 	case envValue:
 		switch {
 		case space:
 		case r.envKeyBit == memArgs && b == '{':
-			if err := r.startCall(r.envName, nil); err != nil {
+			var name []byte
+			if r.envSeen&memName != 0 {
+				name = r.envName
+			}
+			if err := r.startCall(name, nil); err != nil { // unnamed if "name" comes after
 				return err
 			}
 			r.mode, r.untilEnd = mBody, true // b is read again, as the arguments'
 		case r.envKeyBit != memArgs && b == '"':
 			r.env, r.envStr = envNameStr, r.envStr[:0]
 		case r.envKeyBit == memArgs:
-			return r.frameErr(p, i, "\"arguments\" that are not a JSON object")
+			return r.envErr(p, i, "\"arguments\" that are not a JSON object")
 		default:
-			return r.frameErr(p, i, "want a string")
+			return r.envErr(p, i, "want a string")
 		}
 	case envNameStr:
 		if b != '"' {
 			if len(r.envStr) >= MaxName || charClass[b]&dotted == 0 {
-				return r.frameErr(p, i, "a tool name or id that is not one (1 to 128 of [A-Za-z0-9_.-])")
+				return r.envErr(p, i, "a tool name or id that is not one (1 to 128 of [A-Za-z0-9_.-])")
 			}
 			r.envStr = append(r.envStr, b)
 			return nil
 		}
 		if r.envKeyBit == memName {
 			if len(r.envStr) == 0 {
-				return r.frameErr(p, i, "an empty tool name")
+				return r.envErr(p, i, "an empty tool name")
 			}
 			r.envName = append(r.envName[:0], r.envStr...)
+			if r.envSeen&memArgs != 0 {
+				// The name after the arguments: the call has it late,
+				// and a policy that applies to it did not see them
+				// (toolcall.ErrLateName).
+				if err := r.calls.Start(fragment.Call{Index: r.cur(), Name: r.intern(r.envName)}, nil); err != nil {
+					return err
+				}
+			}
 		} else if err := r.setID(); err != nil {
 			return err
 		}
@@ -548,8 +597,8 @@ func (r *Reader) stepEnv(p []byte, i int) error {
 		case b == ',':
 			r.env = envKey
 		case b == '}':
-			if r.envSeen&memArgs == 0 {
-				return r.frameErr(p, i, "a call's object without \"arguments\"")
+			if r.envSeen&(memArgs|memName) != memArgs|memName {
+				return r.envErr(p, i, "a call's object without \"name\" or \"arguments\"")
 			}
 			if r.envArray {
 				r.env = envArrayNext
@@ -557,7 +606,7 @@ func (r *Reader) stepEnv(p []byte, i int) error {
 			}
 			r.env = envAfter
 		default:
-			return r.frameErr(p, i, "want ',' or '}' in the call's object")
+			return r.envErr(p, i, "want ',' or '}' in the call's object")
 		}
 	case envAfter:
 		switch {
@@ -567,7 +616,7 @@ func (r *Reader) stepEnv(p []byte, i int) error {
 			r.hold = append(r.hold, b)
 			r.lm.step(b)
 		default:
-			return r.frameErr(p, i, "want "+toolCallEnd+" after the call's object")
+			return r.envErr(p, i, "want "+toolCallEnd+" after the call's object")
 		}
 	case envArrayNext:
 		switch {
@@ -577,9 +626,29 @@ func (r *Reader) stepEnv(p []byte, i int) error {
 		case b == ']':
 			r.mode = mProse
 		default:
-			return r.frameErr(p, i, "want ',' or ']' after a call in the array")
+			return r.envErr(p, i, "want ',' or ']' after a call in the array")
 		}
 	}
+	return nil
+}
+
+// envErr handles an envelope that is not one. A Hermes call is refused
+// alone (started without a name if it had not started) and read to its
+// </tool_call>, as a Qwen call that names no tool; in Mistral's array,
+// which has no closing marker of its own, the text's reading ends there.
+func (r *Reader) envErr(p []byte, i int, detail string) error {
+	if r.envArray {
+		return r.frameErr(p, i, detail)
+	}
+	if r.envSeen&memArgs == 0 {
+		if err := r.startCall(nil, nil); err != nil {
+			return err
+		}
+	}
+	if err := r.calls.Refuse(r.cur(), r.syntaxErr(p, i, detail)); err != nil {
+		return err
+	}
+	r.mode, r.m = mTags, 0 // the byte is read again, as the refused call's
 	return nil
 }
 
@@ -630,37 +699,6 @@ func (r *Reader) endCall() error {
 	return r.calls.Stop(r.cur())
 }
 
-// scanClose reads a call written in tags from p[i:] and returns where its
-// closer ends (with true), or len(p).
-func (r *Reader) scanClose(p []byte, i int) (int, bool) {
-	closer := r.fam.closer
-	for i < len(p) {
-		if r.m == 0 {
-			j := bytes.IndexByte(p[i:], '<')
-			if j < 0 {
-				return len(p), false
-			}
-			i, r.m = i+j+1, 1
-			continue
-		}
-		b := p[i]
-		i++
-		switch {
-		case b == closer[r.m]:
-			r.m++
-			if r.m == len(closer) {
-				r.m = 0
-				return i, true
-			}
-		case b == '<':
-			r.m = 1
-		default:
-			r.m = 0
-		}
-	}
-	return len(p), false
-}
-
 // emit hands prose to OnText, or a Harmony analysis message's content to
 // OnReasoning.
 func (r *Reader) emit(b []byte) {
@@ -693,6 +731,11 @@ func (r *Reader) closeMarked() error {
 		// reports it truncated.
 		return nil
 	case mBody:
+		if r.fam.shape == shapeHarmony {
+			// <|call|> is a stop token, which servers leave out of the
+			// text: the arguments are what they are.
+			return r.calls.Stop(r.cur())
+		}
 	case mEnv:
 		if r.env == envArrayNext {
 			return nil
@@ -719,16 +762,21 @@ func (r *Reader) closeMarked() error {
 // byte that shows the text's markers are not the family's (for a head, its
 // last byte; the message quotes the head).
 func (r *Reader) frameErr(p []byte, i int, detail string) error {
+	err := r.syntaxErr(p, i, detail)
+	r.calls.Fail(err)
+	return err
+}
+
+// syntaxErr returns the *token.SyntaxError of the text at p[i].
+func (r *Reader) syntaxErr(p []byte, i int, detail string) *token.SyntaxError {
 	off := r.off + int64(i)
 	line := r.lines + int64(bytes.Count(p[:i], []byte{'\n'}))
 	lineAt := r.lineAt
 	if j := bytes.LastIndexByte(p[:i], '\n'); j >= 0 {
 		lineAt = r.off + int64(j) + 1
 	}
-	err := &token.SyntaxError{Syntax: r.syntax.String() + " text", Offset: off, Line: int(line) + 1,
+	return &token.SyntaxError{Syntax: r.syntax.String() + " text", Offset: off, Line: int(line) + 1,
 		Column: int(off-lineAt) + 1, Err: token.ErrSyntax, Detail: detail}
-	r.calls.Fail(err)
-	return err
 }
 
 // quoteHead quotes what a message shows of a head: at most 64 bytes.

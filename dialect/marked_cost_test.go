@@ -22,7 +22,11 @@ func markedMessageOf(syn Syntax, n int) []byte {
 		if i > 0 {
 			args.WriteString(", ")
 		}
-		args.WriteString(`"a line with </tool_call> <|call|> <｜tool▁call▁end｜> ` + "```" + ` and \"quotes\""`)
+		if families[syn].tags {
+			args.WriteString(`"a line with <|call|> ` + "```" + ` and \"quotes\""`) // no tag of its own
+		} else {
+			args.WriteString(`"a line with </tool_call> <|call|> <｜tool▁call▁end｜> ` + "```" + ` and \"quotes\""`)
+		}
 	}
 	args.WriteString("]}")
 	call, err := syn.Format("write_file", []byte(args.String()))
@@ -58,14 +62,14 @@ func markedReaderFor(t testing.TB, syn Syntax) func(chunks [][]byte) {
 	}
 }
 
-// TestMarkedAllocs: once warm, a Reader of a JSON family, with its
+// TestMarkedAllocs: once warm, a Reader of a marked family, with its
 // Response and tokenizers, allocates nothing per chunk, per message or per
 // call.
 func TestMarkedAllocs(t *testing.T) {
 	if testing.CoverMode() != "" {
 		t.Skip("coverage instrumentation allocates")
 	}
-	for _, syn := range jsonFamilies {
+	for _, syn := range markedFamilies {
 		t.Run(syn.String(), func(t *testing.T) {
 			run := markedReaderFor(t, syn)
 			allocs := func(n int) float64 {
@@ -102,6 +106,12 @@ func TestMarkedLinear(t *testing.T) {
 		{"mistral deep arguments", Mistral, func(n int) string {
 			return "[TOOL_CALLS]f[ARGS]" + strings.Repeat(`{"a": [`, 40) + strings.Repeat(`"]}", `, n/6) + `0` + strings.Repeat(`]}`, 40)
 		}},
+		{"minimax long call", MiniMaxM2, func(n int) string {
+			return mmSection + `<invoke name="f"><parameter name="p">` + strings.Repeat("</invok </inv <<", n/16) + "</parameter></invoke>" + mmSectionEnd
+		}},
+		{"glm near-miss names", GLM45, func(n int) string {
+			return strings.Repeat("<tool_call>"+strings.Repeat("n", MaxName)+"x", n/(MaxName+12))
+		}},
 		{"harmony reasoning", Harmony, func(n int) string {
 			return "<|channel|>analysis<|message|>" + strings.Repeat("<|en <|retur <|cal ", n/19) + hmEnd
 		}},
@@ -131,7 +141,7 @@ func TestMarkedLinear(t *testing.T) {
 //
 //	go test -fuzz FuzzMarked ./dialect/
 func FuzzMarked(f *testing.F) {
-	for k, syn := range jsonFamilies {
+	for k, syn := range markedFamilies {
 		for _, p := range hostilePieces(syn) {
 			f.Add([]byte(p), uint8(k), uint64(len(p)))
 		}
@@ -139,7 +149,7 @@ func FuzzMarked(f *testing.F) {
 	}
 	harnesses := map[Syntax]*mharness{}
 	f.Fuzz(func(t *testing.T, in []byte, family uint8, seed uint64) {
-		syn := jsonFamilies[int(family)%len(jsonFamilies)]
+		syn := markedFamilies[int(family)%len(markedFamilies)]
 		h := harnesses[syn]
 		if h == nil {
 			h = newMHarness(syn, nil)
@@ -154,7 +164,7 @@ func FuzzMarked(f *testing.F) {
 }
 
 func BenchmarkMarkedReader(b *testing.B) {
-	for _, syn := range jsonFamilies {
+	for _, syn := range markedFamilies {
 		b.Run(syn.String(), func(b *testing.B) {
 			in := markedMessageOf(syn, 1000)
 			chunks := testutil.SplitEvery(in, 7)

@@ -30,13 +30,22 @@ var markedNames = []string{"get_weather", "a.b-c_1", "f"}
 // jsonFamilies are the marked syntaxes whose arguments are JSON text.
 var jsonFamilies = []Syntax{Hermes, Mistral, DeepSeekV3, DeepSeekV31, KimiK2, Harmony}
 
+// markedFamilies are all the marked syntaxes.
+var markedFamilies = append(append([]Syntax{}, jsonFamilies...), GLM45, MiniMaxM2, DeepSeekDSML)
+
 // genMarkedMessage generates prose and well-formed calls of syn, in turn:
 // the message, the prose joined, and the calls it holds.
 func genMarkedMessage(syn Syntax) gopter.Gen {
+	args := markedArgs
+	if families[syn].tags {
+		// Without a schema a tag's value is a string; and a value may not
+		// hold its syntax's own tags.
+		args = []string{`{}`, `{"city": "Paris"}`, `{"u": "\u00e9\ud83d\ude00 é😀", "q": "\"}]"}`, `{"s": "<|call|><｜tool▁call▁end｜>[TOOL_CALLS]"}`}
+	}
 	return gen.SliceOfN(6, gopter.CombineGens(
 		gen.SliceOf(gen.IntRange(0, len(markedProse)-1)),
 		gen.IntRange(0, len(markedNames)-1),
-		gen.IntRange(0, len(markedArgs)-1),
+		gen.IntRange(0, len(args)-1),
 		gen.Bool(),
 	)).Map(func(parts [][]any) markedMessage {
 		var m markedMessage
@@ -51,13 +60,13 @@ func genMarkedMessage(syn Syntax) gopter.Gen {
 			if !p[3].(bool) {
 				continue
 			}
-			name, args := markedNames[p[1].(int)], markedArgs[p[2].(int)]
-			src, err := syn.Format(name, []byte(args))
+			name, a := markedNames[p[1].(int)], args[p[2].(int)]
+			src, err := syn.Format(name, []byte(a))
 			if err != nil {
 				panic(err)
 			}
 			text.WriteString(string(src))
-			m.calls = append(m.calls, [2]string{name, args})
+			m.calls = append(m.calls, [2]string{name, a})
 		}
 		m.text = text.String()
 		return m
@@ -73,7 +82,7 @@ type markedMessage struct {
 // back the prose byte for byte and the calls with their arguments, in one
 // chunk, in 1-byte chunks and cut at random.
 func TestPropertyMarked(t *testing.T) {
-	for _, syn := range jsonFamilies {
+	for _, syn := range markedFamilies {
 		t.Run(syn.String(), func(t *testing.T) {
 			h := newMHarness(syn, nil)
 			properties := gopter.NewProperties(testutil.PropertyParameters(300))
@@ -146,7 +155,7 @@ func hostilePieces(syn Syntax) []string {
 // read the same way whatever the chunking: the same text, reasoning, calls
 // and errors, and the Reader never panics.
 func TestPropertyMarkedHostile(t *testing.T) {
-	for _, syn := range jsonFamilies {
+	for _, syn := range markedFamilies {
 		t.Run(syn.String(), func(t *testing.T) {
 			pieces := hostilePieces(syn)
 			h := newMHarness(syn, nil)

@@ -2,11 +2,11 @@ package dialect
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/argstream/argstream"
+	"github.com/argstream/argstream/policy"
 	"github.com/argstream/argstream/schema"
 	"github.com/argstream/argstream/token"
 	"github.com/argstream/argstream/toolcall"
@@ -31,10 +31,9 @@ type moutcome struct {
 // mharness is a Reader of a marked family with the family's own
 // tokenizers.
 type mharness struct {
-	r          *Reader
-	calls      *toolcall.Response
-	text, rsn  strings.Builder
-	lastWriteN int
+	r         *Reader
+	calls     *toolcall.Response
+	text, rsn strings.Builder
 }
 
 func newMHarness(syn Syntax, tools *schema.Tools) *mharness {
@@ -104,8 +103,14 @@ func TestMarkedFamilies(t *testing.T) {
 			moutcome{Text: "Sure.\n", Calls: []mcall{ok("get_weather", `{"city":"Paris"}`)}}},
 		{Hermes, "<tool_call>{\"name\":\"a\",\"arguments\":{}}</tool_call>\n<tool_call>{\"name\":\"b\",\"arguments\":{\"x\":\"</tool_call>\"}}</tool_call> done",
 			moutcome{Text: "\n done", Calls: []mcall{ok("a", `{}`), ok("b", `{"x":"</tool_call>"}`)}}},
-		{Hermes, "<tool_call>{\"arguments\": {}, \"name\": \"a\"}</tool_call>",
-			moutcome{Err: `token: invalid hermes text at byte 22 (line 1, column 23): "arguments" before "name": a policy could not judge the arguments while they stream`}},
+		{Hermes, "<tool_call>{\"arguments\": {\"name\": \"x\"}, \"name\": \"a\"}</tool_call>",
+			moutcome{Calls: []mcall{ok("a", `{"name":"x"}`)}}},
+		{Hermes, "<tool_call>{\"arguments\": {}}</tool_call>",
+			moutcome{Calls: []mcall{{Err: "syntax"}}}},
+		{Hermes, "Use <tool_call> tags. </tool_call>\n<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>",
+			moutcome{Text: "Use \n", Calls: []mcall{{Err: "syntax"}, ok("f", "{}")}}},
+		{Mistral, "[TOOL_CALLS]f{\"a\": 1}x",
+			moutcome{Text: "x", Calls: []mcall{ok("f", `{"a":1}`)}}},
 		{Hermes, "<tool_call>{\"name\": \"a\", \"arguments\": {\"x\": 1}}",
 			moutcome{Calls: []mcall{{Name: "a", Err: "truncated"}}}},
 		{Hermes, "<tool_call>{\"name\": \"a\", \"arguments\": {\"x\": 1, \"x\": 2}}</tool_call>",
@@ -137,8 +142,9 @@ func TestMarkedFamilies(t *testing.T) {
 		{KimiK2, "<|tool_calls_section_begin|> <|tool_call_begin|> functions.get_weather:0 <|tool_call_argument_begin|>{\"city\": \"Paris\"}<|tool_call_end|> <|tool_call_begin|>functions.f:1<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>",
 			moutcome{Calls: []mcall{{Name: "get_weather", ID: "functions.get_weather:0", Args: `{"city":"Paris"}`, Executable: true},
 				{Name: "f", ID: "functions.f:1", Args: `{}`, Executable: true}}}},
-		{KimiK2, "<|tool_calls_section_begin|><|tool_call_begin|>get_weather<|tool_call_argument_begin|>{}<|tool_call_end|>",
-			moutcome{Err: `token: invalid kimi-k2 text at byte 85 (line 1, column 86): a call's head that names no tool: "get_weather"`}},
+		{KimiK2, "<|tool_calls_section_begin|><|tool_call_begin|>get_weather<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_call_begin|>functions.f:1<|tool_call_argument_begin|>{}<|tool_call_end|>",
+			moutcome{Calls: []mcall{{Err: "syntax"},
+				{Name: "f", ID: "functions.f:1", Args: "{}", Executable: true}}}},
 		// Harmony
 		{Harmony, "<|channel|>analysis<|message|>User wants weather.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"<|call|>\"}<|call|>",
 			moutcome{Reasoning: "User wants weather.", Calls: []mcall{ok("get_weather", `{"city":"<|call|>"}`)}}},
@@ -193,7 +199,6 @@ func TestMarkers(t *testing.T) {
 			}
 		}
 	}
-	_ = fmt.Sprint
 }
 
 // TestTagFamilies checks the framing of the families written in tags: the
@@ -221,8 +226,9 @@ func TestTagFamilies(t *testing.T) {
 		{MiniMaxM2, "Ok.<minimax:tool_call>\n<invoke name=\"get_weather\">\n<parameter name=\"city\">Paris</parameter>\n</invoke>\n<invoke name=\"f\"></invoke>\n</minimax:tool_call>Done",
 			"Ok.Done", []src{{"get_weather", "<invoke name=\"get_weather\">\n<parameter name=\"city\">Paris</parameter>\n</invoke>", ""},
 				{"f", "<invoke name=\"f\"></invoke>", ""}}, ""},
-		{MiniMaxM2, "<minimax:tool_call><invoke name=\"bad name\">",
-			"", nil, `token: invalid minimax-m2 text at byte 42 (line 1, column 43): a call's head that names no tool: "bad name"`},
+		{MiniMaxM2, "<minimax:tool_call><invoke name=\"bad name\">x</invoke><invoke name=\"f\"></invoke>",
+			"", []src{{"", "", `token: invalid minimax-m2 text at byte 42 (line 1, column 43): a call's head that names no tool: "bad name"`},
+				{"f", "<invoke name=\"f\"></invoke>", ""}}, ""},
 		{DeepSeekDSML, "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"f\">\n<｜DSML｜parameter name=\"a\" string=\"true\">x</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>",
 			"", []src{{"f", "<｜DSML｜invoke name=\"f\">\n<｜DSML｜parameter name=\"a\" string=\"true\">x</｜DSML｜parameter>\n</｜DSML｜invoke>", ""}}, ""},
 		{DeepSeekDSML, "<｜DSML｜tool_calls><｜DSML｜invoke name=\"f\"></｜DSML｜invoke></｜DSML｜tool_calls>after",
@@ -247,6 +253,44 @@ func TestTagFamilies(t *testing.T) {
 				t.Errorf("%v %q in %d chunks: text %q, error %q, calls (-want +got):\n%s", c.syn, c.in, len(chunks), o.text(), gotErr, d)
 				break
 			}
+		}
+	}
+}
+
+// TestLateName: a Hermes or Mistral object that gives its arguments before
+// its name is read, the name coming late: with a policy on the tool, the
+// policy did not see the arguments as they streamed, and the call may not
+// run (toolcall.ErrLateName).
+func TestLateName(t *testing.T) {
+	rules, _, err := policy.Parse([]byte(`{"run": "unattended"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	policyFor := func(name string) *policy.Policy {
+		if name == "rm" {
+			return rules
+		}
+		return nil
+	}
+	for _, c := range []struct {
+		syn  Syntax
+		text string
+	}{
+		{Hermes, `<tool_call>{"arguments": {"path": "/"}, "name": "rm"}</tool_call>`},
+		{Mistral, `[TOOL_CALLS] [{"arguments": {"path": "/"}, "name": "rm"}]`},
+	} {
+		calls := toolcall.New(toolcall.WithStreamOptions(argstream.WithTokenizer(c.syn.Tokenizer(nil))),
+			toolcall.WithPolicy(policyFor))
+		rd := NewReader(c.syn, calls)
+		if _, err := rd.WriteString(c.text); err != nil {
+			t.Fatal(err)
+		}
+		if err := rd.Close(); err != nil {
+			t.Fatal(err)
+		}
+		res := calls.End()
+		if len(res) != 1 || res[0].Call.Name != "rm" || res[0].Executable || !errors.Is(res[0].Err, toolcall.ErrLateName) {
+			t.Errorf("%v: %+v, want rm refused with ErrLateName", c.syn, res)
 		}
 	}
 }

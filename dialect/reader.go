@@ -547,21 +547,31 @@ func (r *Reader) stepName(b byte, class uint8, end byte) step {
 // scanBody reads a call's body from p[i:] and returns where the call ends
 // (with true), or len(p).
 func (r *Reader) scanBody(p []byte, i int) (int, bool) {
-	if r.syntax == Caret {
+	switch {
+	case r.syntax == Caret:
 		return r.scanCaret(p, i)
-	}
-	closing := xmlClose
-	if r.syntax == Qwen {
-		closing = qwenClose
-	}
-	for i < len(p) {
-		if r.skip { // XML: the closing tag's name, to its '>'
-			j := bytes.IndexByte(p[i:], '>')
-			if j < 0 {
-				return len(p), false
-			}
-			return i + j + 1, true
+	case r.syntax == Qwen:
+		return r.scanTag(p, i, qwenClose)
+	case !r.skip:
+		j, found := r.scanTag(p, i, xmlClose)
+		if !found {
+			return j, false
 		}
+		i, r.skip = j, true
+	}
+	// XML: the closing tag's name, to its '>'
+	j := bytes.IndexByte(p[i:], '>')
+	if j < 0 {
+		return len(p), false
+	}
+	return i + j + 1, true
+}
+
+// scanTag reads p[i:] for closing, a tag that begins with '<' and holds
+// no other '<', and returns where it ends (with true), or len(p). r.m
+// keeps how much of it is matched, across chunks.
+func (r *Reader) scanTag(p []byte, i int, closing string) (int, bool) {
+	for i < len(p) {
 		if r.m == 0 {
 			j := bytes.IndexByte(p[i:], '<')
 			if j < 0 {
@@ -576,10 +586,8 @@ func (r *Reader) scanBody(p []byte, i int) (int, bool) {
 		case b == closing[r.m]:
 			r.m++
 			if r.m == len(closing) {
-				if r.syntax == Qwen {
-					return i, true
-				}
-				r.skip = true
+				r.m = 0
+				return i, true
 			}
 		case b == '<':
 			r.m = 1

@@ -13,7 +13,10 @@ import (
 	"github.com/argstream/argstream/schema"
 	"github.com/argstream/argstream/token"
 	"github.com/argstream/argstream/token/caret"
+	"github.com/argstream/argstream/token/dsml"
+	"github.com/argstream/argstream/token/glm"
 	"github.com/argstream/argstream/token/jsontoken"
+	"github.com/argstream/argstream/token/minimax"
 	"github.com/argstream/argstream/token/qwen"
 	"github.com/argstream/argstream/token/xmltag"
 )
@@ -114,6 +117,12 @@ func (s Syntax) Tokenizer(tools *schema.Tools) token.NewFunc {
 		return qwen.Typed(tools)
 	case Hermes, Mistral, DeepSeekV3, DeepSeekV31, KimiK2, Harmony:
 		return newJSON // the Reader feeds their JSON arguments alone
+	case GLM45:
+		return glm.Typed(tools)
+	case MiniMaxM2:
+		return minimax.Typed(tools)
+	case DeepSeekDSML:
+		return dsml.Typed(tools)
 	}
 	panic("dialect: invalid " + s.String())
 }
@@ -124,7 +133,8 @@ func newJSON(h token.Handler, opts ...token.Option) token.Tokenizer { return jso
 // object, in s: what a model would write, as its chat template writes it,
 // section markers included, so that the text is a message of its own. It
 // returns an error for arguments that s cannot carry (see [caret.Format],
-// [xmltag.Format] and [qwen.Format]) and, for the syntaxes that write the
+// [xmltag.Format], [qwen.Format], [glm.Format], [minimax.Format] and
+// [dsml.Format]) and, for the syntaxes that write the
 // arguments as JSON text, for a name that is not 1 to [MaxName] of
 // [A-Za-z0-9_.-] or arguments that are not a JSON object.
 func (s Syntax) Format(name string, args jsontext.Value) ([]byte, error) {
@@ -137,8 +147,24 @@ func (s Syntax) Format(name string, args jsontext.Value) ([]byte, error) {
 		return qwen.Format(name, args)
 	case Hermes, Mistral, DeepSeekV3, DeepSeekV31, KimiK2, Harmony:
 		return formatJSON(s, name, args)
+	case GLM45:
+		return glm.Format(name, args)
+	case MiniMaxM2:
+		return wrap(mmSection+"\n", minimax.Format, name, args, "\n"+mmSectionEnd)
+	case DeepSeekDSML:
+		return wrap(dsmlCalls+"\n", dsml.Format, name, args, "\n"+dsmlCallsEnd)
 	}
 	panic("dialect: invalid " + s.String())
+}
+
+// wrap writes a call with format, in a section of its own, between open
+// and close.
+func wrap(open string, format func(string, jsontext.Value) ([]byte, error), name string, args jsontext.Value, close string) ([]byte, error) {
+	call, err := format(name, args)
+	if err != nil {
+		return nil, err
+	}
+	return append(append([]byte(open), call...), close...), nil
 }
 
 // formatJSON writes a call of a syntax whose arguments are JSON text.

@@ -3,8 +3,8 @@ package guard
 import (
 	"strconv"
 
+	"github.com/argstream/argstream/internal/chatchunk"
 	"github.com/argstream/argstream/wire/openaistream"
-	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -29,7 +29,7 @@ func (w *chatRewriter) emit(s *stream, b *block) error {
 		return nil
 	}
 	if w.head == nil {
-		w.head = chunkHead(b.data)
+		w.head = chatchunk.Head(b.data)
 	}
 	change := s.blocked > 0 && !s.anyForwarded() // a finish_reason to rewrite
 	for _, i := range b.calls {
@@ -131,34 +131,5 @@ func (w *chatRewriter) closing(s *stream) {
 }
 
 func (w *chatRewriter) failure(s *stream, msg string) {
-	data := []byte(`{"error":{"message":`)
-	data, _ = jsontext.AppendQuote(data, msg)
-	s.writeEvent("", append(data, `,"type":"argstream_gateway_error","param":null,"code":null}}`...))
-}
-
-// chunkHead returns the id, object, created and model members of a chunk,
-// each followed by a comma, for the chunks the gateway writes: openai-go's
-// accumulator drops a chunk whose id is not the stream's.
-func chunkHead(data []byte) []byte {
-	var v struct {
-		ID      jsontext.Value `json:"id"`
-		Object  jsontext.Value `json:"object"`
-		Created jsontext.Value `json:"created"`
-		Model   jsontext.Value `json:"model"`
-	}
-	head := []byte{}
-	if json.Unmarshal(data, &v) != nil {
-		return head
-	}
-	for _, m := range []struct {
-		name string
-		v    jsontext.Value
-	}{{"id", v.ID}, {"object", v.Object}, {"created", v.Created}, {"model", v.Model}} {
-		if len(m.v) > 0 {
-			head = append(head, `"`+m.name+`":`...)
-			head = append(head, m.v...)
-			head = append(head, ',')
-		}
-	}
-	return head
+	s.writeEvent("", chatchunk.AppendError(nil, "argstream_gateway_error", msg))
 }

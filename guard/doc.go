@@ -41,6 +41,17 @@
 // statuses and their bodies pass unchanged. Filter is the core, for a
 // caller with a body of its own.
 //
+// # A model served raw
+//
+// With [Config.Dialect], the gateway stands in front of an
+// OpenAI-compatible server whose tool parser is off, serving a model that
+// writes its tool calls in its text: package toolparser rewrites each
+// Chat Completions response (streamed or whole) into the tool_calls a
+// server that parses them sends, typed by [Config.Tools] or the request's
+// own tools, and the result is judged as a provider's stream is, by the
+// same code. A call that is not valid ends the client's stream with an
+// error event; a model's request of another wire is refused.
+//
 // # What the client reads in place of a blocked call
 //
 //   - Anthropic: a text block at the call's index, holding the notice;

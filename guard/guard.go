@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/argstream/argstream/dialect"
 	"github.com/argstream/argstream/fragment"
 	"github.com/argstream/argstream/policy"
+	"github.com/argstream/argstream/schema"
 	"github.com/argstream/argstream/wire"
 	"github.com/argstream/argstream/wire/sse"
 )
@@ -86,6 +88,18 @@ type Config struct {
 	// decision is pending: past it, the call is blocked (its decision came
 	// too late to be waited for). 0 means DefaultMaxHeld.
 	MaxHeld int
+	// Dialect, if set, is the syntax in which the upstream's model writes
+	// its tool calls inside its text: an OpenAI-compatible server whose
+	// tool parser is off. The text of each Chat Completions response is
+	// then rewritten by package toolparser (toolparser.Stream,
+	// toolparser.Whole) into the tool_calls a server that parses them
+	// sends, which are judged as a provider's. A request the gateway
+	// would judge that is not one of Chat Completions is refused.
+	Dialect dialect.Syntax
+	// Tools types the values of the calls in the text (Dialect), by the
+	// tools' JSON Schemas; nil types them by each request's own "tools",
+	// which the client's tools read the arguments by.
+	Tools *schema.Tools
 	// MaxEventSize bounds one event of a response ([sse.WithMaxEventSize]); 0
 	// means sse.DefaultMaxEventSize. A larger event ends the response
 	// with an error.

@@ -25,6 +25,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/argstream/argstream/schema"
+	"github.com/argstream/argstream/toolparser"
 	"github.com/argstream/argstream/wire"
 	"github.com/argstream/argstream/wire/sse"
 	"github.com/go-json-experiment/json"
@@ -48,6 +50,9 @@ type exchange struct {
 	// decode (zstd, as Codex sends), so the response says what it is.
 	opaque bool
 	cancel context.CancelFunc
+	// tools types the calls of a model's text (Config.Dialect): the
+	// Config's Tools, or the request's own.
+	tools *schema.Tools
 }
 
 // judged reports whether the response must be judged.
@@ -56,7 +61,7 @@ func (x *exchange) judged() bool { return x.kind != wire.Unknown || x.model || x
 // newExchange reads req's body, leaving it readable again, and learns what
 // the client asked for. The SDKs decide to read a stream from their request
 // ("stream": true), not from the response's headers: so does the gateway.
-func newExchange(req *http.Request) (*exchange, error) {
+func (g *Guard) newExchange(req *http.Request) (*exchange, error) {
 	if up := req.Header.Get("Upgrade"); up != "" {
 		// A WebSocket (the Realtime API, the Responses API's WebSocket
 		// mode) carries tool calls in messages the gateway does not read:
@@ -69,7 +74,7 @@ func newExchange(req *http.Request) (*exchange, error) {
 		x.stream = strings.Contains(strings.ToLower(req.URL.Path), ":streamgeneratecontent")
 	}
 	if req.Body == nil || req.Body == http.NoBody {
-		return x, nil
+		return x, g.checkDialect(x, nil)
 	}
 	body, err := io.ReadAll(io.LimitReader(req.Body, MaxRequestBody+1))
 	req.Body.Close()
@@ -87,7 +92,7 @@ func newExchange(req *http.Request) (*exchange, error) {
 	plain, err := decodeRequest(req.Header.Get("Content-Encoding"), body)
 	if errors.Is(err, errEncoding) {
 		x.opaque = true
-		return x, nil
+		return x, g.checkDialect(x, nil)
 	}
 	if err != nil {
 		return nil, err
@@ -95,6 +100,7 @@ func newExchange(req *http.Request) (*exchange, error) {
 	var v struct {
 		Model  jsontext.Value `json:"model"`
 		Stream jsontext.Value `json:"stream"`
+		Tools  jsontext.Value `json:"tools"`
 	}
 	err = json.Unmarshal(plain, &v, json.RejectUnknownMembers(false))
 	if err != nil && bytes.HasPrefix(bytes.TrimLeft(plain, " \t\r\n"), []byte("{")) {
@@ -107,7 +113,28 @@ func newExchange(req *http.Request) (*exchange, error) {
 		x.model = v.Model != nil
 		x.stream = x.stream || string(v.Stream) == "true"
 	}
-	return x, nil
+	return x, g.checkDialect(x, v.Tools)
+}
+
+// checkDialect refuses, when the gateway reads tool calls in a model's
+// text (Config.Dialect), a request it would judge that is not one of Chat
+// Completions, and learns the tools that type the calls: Config.Tools, or
+// the request's own tools (a JSON array, not yet parsed).
+func (g *Guard) checkDialect(x *exchange, tools jsontext.Value) error {
+	if g.cfg.Dialect == 0 || !x.judged() {
+		return nil
+	}
+	if x.kind != wire.OpenAIChat || x.opaque {
+		return fmt.Errorf("guard: the gateway reads the tool calls of %s text in Chat Completions (a path ending /chat/completions, a body it can read) only, not in this request", g.cfg.Dialect)
+	}
+	x.tools = g.cfg.Tools
+	if x.tools == nil && tools.Kind() == '[' {
+		var err error
+		if x.tools, err = schema.Parse(tools); err != nil {
+			return fmt.Errorf("guard: the request's tools, which type the calls in the model's text: %w", err)
+		}
+	}
+	return nil
 }
 
 // errEncoding is a content encoding that the gateway cannot decode.
@@ -182,6 +209,11 @@ func (g *Guard) judge(x *exchange, resp *http.Response) error {
 		x.stream = mt == "text/event-stream"
 	}
 	if x.stream {
+		if g.cfg.Dialect != 0 {
+			// The calls in the text become tool_calls, which the Chat
+			// Completions filter then judges as a provider's.
+			resp.Body = toolparser.Stream(g.cfg.Dialect, resp.Body, toolparser.WithTools(x.tools))
+		}
 		return g.judgeStream(x, resp)
 	}
 	return g.judgeWhole(x, resp)
@@ -255,6 +287,11 @@ func (g *Guard) judgeWhole(x *exchange, resp *http.Response) error {
 	if len(body) > MaxResponseBody {
 		return fmt.Errorf("guard: a response over %d bytes", MaxResponseBody)
 	}
+	if g.cfg.Dialect != 0 {
+		if body, err = toolparser.Whole(g.cfg.Dialect, body, toolparser.WithTools(x.tools)); err != nil {
+			return fmt.Errorf("guard: %w", err)
+		}
+	}
 	out, err := g.Whole(x.kind, body)
 	if err != nil {
 		return err
@@ -285,7 +322,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		base = http.DefaultTransport
 	}
 	out := req.Clone(req.Context())
-	x, err := newExchange(out)
+	x, err := t.Guard.newExchange(out)
 	if err != nil {
 		return nil, err
 	}
@@ -329,7 +366,7 @@ func NewProxy(upstream *url.URL, g *Guard) *httputil.ReverseProxy {
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(upstream)
 			pr.Out.Host = ""
-			x, err := newExchange(pr.Out)
+			x, err := g.newExchange(pr.Out)
 			if err != nil {
 				// The request is refused: its body is gone, and the
 				// upstream must not get it, not even its headers. A

@@ -3,14 +3,17 @@ package guard
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/argstream/argstream/dialect"
 	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/policy"
 	"github.com/argstream/argstream/wire"
@@ -36,8 +39,9 @@ func nodeClient(t *testing.T) string {
 }
 
 // nodeRun streams a response of the wire k, made of events, through g's
-// proxy to the Node SDK, and returns what the SDK made of it.
-func nodeRun(t *testing.T, node string, k wire.Kind, g *Guard, events [][]byte) map[string]any {
+// proxy to the Node SDK, and returns what the SDK made of it; args go to
+// client.mjs after the wire and the URL.
+func nodeRun(t *testing.T, node string, k wire.Kind, g *Guard, events [][]byte, args ...string) map[string]any {
 	t.Helper()
 	u := newUpstream(t, events, 0)
 	base := u.srv.URL
@@ -50,7 +54,7 @@ func nodeRun(t *testing.T, node string, k wire.Kind, g *Guard, events [][]byte) 
 	if k != wire.Anthropic {
 		base += "/v1"
 	}
-	cmd := exec.Command(node, "client.mjs", k.String(), base)
+	cmd := exec.Command(node, append([]string{"client.mjs", k.String(), base}, args...)...)
 	cmd.Dir = "testdata/node"
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -173,5 +177,65 @@ func TestNodeCustomToolCall(t *testing.T) {
 	}
 	if final := mustJSON(t, blocked["final"]); !strings.Contains(final, `The call to the tool \"apply_patch\" (id \"call_1\") was blocked`) {
 		t.Errorf("blocked: the final response:\n%s", final)
+	}
+}
+
+// TestNodeDialect: the openai Node SDK reads, through the gateway with a
+// dialect, the calls a Qwen3-Coder model wrote in its text as tool_calls,
+// named, with ids and with arguments typed by the request's tools, and
+// the prose as content; with a call blocked, the notice stands in its
+// place and its arguments are in no event the SDK saw.
+func TestNodeDialect(t *testing.T) {
+	node := nodeClient(t)
+	text := "Reading, then cleaning.\n" + qwenRead + "\n" + qwenRm
+	var deltas []string
+	for i := 0; i < len(text); i += 6 {
+		deltas = append(deltas, text[i:min(i+6, len(text))])
+	}
+	events := frame(dataEvents(wiretest.RawChat(deltas, "stop")))
+	yes, skipRoot := mustPolicy(t, `{"run": "unattended"}`), mustPolicy(t, `{"run": [{"arg": "/path", "prefix": "/", "mode": "skip"}, {"mode": "unattended"}]}`)
+	type nodeCall struct {
+		ID       string `json:"id"`
+		Type     string `json:"type"`
+		Function struct {
+			Name      string `json:"name"`
+			Arguments string `json:"arguments"`
+		} `json:"function"`
+	}
+	for _, pol := range []*policy.Policy{yes, skipRoot} {
+		out := nodeRun(t, node, wire.OpenAIChat, New(Config{Dialect: dialect.Qwen, Policy: func(string) *policy.Policy { return pol }}), events, qwenTools)
+		var final struct {
+			Choices []struct {
+				FinishReason string `json:"finish_reason"`
+				Message      struct {
+					Content   string     `json:"content"`
+					ToolCalls []nodeCall `json:"tool_calls"`
+				} `json:"message"`
+			} `json:"choices"`
+		}
+		if err := json.Unmarshal([]byte(mustJSON(t, out["final"])), &final); err != nil || len(final.Choices) != 1 {
+			t.Fatalf("%v: %v", out["final"], err)
+		}
+		ch := final.Choices[0]
+		var calls []string
+		for _, c := range ch.Message.ToolCalls {
+			var args map[string]any
+			if err := json.Unmarshal([]byte(c.Function.Arguments), &args); err != nil || c.Type != "function" || !strings.HasPrefix(c.ID, "call_") {
+				t.Errorf("call %+v: %v", c, err)
+			}
+			calls = append(calls, fmt.Sprintf("%s %v", c.Function.Name, args))
+		}
+		want := []string{"read map[lines:20 path:src/main.go]", "rm map[path:/]"}
+		blocked := pol == skipRoot
+		if blocked {
+			want = want[:1]
+		}
+		if !slices.Equal(calls, want) || ch.FinishReason != "tool_calls" || !strings.HasPrefix(ch.Message.Content, "Reading, then cleaning.\n") ||
+			strings.Contains(ch.Message.Content, "<tool_call>") || strings.Contains(ch.Message.Content, `The call to the tool "rm"`) != blocked {
+			t.Errorf("blocked %v: calls %q, want %q; finish %q; content %q", blocked, calls, want, ch.FinishReason, ch.Message.Content)
+		}
+		if blocked && strings.Contains(mustJSON(t, out["events"]), `"name":"rm"`) {
+			t.Errorf("the blocked call in the events: %s", mustJSON(t, out["events"]))
+		}
 	}
 }

@@ -44,6 +44,7 @@ type call struct {
 	bareClosed  bool // a restatement closed arguments that are a bare scalar
 	err         error
 	mismatch    *MismatchError // the first mismatch of a restatement
+	refused     error          // Refuse's error
 }
 
 // Push implements [sink.Sink] for the call's Stream. As [sink.Multi] does, it
@@ -353,6 +354,9 @@ func (c *call) pending() bool {
 func (c *call) result() Result {
 	res := Result{Call: c.ident, Declined: c.declined, Approved: c.approved, Size: c.stream.Offset()}
 	err := c.err
+	if c.refused != nil {
+		err = c.refused
+	}
 	switch {
 	case err != nil:
 	case c.afterStop:

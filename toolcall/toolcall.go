@@ -362,6 +362,26 @@ func (r *Response) Cut(index int64) error {
 	return nil
 }
 
+// Refuse fails the call index with err: the reader of the stream found
+// the call malformed where its arguments cannot show it (in package
+// dialect, a head that names no tool). The call is not executable, err is
+// its Result's error, and what comes for it afterwards is discarded.
+// Refuse opens the call if the index is new, and returns what Start
+// returns.
+func (r *Response) Refuse(index int64, err error) error {
+	c, oerr := r.open(fragment.Call{Index: index}, false)
+	if oerr != nil {
+		return oerr
+	}
+	if c.refused == nil {
+		c.refused = err
+	}
+	if !c.ended && !c.feeding {
+		c.cutStream()
+	}
+	return nil
+}
+
 // StopAll stops every call opened so far, as [Response.Stop] does: the
 // provider said the response's calls are complete (a Chat Completions
 // finish_reason of tool_calls or stop). It returns [ErrEnded] after

@@ -8,7 +8,7 @@
 //	argstream replay [--wire auto|anthropic|openai-chat|openai-responses|gemini|ollama|bedrock] [--framing auto|sse|jsonl|eventstream] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [FILE]
 //	argstream replay --syntax NAME [--schema TOOLS.json] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [FILE]
 //	argstream replay --render function_call|json [--syntax ...] [--rules RULES.json | --rules-dir DIR] [--pace recorded|none|BYTES_PER_SEC] [--width N] [FILE]
-//	argstream proxy --upstream URL [--listen ADDR] (--rules RULES.json | --rules-dir DIR) [--ask forward|block] [--audit FILE] [--admin ADDR] [--drain DURATION]
+//	argstream proxy --upstream URL [--listen ADDR] (--rules RULES.json | --rules-dir DIR) [--ask forward|block] [--dialect NAME [--tools TOOLS.json]] [--audit FILE] [--admin ADDR] [--drain DURATION]
 //	argstream version
 //	argstream help [COMMAND]
 //
@@ -298,6 +298,19 @@
 // a file gets ask): a call its policy skips never reaches the client, which
 // reads a notice in its place; --ask says whether a call its policy asks
 // for is forwarded (the default: the agent's own prompt asks) or blocked.
+//
+// --dialect NAME puts proxy in front of an OpenAI-compatible server (vLLM,
+// SGLang, llama.cpp, Ollama...) whose tool parser is off, serving a model
+// that writes its tool calls in its text in the syntax NAME (as --syntax
+// names it: qwen, xml, caret, and the open-weight families): the text of
+// each Chat Completions response reaches the client as a tool-parsing
+// server sends it ([toolparser.Stream], [toolparser.Whole]), prose as
+// content and each call as tool_calls, its arguments streamed as JSON,
+// and the calls are judged as a provider's. The values of calls written
+// as text are typed by the JSON Schemas of --tools TOOLS.json or, without
+// it, of each request's own tools. A call that is not valid ends the
+// client's stream with an error event. With --dialect, a model's request
+// of another wire (Messages, Responses) is refused (502).
 //
 // Each call, once its response ends, is one JSON line of the audit log
 // (--audit FILE, appended to; stderr without it), as [guard.Record]'s

@@ -258,12 +258,13 @@ func calledIn(text []byte) string {
 		if fence {
 			continue
 		}
+		inCode := func(i int) bool { return strings.Count(line[:i], "`")%2 == 1 } // in a code span
 		for _, m := range textMarkers {
-			if i := strings.Index(line, m.mark); i >= 0 && !strings.HasSuffix(line[:i], "`") {
+			if i := strings.Index(line, m.mark); i >= 0 && !inCode(i) {
 				return m.syntax
 			}
 		}
-		if i := strings.Index(line, "<tool_call>"); i >= 0 && !strings.HasSuffix(line[:i], "`") {
+		if i := strings.Index(line, "<tool_call>"); i >= 0 && !inCode(i) {
 			if syn := afterToolCall(text[bytes.Index(text, []byte(line))+i+len("<tool_call>"):]); syn != "" {
 				return syn
 			}

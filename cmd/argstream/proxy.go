@@ -20,12 +20,14 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/argstream/argstream/dialect"
 	"github.com/argstream/argstream/fragment"
 	"github.com/argstream/argstream/guard"
 	"github.com/argstream/argstream/policy"
+	"github.com/argstream/argstream/schema"
 )
 
-const proxyUsage = "proxy --upstream URL [--listen ADDR] (--rules RULES.json | --rules-dir DIR) [--ask forward|block] [--audit FILE] [--admin ADDR] [--drain DURATION]"
+const proxyUsage = "proxy --upstream URL [--listen ADDR] (--rules RULES.json | --rules-dir DIR) [--ask forward|block] [--dialect NAME [--tools TOOLS.json]] [--audit FILE] [--admin ADDR] [--drain DURATION]"
 
 // The server's timeouts. A response may stream for minutes: none bounds a
 // response being written, nor a request body being read (a long context
@@ -43,6 +45,8 @@ func runProxy(e env, args []string) int {
 	ask := fs.String("ask", "forward", "what becomes of a call whose policy decides ask: forward (the agent's own prompt asks) or block")
 	audit := fs.String("audit", "", "append one JSON line per call to `FILE` (default: stderr)")
 	admin := fs.String("admin", "", "serve /healthz and /metrics (Prometheus's text format) on `ADDR`; off by default")
+	dialectName := fs.String("dialect", "", "the upstream is an OpenAI-compatible server whose tool parser is off, serving a model that writes its tool calls in the syntax `NAME` (qwen, xml, caret...): its Chat Completions responses reach the client with tool_calls")
+	toolsFile := fs.String("tools", "", "with --dialect: the tools' definitions, `TOOLS.json`, whose JSON Schemas type the calls' values (default: each request's own tools)")
 	drain := fs.Duration("drain", 30*time.Second, "on SIGINT or SIGTERM, how long (a `DURATION`: 30s, 2m) the streams in flight may go on before they are cut")
 	pos, code, ok := parseFlags(e, fs, proxyUsage, args)
 	if !ok {
@@ -64,6 +68,19 @@ func runProxy(e env, args []string) int {
 		return usageError(e, fmt.Errorf("--ask %s: want forward or block", *ask))
 	case *drain < 0:
 		return usageError(e, fmt.Errorf("--drain %s: want a duration from 0", *drain))
+	}
+	var syntax dialect.Syntax
+	var tools *schema.Tools
+	switch {
+	case *dialectName != "":
+		if _, err := dialect.ParseSyntax(*dialectName); err != nil {
+			return usageError(e, fmt.Errorf("--dialect %s: %w", *dialectName, err))
+		}
+		if syntax, tools, err = textSyntax(*dialectName, *toolsFile); err != nil {
+			return usageError(e, err)
+		}
+	case *toolsFile != "":
+		return usageError(e, errors.New("--tools types the calls of --dialect, which is not given"))
 	}
 	pols, ok := loadPolicies(e, *rulesFile, *rulesDir)
 	if !ok {
@@ -95,6 +112,8 @@ func runProxy(e env, args []string) int {
 			auditLog.write(r)
 		},
 		OnStream: metrics.Stream,
+		Dialect:  syntax,
+		Tools:    tools,
 	})
 	logger := log.New(&escapedLog{w: stderr}, "argstream: proxy: ", 0)
 	proxy := guard.NewProxy(target, g)

@@ -20,9 +20,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire"
 	"github.com/argstream/argstream/wire/anthropicstream"
+	"github.com/argstream/argstream/wire/openaistream"
 )
 
 // A running argstream proxy.
@@ -344,6 +346,10 @@ func TestProxyUsage(t *testing.T) {
 		{[]string{"--upstream", "http://x", "--rules-dir", filepath.Join(rules, "none")}, "no such file or directory"},
 		{[]string{"--upstream", "http://x", "--rules-dir", rules, "--listen", "256.0.0.1:1"}, "--listen 256.0.0.1:1"},
 		{[]string{"--upstream", "http://x", "--rules-dir", rules, "extra"}, "proxy takes no file"},
+		{[]string{"--upstream", "http://x", "--rules-dir", rules, "--dialect", "qwen3"}, `--dialect qwen3: dialect: unknown syntax "qwen3"`},
+		{[]string{"--upstream", "http://x", "--rules-dir", rules, "--dialect", "json"}, `--dialect json: dialect: unknown syntax`},
+		{[]string{"--upstream", "http://x", "--rules-dir", rules, "--tools", "t.json"}, "--tools types the calls of --dialect"},
+		{[]string{"--upstream", "http://x", "--rules-dir", rules, "--dialect", "qwen", "--tools", filepath.Join(rules, "none.json")}, "no such file or directory"},
 	} {
 		var out, errOut bytes.Buffer
 		code := run(append([]string{"proxy"}, c.args...), env{stdout: &out, stderr: &errOut})
@@ -351,4 +357,61 @@ func TestProxyUsage(t *testing.T) {
 			t.Errorf("%q: exit %d, stderr %q, want %q", c.args, code, errOut.String(), c.want)
 		}
 	}
+}
+
+// argstream proxy --dialect qwen, in front of a server that sends a
+// Qwen3-Coder model's raw text: the client reads tool_calls, typed by the
+// request's tools, judged by the rules (the call its policy skips is a
+// notice); a Messages request is refused.
+func TestProxyDialect(t *testing.T) {
+	bin := buildArgstream(t)
+	text := "Writing both.\n" + qwenWrite("src/a.go", "package a") + qwenWrite("/etc/passwd", "root::0:0")
+	var chunks []string
+	for i := 0; i < len(text); i += 5 {
+		chunks = append(chunks, text[i:min(i+5, len(text))])
+	}
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1/chat/completions" {
+			http.Error(w, "no", http.StatusNotFound)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, wiretest.DataSSE(wiretest.RawChat(chunks, "stop")...))
+	}))
+	defer upstream.Close()
+	p := startProxy(t, bin, "--upstream", upstream.URL, "--rules-dir", proxyRules(t), "--dialect", "qwen")
+	tools := `[{"type":"function","function":{"name":"write_file","parameters":{"properties":{"path":{"type":"string"},"content":{"type":"string"}}}}}]`
+	resp, err := http.Post(p.url+"/v1/chat/completions", "application/json", strings.NewReader(`{"model":"m","stream":true,"messages":[],"tools":`+tools+`}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	var content strings.Builder
+	read := toolcall.New()
+	err = openaistream.ReadChat(context.Background(), bytes.NewReader(body), read, wire.OnText(func(_ int64, b []byte) { content.Write(b) }))
+	var calls []string
+	for _, r := range read.End() {
+		calls = append(calls, fmt.Sprintf("%d %s %s %v", r.Call.Index, r.Call.Name, r.Arguments, r.Executable))
+	}
+	want := []string{`0 write_file {"path":"src/a.go","content":"package a"} true`}
+	if err != nil || !slices.Equal(calls, want) {
+		t.Errorf("the client reads %v, %q; want %q\n%s", err, calls, want, body)
+	}
+	if c := content.String(); !strings.HasPrefix(c, "Writing both.\n") || !strings.Contains(c, `The call to the tool "write_file"`) || strings.Contains(string(body), "passwd") {
+		t.Errorf("the client's content %q", c)
+	}
+	resp, err = http.Post(p.url+"/v1/messages", "application/json", strings.NewReader(`{"model":"m","stream":true,"messages":[]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadGateway {
+		t.Errorf("a Messages request: %d", resp.StatusCode)
+	}
+}
+
+// qwenWrite is a write_file call as Qwen3-Coder writes it.
+func qwenWrite(path, content string) string {
+	return "<tool_call>\n<function=write_file>\n<parameter=path>\n" + path + "\n</parameter>\n<parameter=content>\n" + content + "\n</parameter>\n</function>\n</tool_call>\n"
 }

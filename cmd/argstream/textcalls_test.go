@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/argstream/argstream/dialect"
 )
 
 const textCalls = "../../testdata/textcalls/"
@@ -21,7 +23,7 @@ func TestReplaySyntaxes(t *testing.T) {
 	// The parameter each policy decides on: read_files at max_lines,
 	// write_file at path, before its content streams.
 	wantDecidedAfter := map[string]string{"read_files": "max_lines", "write_file": "path"}
-	for _, syn := range []string{"caret", "xml", "qwen", "hermes", "mistral", "deepseek-v3", "deepseek-v31", "kimi-k2", "harmony"} {
+	for _, syn := range dialect.SyntaxNames() {
 		res := replayCmd(nil, "--syntax", syn, "--schema", textCalls+"tools.json",
 			"--rules-dir", textCalls+"rules", "--format", "jsonl", textCalls+syn+".txt")
 		if res.code != 0 {

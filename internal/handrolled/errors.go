@@ -19,26 +19,7 @@ import (
 // open container (or the member whose key was just read), where > 0 the
 // next value (or, in an object expecting a key, the object).
 func (t *Tokenizer) pointer(where int) jsontext.Pointer {
-	var p jsontext.Pointer
-	for i := range t.frames {
-		f := &t.frames[i]
-		delta := int64(-1) // the element read last
-		if i == len(t.frames)-1 {
-			needValue := f.obj && f.n&1 == 1
-			if where < 0 && f.n == 0 || where == 0 && !needValue || where > 0 && f.obj && !needValue {
-				break
-			}
-			if where > 0 && !f.obj {
-				delta = 0 // the next element
-			}
-		}
-		if f.obj {
-			p = p.AppendToken(string(t.keyBuf[f.keyStart:f.keyEnd]))
-		} else {
-			p = p.AppendToken(strconv.FormatInt(f.n+delta, 10))
-		}
-	}
-	return p
+	return t.stack.Pointer(where, t.keys.Last)
 }
 
 func syntaxError(off int64, ptr jsontext.Pointer, detail string) error {
@@ -56,7 +37,7 @@ func (t *Tokenizer) expecting(want byte) string {
 	case ':':
 		return "':' after an object key"
 	case ',':
-		if t.frames[len(t.frames)-1].obj {
+		if obj, _, _ := t.stack.Top(); obj {
 			return "',' or '}' after an object value"
 		}
 		return "',' or ']' after an array element"
@@ -111,7 +92,7 @@ func (t *Tokenizer) missingColon(c byte, pos int64) error {
 // nothing.
 func (t *Tokenizer) mismatch(c byte, pos int64) error {
 	ptr, want := t.pointer(+1), "a value"
-	if n := len(t.frames); n > 0 && t.frames[n-1].n > 0 {
+	if _, n, _ := t.stack.Top(); n > 0 {
 		want = t.expecting(',')
 		ptr = ptr.Parent()
 	}

@@ -17,24 +17,11 @@ import (
 //   - lex: the state machine, one case per lifecycle state; the common
 //     case of each token (a plain string, a whole literal, a number that
 //     ends in the chunk) is taken whole without a state change.
-//   - number and numSteps: numbers, through a table made from
-//     jsonwire.Num.
+//   - number: numbers, through jsonwire.Num.Scan.
 //   - endNumber, endLiteral, valueRead, expect, push, closeContainer,
 //     endKey, emitPlain: ending tokens and containers.
 //
 // The errors are in errors.go. Keys are checked by internal/keyfold.
-
-// frame is one open object or array.
-type frame struct {
-	// n counts what the container holds so far, as jsontext counts it: an
-	// array's elements, an object's keys and values each (odd: a key is
-	// waiting for its value).
-	n int64
-	// An object's keys are in Tokenizer.keyBuf from keyBase on, the latest
-	// one (for the JSON pointers of errors) at keyStart:keyEnd.
-	keyBase, keyStart, keyEnd int
-	obj                       bool
-}
 
 // Tokenizer is the hand-written JSON tokenizer. Its zero value is not ready
 // for use: make one with [New]. A Tokenizer may not be used from several
@@ -43,16 +30,15 @@ type Tokenizer struct {
 	lc    lifecycle.Base // offsets, limits, depth, sticky error, Close
 	delim byte           // ',' or ':' read and not yet followed by its token, or 0
 
-	frames []frame // open objects and arrays, outermost first
+	stack jsonwire.Stack // open objects and arrays
 
 	tokOff int64           // offset of the first byte of the token being read
 	num    jsonwire.Num    // number grammar state (lifecycle.Number)
 	raw    []byte          // the text of a number that spans chunks
 	str    jsonwire.String // string decoder (lifecycle.Key, lifecycle.String)
 
-	keyBuf []byte      // the keys of every open object, then the key being read
-	keyAt  int         // start in keyBuf of the key being read
-	keys   keyfold.Set // the keys of the open objects: duplicates, and keys a tool would confuse
+	keyBuf []byte      // the key being read
+	keys   keyfold.Set // the keys of the open objects: duplicates, and keys a tool would confuse, and the current ones, for the pointers
 
 	work int64 // units of work done, for the linearity test
 }
@@ -80,9 +66,10 @@ func NewFunc(h token.Handler, opts ...token.Option) token.Tokenizer {
 func (t *Tokenizer) Reset(h token.Handler) {
 	t.str.Reset()
 	t.keys.Reset()
+	t.stack.Reset()
 	t.lc.Reset(h)
-	*t = Tokenizer{lc: t.lc, str: t.str, keys: t.keys,
-		frames: t.frames[:0], raw: t.raw[:0], keyBuf: t.keyBuf[:0]}
+	*t = Tokenizer{lc: t.lc, str: t.str, keys: t.keys, stack: t.stack,
+		raw: t.raw[:0], keyBuf: t.keyBuf[:0]}
 }
 
 // Offset returns the number of input bytes fed so far.
@@ -164,8 +151,7 @@ func (t *Tokenizer) lex(b []byte, base int64) error {
 				// start of a key excepted.
 				j := i + jsonwire.ScanPlain(b[i:])
 				if keyPos {
-					t.keyAt = len(t.keyBuf)
-					t.keyBuf = append(t.keyBuf, b[i:j]...)
+					t.keyBuf = append(t.keyBuf[:0], b[i:j]...)
 					t.work += int64(j - i)
 					if j < len(b) && b[j] == '"' {
 						i = j + 1
@@ -179,9 +165,7 @@ func (t *Tokenizer) lex(b []byte, base int64) error {
 					i = j
 					continue
 				}
-				if len(t.frames) > 0 {
-					t.frames[len(t.frames)-1].n++
-				}
+				t.stack.Count()
 				if err := t.lc.Emit(token.BeginString, nil, pos+1); err != nil {
 					return err
 				}
@@ -305,24 +289,8 @@ func (t *Tokenizer) lex(b []byte, base int64) error {
 // when it ends in it too; otherwise its start is in t.raw.
 func (t *Tokenizer) number(b []byte, i int, base int64, started bool) (int, error) {
 	start := i
-	num := t.num
-	if int(num) < len(numSteps) {
-		for ; i < len(b); i++ {
-			next := numSteps[num][b[i]]
-			if next == numEnd {
-				break
-			}
-			num = jsonwire.Num(next)
-		}
-	} else {
-		for ; i < len(b); i++ {
-			next, ok := num.Step(b[i])
-			if !ok {
-				break
-			}
-			num = next
-		}
-	}
+	n, num := t.num.Scan(b[i:])
+	i += n
 	t.num = num
 	if i == len(b) {
 		t.raw = append(t.raw, b[start:]...)
@@ -340,39 +308,6 @@ func (t *Tokenizer) number(b []byte, i int, base int64, started bool) (int, erro
 	}
 	return i, t.endNumber(text, base+int64(i)+1)
 }
-
-// numSteps is [jsonwire.Num.Step] as a table, for the states below 16 that it
-// can reach: numSteps[n][c] is the state after c, or numEnd if c ends the
-// number.
-var numSteps = func() (tab [][256]uint8) {
-	const maxStates = 16
-	seen := map[jsonwire.Num]bool{jsonwire.NumStart: true}
-	todo := []jsonwire.Num{jsonwire.NumStart}
-	for len(todo) > 0 {
-		n := todo[len(todo)-1]
-		todo = todo[:len(todo)-1]
-		if n >= maxStates {
-			return nil // an unexpected grammar: use Step
-		}
-		if int(n) >= len(tab) {
-			tab = append(tab, make([][256]uint8, int(n)+1-len(tab))...)
-		}
-		for c := range 256 {
-			next, ok := n.Step(byte(c))
-			tab[n][c] = numEnd
-			if ok {
-				tab[n][c] = uint8(next)
-				if !seen[next] {
-					seen[next] = true
-					todo = append(todo, next)
-				}
-			}
-		}
-	}
-	return tab
-}()
-
-const numEnd = 0xff
 
 func (t *Tokenizer) endNumber(text []byte, determinedAt int64) error {
 	t.valueRead()
@@ -393,33 +328,16 @@ func (t *Tokenizer) endLiteral(lit string, determinedAt int64) error {
 
 // valueRead counts a complete scalar in its parent and moves past it.
 func (t *Tokenizer) valueRead() {
-	if len(t.frames) > 0 {
-		t.frames[len(t.frames)-1].n++
-	}
+	t.stack.Count()
 	t.lc.ValueEnded()
 }
 
 // expect returns the delimiter the grammar requires before the next token,
 // and whether that token must be an object key.
-func (t *Tokenizer) expect() (want byte, keyPos bool) {
-	if len(t.frames) == 0 {
-		return 0, false
-	}
-	f := &t.frames[len(t.frames)-1]
-	switch {
-	case f.obj && f.n&1 == 1:
-		return ':', false
-	case f.n > 0:
-		return ',', f.obj
-	}
-	return 0, f.obj
-}
+func (t *Tokenizer) expect() (want byte, keyPos bool) { return t.stack.Expect() }
 
 func (t *Tokenizer) push(obj bool) {
-	if len(t.frames) > 0 {
-		t.frames[len(t.frames)-1].n++
-	}
-	t.frames = append(t.frames, frame{obj: obj, keyBase: len(t.keyBuf), keyStart: len(t.keyBuf), keyEnd: len(t.keyBuf)})
+	t.stack.Push(obj)
 	if obj {
 		t.keys.Open()
 	}
@@ -430,22 +348,20 @@ func (t *Tokenizer) closeContainer(c byte, pos int64) error {
 	if t.delim != 0 {
 		return t.closerAfterDelim(c, pos)
 	}
-	depth := len(t.frames)
-	if depth == 0 {
+	obj, n, ok := t.stack.Top()
+	if !ok {
 		return t.mismatch(c, pos)
 	}
-	f := &t.frames[depth-1]
-	if f.obj && f.n&1 == 1 {
+	if obj && n&1 == 1 {
 		return t.missingColon(c, pos)
 	}
-	if f.obj != (c == '}') {
+	if obj != (c == '}') {
 		return t.mismatch(c, pos)
 	}
-	if f.obj {
-		t.keyBuf = t.keyBuf[:f.keyBase]
+	if obj {
 		t.keys.Close()
 	}
-	t.frames = t.frames[:depth-1]
+	t.stack.Pop()
 	t.lc.Leave()
 	t.lc.ValueEnded()
 	kind := token.EndArray
@@ -457,16 +373,14 @@ func (t *Tokenizer) closeContainer(c byte, pos int64) error {
 
 // endKey checks and reports the key just read, which ended at determinedAt.
 func (t *Tokenizer) endKey(determinedAt int64) error {
-	f := &t.frames[len(t.frames)-1]
-	key := t.keyBuf[t.keyAt:]
+	key := t.keyBuf[:len(t.keyBuf):len(t.keyBuf)]
 	if e := t.keys.Check(key, t.tokOff); e != nil {
 		// Where jsontoken puts it: at the key, in the member it names.
 		return lifecycle.WireError(e, t.pointer(+1).AppendToken(string(key)))
 	}
-	f.keyStart, f.keyEnd = t.keyAt, len(t.keyBuf)
-	f.n++
+	t.stack.Count()
 	t.lc.State = lifecycle.Between
-	return t.lc.Emit(token.Key, t.keyBuf[f.keyStart:f.keyEnd:f.keyEnd], determinedAt)
+	return t.lc.Emit(token.Key, key, determinedAt)
 }
 
 // emitPlain reports string data that is plain input, its own escaped form.

@@ -84,3 +84,37 @@ func StartsNumber(c byte) bool { return c == '-' || c >= '0' && c <= '9' }
 
 // IsSpace reports whether c is JSON whitespace.
 func IsSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// Scan reads the number bytes at the start of b, from state n: it returns
+// how many continue the number and the state after them. The number ends
+// before b[k] if k < len(b).
+func (n Num) Scan(b []byte) (k int, next Num) {
+	if n > NumExpDigit {
+		return 0, n // not a state of the grammar: nothing continues it
+	}
+	for k = 0; k < len(b); k++ {
+		s := numSteps[n][b[k]]
+		if s == numEnd {
+			break
+		}
+		n = Num(s)
+	}
+	return k, n
+}
+
+// numSteps is [Num.Step] as a table: numSteps[n][c] is the state after c,
+// or numEnd if c ends the number.
+var numSteps = func() (tab [NumExpDigit + 1][256]uint8) {
+	for n := range tab {
+		for c := range 256 {
+			next, ok := Num(n).Step(byte(c))
+			tab[n][c] = numEnd
+			if ok {
+				tab[n][c] = uint8(next)
+			}
+		}
+	}
+	return tab
+}()
+
+const numEnd = 0xff

@@ -36,3 +36,34 @@ func TestNumberGrammar(t *testing.T) {
 	}
 	walk(nil)
 }
+
+// TestScan checks Scan against Step, from every state, on every string of
+// up to five bytes over the number alphabet and a byte that ends numbers.
+func TestScan(t *testing.T) {
+	alphabet := []byte("-+.eE09 ")
+	var walk func(b []byte)
+	walk = func(b []byte) {
+		for start := NumStart; start <= NumExpDigit; start++ {
+			n, k := start, 0
+			for ; k < len(b); k++ {
+				next, ok := n.Step(b[k])
+				if !ok {
+					break
+				}
+				n = next
+			}
+			if gotK, gotN := start.Scan(b); gotK != k || gotN != n {
+				t.Errorf("Scan(%q) from %d = %d, %d; Step says %d, %d", b, start, gotK, gotN, k, n)
+			}
+		}
+		if len(b) < 5 {
+			for _, c := range alphabet {
+				walk(append(b[:len(b):len(b)], c))
+			}
+		}
+	}
+	walk(nil)
+	if k, n := Num(200).Scan([]byte("1")); k != 0 || n != 200 {
+		t.Errorf("Scan from a state outside the grammar: %d, %d", k, n)
+	}
+}

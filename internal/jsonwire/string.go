@@ -551,12 +551,17 @@ func PlainMask(x uint64) uint64 {
 func LoadTail(b []byte, i int) uint64 {
 	rem := len(b) - i
 	var x uint64
-	if len(b) >= 8 {
+	switch {
+	case len(b) >= 8:
 		x = binary.LittleEndian.Uint64(b[len(b)-8:]) >> (64 - 8*uint(rem))
-	} else {
-		for j := rem - 1; j >= 0; j-- {
-			x = x<<8 | uint64(b[i+j])
-		}
+	// A short b (a small chunk) in two loads that may overlap, where they
+	// load the same bytes.
+	case rem >= 4:
+		x = uint64(binary.LittleEndian.Uint32(b[i:])) | uint64(binary.LittleEndian.Uint32(b[len(b)-4:]))<<(8*uint(rem-4))
+	case rem >= 2:
+		x = uint64(binary.LittleEndian.Uint16(b[i:])) | uint64(binary.LittleEndian.Uint16(b[len(b)-2:]))<<(8*uint(rem-2))
+	case rem == 1:
+		x = uint64(b[i])
 	}
 	return x | spaces<<(8*uint(rem))
 }

@@ -175,3 +175,21 @@ func FuzzString(f *testing.F) {
 		}
 	})
 }
+
+// TestLoadTail checks LoadTail against a byte-by-byte load on every short
+// tail of slices of up to 15 bytes, long ones and short ones (which are
+// loaded differently).
+func TestLoadTail(t *testing.T) {
+	b := []byte("0123456789abcdef")
+	for n := range len(b) {
+		for i := max(0, n-7); i <= n; i++ {
+			want := uint64(spaces)
+			for j := n - 1; j >= i; j-- {
+				want = want<<8 | uint64(b[j])
+			}
+			if got := LoadTail(b[:n:n], i); got != want {
+				t.Errorf("LoadTail(%q, %d) = %#x, want %#x", b[:n], i, got, want)
+			}
+		}
+	}
+}

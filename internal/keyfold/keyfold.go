@@ -9,14 +9,17 @@
 // token.WithConfusableKeys(true).
 //
 // A [Set] holds the keys of the open objects of one document, nested as the
-// objects are. Adding a key costs time linear in the key: it is folded and
-// hashed once, then compared with the earlier keys of its object whose hash
-// is the same, by hash alone with at most linearKeys of them while the
-// object is small and through a seeded hash table once it is not.
+// objects are. Adding a key costs time linear in the key: it is folded once,
+// then, while its object holds at most linearKeys keys, compared with each
+// of them by length and fingerprint (its first and last eight bytes, the
+// whole of a key of 16 bytes or fewer; a longer key is hashed too, and
+// compared whole only when the hashes agree); in a larger object it is
+// hashed and looked up in a seeded hash table.
 package keyfold
 
 import (
 	"bytes"
+	"encoding/binary"
 	"hash/maphash"
 	"strconv"
 	"unicode"
@@ -27,8 +30,11 @@ import (
 )
 
 // linearKeys is how many keys an object holds before its keys move to a
-// hash table: a new key is compared with at most linearKeys hashes.
-const linearKeys = 16
+// hash table: a new key is compared with at most linearKeys fingerprints.
+const linearKeys = 8
+
+// shortKey is the longest fold that a fingerprint holds whole.
+const shortKey = 16
 
 // Set holds the keys of the open objects of a document. Its zero value is
 // ready to use. A Set may not be used from several goroutines at once.
@@ -44,10 +50,32 @@ type Set struct {
 	exact   bool // keys are compared exactly, not under folding (SetExact)
 }
 
-// key is one key in Set.buf, with the hash of its folded form.
+// key is one key in Set.buf, with the fingerprint of its folded form and,
+// once computed, its hash.
 type key struct {
 	start, end int
-	hash       uint64
+	fp         fingerprint
+	hash       uint64 // of the fold: for keys longer than shortKey and in hash tables
+}
+
+// fingerprint is the length of a fold and its first and last eight bytes
+// (little-endian words; a fold shorter than eight bytes is in head alone,
+// padded with zeros): two folds of at most shortKey bytes are equal exactly
+// when their fingerprints are.
+type fingerprint struct {
+	n          int
+	head, tail uint64
+}
+
+func fingerprintOf(f []byte) fingerprint {
+	if len(f) >= 8 {
+		return fingerprint{len(f), binary.LittleEndian.Uint64(f), binary.LittleEndian.Uint64(f[len(f)-8:])}
+	}
+	var head uint64
+	for i := len(f) - 1; i >= 0; i-- {
+		head = head<<8 | uint64(f[i])
+	}
+	return fingerprint{n: len(f), head: head}
 }
 
 // object is an open object.
@@ -130,48 +158,82 @@ func (s *Set) Check(k []byte, off int64) *jsonwire.Error {
 // an object are equal so, at most one is equal to k. The key returned is
 // valid until the next call.
 func (s *Set) Add(k []byte) (earlier []byte, ok bool) {
-	if s.seed == (maphash.Seed{}) {
-		s.seed = maphash.MakeSeed()
-	}
 	s.work += int64(len(k))
-	h := maphash.Bytes(s.seed, s.fold(k))
 	o := &s.objs[len(s.objs)-1]
+	if o.table == 0 && len(s.keys)-o.first >= linearKeys {
+		s.hashKeys(o)
+	}
+	f := s.fold(k)
+	fp := fingerprintOf(f)
+	var h uint64
 	if o.table == 0 {
+		long := len(f) > shortKey
+		if long {
+			h = s.hash(f)
+		}
 		for _, e := range s.keys[o.first:] {
 			s.work++
-			if e.hash == h && s.equal(s.buf[e.start:e.end], k) {
+			if e.fp == fp && (!long || e.hash == h && s.equal(s.buf[e.start:e.end], k)) {
 				return s.buf[e.start:e.end], false
 			}
 		}
-		s.push(k, h)
-		if len(s.keys)-o.first > linearKeys {
-			s.hashKeys(o)
-		}
+		s.push(k, fp, h)
 		return nil, true
 	}
+	h = s.hash(f)
 	t := &s.tables[o.table-1]
 	if e, found := s.insert(o, t, k, h, uint32(len(s.keys)-o.first), true); found {
 		return s.buf[e.start:e.end], false
 	}
-	s.push(k, h)
+	s.push(k, fp, h)
 	if n := len(s.keys) - o.first; 2*n > len(t.slots) {
 		s.rehash(o, t, 2*len(t.slots))
 	}
 	return nil, true
 }
 
-// Work returns the units of work done so far (bytes folded, hashes
+// Last returns the latest key added to the obj-th open object, counting
+// from the outermost (0), or nil if it has none. It is valid until the
+// object is closed.
+func (s *Set) Last(obj int) []byte {
+	end := len(s.keys)
+	if obj+1 < len(s.objs) {
+		end = s.objs[obj+1].first
+	}
+	if end == s.objs[obj].first {
+		return nil
+	}
+	e := s.keys[end-1]
+	return s.buf[e.start:e.end:e.end]
+}
+
+// hash returns the seeded hash of f, a fold.
+func (s *Set) hash(f []byte) uint64 {
+	if s.seed == (maphash.Seed{}) {
+		s.seed = maphash.MakeSeed()
+	}
+	return maphash.Bytes(s.seed, f)
+}
+
+// Work returns the units of work done so far (bytes folded, keys
 // compared, table slots probed and cleared), for tests of linearity.
 func (s *Set) Work() int64 { return s.work }
 
-func (s *Set) push(k []byte, h uint64) {
+func (s *Set) push(k []byte, fp fingerprint, h uint64) {
 	start := len(s.buf)
 	s.buf = append(s.buf, k...)
-	s.keys = append(s.keys, key{start, len(s.buf), h})
+	s.keys = append(s.keys, key{start, len(s.buf), fp, h})
 }
 
-// hashKeys gives the object o a hash table holding its keys.
+// hashKeys gives the object o a hash table holding its keys, hashing those
+// that are not yet: the short ones, at most shortKey bytes each.
 func (s *Set) hashKeys(o *object) {
+	for i := range s.keys[o.first:] {
+		if e := &s.keys[o.first+i]; e.fp.n <= shortKey {
+			s.work += int64(e.fp.n)
+			e.hash = s.hash(s.fold(s.buf[e.start:e.end]))
+		}
+	}
 	if s.ntables == len(s.tables) {
 		s.tables = append(s.tables, table{})
 	}

@@ -230,3 +230,54 @@ func TestExact(t *testing.T) {
 		s.Reset()
 	}
 }
+
+// TestLast checks that Last gives each open object's latest key, nil for an
+// object without keys, and that a refused key does not count.
+func TestLast(t *testing.T) {
+	var s Set
+	s.Open()
+	if k := s.Last(0); k != nil {
+		t.Errorf("empty object: %q", k)
+	}
+	s.Add([]byte("a"))
+	s.Add([]byte("b"))
+	s.Open()
+	s.Open()
+	s.Add([]byte("c"))
+	s.Add([]byte("B")) // no repeat here: another object
+	s.Add([]byte("C")) // refused
+	for i, want := range []string{"b", "", "B"} {
+		if got := s.Last(i); string(got) != want || want == "" && got != nil {
+			t.Errorf("Last(%d) = %q, want %q", i, got, want)
+		}
+	}
+	s.Close()
+	s.Add([]byte("d"))
+	if got := s.Last(1); string(got) != "d" {
+		t.Errorf("Last(1) after a close = %q, want d", got)
+	}
+}
+
+// TestFingerprints checks the keys that the fingerprints of small objects
+// must tell apart or match: lengths around 8 and 16 bytes, folds that differ
+// only in the middle of a long key, and keys whose folds are shorter or
+// longer than themselves.
+func TestFingerprints(t *testing.T) {
+	long := strings.Repeat("x", 20)
+	tests := [][]string{
+		{"{", "abcdefgh", "abcdefgH", "abcdefg"},
+		{"{", "abcdefghijklmnop", "abcdefghijklmnoP", "abcdefghXjklmnop"},
+		{"{", long + "a" + long, long + "b" + long, long + "A" + long},
+		{"{", "\u212aey", "key", "KEY"},
+		{"{", "a\x00", "a", "A\x00"},
+	}
+	wants := []string{"!abcdefgh=abcdefgH", "!abcdefghijklmnop=abcdefghijklmnoP",
+		"!" + long + "a" + long + "=" + long + "A" + long, "!\u212aey=key !\u212aey=KEY", "!a\x00=A\x00"}
+	var s Set
+	for i, steps := range tests {
+		s.Reset()
+		if got := strings.Join(run(&s, steps), " "); got != wants[i] {
+			t.Errorf("%q: %q, want %q", steps[1:], got, wants[i])
+		}
+	}
+}

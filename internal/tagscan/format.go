@@ -8,26 +8,33 @@ import (
 	"strconv"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/argstream/argstream/internal/textargs"
 )
 
 // Format writes a call of the tool name with the JSON object args in syn,
 // as the [Scanner] reads it back: written from the same [Syntax], the writer
 // cannot drift from the reader. The [Syntax.Open] tags, each parameter and the
-// [Syntax.Close] tags are each on a line of their own; a tag with a Name
-// holds the tool's name, or the parameter's. Its errors begin with pkg, the
-// package whose Format it is.
+// [Syntax.Close] tags are each on a line of their own, as are a parameter's
+// [Syntax.ParamNext] tags; a tag with a Name holds the tool's name, or the
+// parameter's, and its first end, but a Param tag with [Syntax.Forms] the
+// first end whose form is the value's (a string: textargs.Text; any other:
+// JSONText). Its errors begin with pkg, the package whose Format it is.
 func (syn *Syntax) Format(pkg, name string, args jsontext.Value) ([]byte, error) {
 	if err := syn.CheckTool(name); err != nil {
 		return nil, fmt.Errorf("%s: %w", pkg, err)
 	}
 	out := appendTags(nil, syn.Open, name)
 	out = append(out, '\n')
-	err := Params(args, syn.Repeat, func(key string, text []byte) error {
+	err := ParamsKind(args, syn.Repeat, func(key string, kind jsontext.Kind, text []byte) error {
 		if err := syn.CheckParam(key, text); err != nil {
 			return err
 		}
-		out = appendTag(out, syn.Param, key)
-		out = AppendValue(out, text, syn.FrameAll || hasLineBreak(text))
+		out = appendTagEnd(out, syn.Param, key, syn.endFor(kind))
+		for _, t := range syn.ParamNext {
+			out = appendTag(append(out, '\n'), t, key)
+		}
+		out = AppendValue(out, text, !syn.Raw && (syn.FrameAll || hasLineBreak(text)))
 		out = append(appendTag(out, syn.EndParam, key), '\n')
 		return nil
 	})
@@ -48,13 +55,31 @@ func appendTags(dst []byte, tags []Tag, name string) []byte {
 	return dst
 }
 
-// appendTag appends t, with name in it if it has a Name.
-func appendTag(dst []byte, t Tag, name string) []byte {
+// appendTag appends t, with name and its first end in it if it has a Name.
+func appendTag(dst []byte, t Tag, name string) []byte { return appendTagEnd(dst, t, name, 0) }
+
+// appendTagEnd appends t, with name and its end e in it if it has a Name.
+func appendTagEnd(dst []byte, t Tag, name string, e int) []byte {
 	dst = append(dst, t.Lit...)
 	if t.Name == NoName {
 		return dst
 	}
-	return append(append(dst, name...), '>')
+	return append(append(dst, name...), t.ends()[e]...)
+}
+
+// endFor returns the end of the Param tag for a value of the JSON kind k:
+// the first whose form is k's (see [Syntax.Format]).
+func (syn *Syntax) endFor(k jsontext.Kind) int {
+	form := textargs.Text
+	if k != '"' {
+		form = textargs.JSONText
+	}
+	for e, f := range syn.Forms {
+		if f == form {
+			return e
+		}
+	}
+	return 0
 }
 
 func hasLineBreak(text []byte) bool {
@@ -74,6 +99,12 @@ func hasLineBreak(text []byte) bool {
 // error, since it would vanish; without repeat, its compact JSON text.
 // The text is f's during the call only.
 func Params(args jsontext.Value, repeat bool, f func(key string, text []byte) error) error {
+	return ParamsKind(args, repeat, func(key string, _ jsontext.Kind, text []byte) error { return f(key, text) })
+}
+
+// ParamsKind is [Params], which also tells f the JSON kind of each value
+// ('"' for a string, '0' for a number...).
+func ParamsKind(args jsontext.Value, repeat bool, f func(key string, kind jsontext.Kind, text []byte) error) error {
 	dec := jsontext.NewDecoder(bytes.NewReader(args))
 	tok, err := dec.ReadToken()
 	if err != nil {
@@ -97,7 +128,7 @@ func Params(args jsontext.Value, repeat bool, f func(key string, text []byte) er
 			if buf, err = appendText(buf[:0], v); err != nil {
 				return err
 			}
-			if err := f(key, buf); err != nil {
+			if err := f(key, v.Kind(), buf); err != nil {
 				return err
 			}
 			continue
@@ -117,7 +148,7 @@ func Params(args jsontext.Value, repeat bool, f func(key string, text []byte) er
 			if buf, err = appendText(buf[:0], e); err != nil {
 				return err
 			}
-			if err := f(key, buf); err != nil {
+			if err := f(key, e.Kind(), buf); err != nil {
 				return err
 			}
 		}

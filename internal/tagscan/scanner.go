@@ -25,17 +25,24 @@ import (
 
 // Syntax describes a syntax of tags: the document is
 //
-//	Open[0] { WS Open[i] } { WS | Param value EndParam } Close[0] { WS Close[i] }
+//	Open[0] { WS Open[i] } { WS | Param { WS ParamNext[i] } value EndParam } Close[0] { WS Close[i] }
 //
 // where WS is JSON white space, ignored, and value is raw text.
 type Syntax struct {
 	// Name names the syntax in errors ("XML tags").
 	Name string
 	// Open are the opening tags, in order. The one with a Name holds the
-	// tool's name; the arguments begin at the last one's '>'.
+	// tool's name; the arguments begin where the last one ends.
 	Open []Tag
-	// Param opens a parameter; its name is the parameter's.
+	// Param opens a parameter; its name is the parameter's. The End of
+	// it read gives the value's Form (Forms).
 	Param Tag
+	// ParamNext are the tags that follow Param, in order, before the
+	// value (GLM's "</arg_key>" is Param's end, "<arg_value>" ParamNext).
+	ParamNext []Tag
+	// Forms are the forms of a value (textargs.Form), by the index in
+	// Param's Ends of the end read; nil: every value is textargs.Text.
+	Forms []textargs.Form
 	// EndParam closes a parameter. If it has a Name, the name must be the
 	// parameter's; one with another name is an error.
 	EndParam Tag
@@ -53,9 +60,13 @@ type Syntax struct {
 	// Qwen3-Coder's chat template does; without it, only a value that
 	// holds a line break is framed.
 	FrameAll bool
+	// Raw says a value has no framing line breaks: it is all the text
+	// between its tags, as GLM's and MiniMax's chat templates write it.
+	Raw bool
 
 	params  []Tag // Param, Close[0]
 	inValue []Tag // EndParam, Reserved...: the tags a value cannot hold
+	hold    int   // the most bytes a value holds back: a line break and the longest tag of inValue
 }
 
 // Prepare returns syn ready for Init. Call it once (a package's
@@ -64,6 +75,13 @@ type Syntax struct {
 func Prepare(syn Syntax) *Syntax {
 	syn.inValue = append([]Tag{syn.EndParam}, syn.Reserved...)
 	syn.params = []Tag{syn.Param, syn.Close[0]}
+	for _, t := range syn.inValue {
+		n := len(t.Lit)
+		if t.Name != NoName {
+			n += MaxName + len(t.ends()[0])
+		}
+		syn.hold = max(syn.hold, 2+n)
+	}
 	return &syn
 }
 
@@ -72,13 +90,14 @@ const (
 	sOpen   = lifecycle.FirstGrammarState + iota // in the opening tags
 	sParams                                      // between parameters
 	sValue                                       // in a parameter's value
+	sKey                                         // between Param and the value (ParamNext)
 	sClose                                       // between the closing tags
 )
 
 // Scanner is the tokenizer of one call written in a [Syntax]: the whole of
-// token/xmltag and token/qwen but their names, which wrap it. It must not
-// be copied after [Scanner.Init]. A Scanner may not be used from several
-// goroutines at once.
+// token/xmltag, token/qwen, token/glm, token/minimax and token/dsml but
+// their names, which wrap it. It must not be copied after [Scanner.Init].
+// A Scanner may not be used from several goroutines at once.
 type Scanner struct {
 	lc   lifecycle.Base
 	args textargs.Args
@@ -87,11 +106,12 @@ type Scanner struct {
 	idx      int     // the Open or Close tag expected next
 	m        Matcher // the tag being read, if matching
 	matching bool
-	tagAt    int64  // offset of its '<'
-	tool     []byte // the tool's name, once read
-	key      []byte // the parameter being read
-	keyAt    int64  // the offset of its tag
-	begun    bool   // its Value has been given to textargs
+	tagAt    int64         // offset of its '<'
+	tool     []byte        // the tool's name, once read
+	key      []byte        // the parameter being read
+	keyAt    int64         // the offset of its tag
+	begun    bool          // its Value has been given to textargs
+	form     textargs.Form // how its value is written (Syntax.Forms)
 
 	// A value's text, between two chunks: fresh is 1 before its first
 	// byte and 2 after a first '\r' (the framing line break may be "\r\n");
@@ -106,7 +126,7 @@ type Scanner struct {
 // Init readies s for a call in syn (from [Prepare]), reporting to h, with
 // the tools' schemas (nil: every value a string).
 func (s *Scanner) Init(h token.Handler, syn *Syntax, tools *schema.Tools, opts ...token.Option) {
-	*s = Scanner{syn: syn, held: make([]byte, 0, 2+MaxName+32), tool: make([]byte, 0, MaxName)}
+	*s = Scanner{syn: syn, held: make([]byte, 0, syn.hold), tool: make([]byte, 0, MaxName)}
 	s.lc.Init(h, syn.Name, opts...)
 	s.args.Init(&s.lc, tools, syn.Repeat, syn.JSONArrays)
 	s.lc.State = sOpen
@@ -170,6 +190,8 @@ func (g *grammar) End() error {
 		where = "before " + s.syn.Open[s.idx].String()
 	case s.lc.State == sParams:
 		where = "before " + s.syn.Close[0].String()
+	case s.lc.State == sKey:
+		where = "before " + s.syn.ParamNext[s.idx].String()
 	default:
 		where = "before " + s.syn.Close[s.idx].String()
 	}
@@ -181,6 +203,8 @@ func (g *grammar) Pointer(lifecycle.Where) jsontext.Pointer { return (*Scanner)(
 
 func (s *Scanner) pointer() jsontext.Pointer {
 	switch {
+	case s.lc.State == sKey:
+		return jsontext.Pointer("").AppendToken(string(s.key))
 	case s.lc.State != sValue:
 		return ""
 	case !s.begun:
@@ -235,6 +259,9 @@ func (s *Scanner) structure(b []byte, i int, base int64) (int, error) {
 			continue
 		case Fail:
 			return i, s.unexpected(b[i:i+1], base+int64(i))
+		case Ended: // c is not the tag's: it is read again
+			s.matching = false
+			return i, s.structureTag(k, base+int64(i))
 		}
 		s.matching = false
 		if err := s.structureTag(k, base+int64(i)+1); err != nil {
@@ -254,6 +281,8 @@ func (s *Scanner) expected() []Tag {
 		return s.syn.Open[s.idx : s.idx+1]
 	case sParams:
 		return s.syn.params
+	case sKey:
+		return s.syn.ParamNext[s.idx : s.idx+1]
 	}
 	return s.syn.Close[s.idx : s.idx+1]
 }
@@ -287,10 +316,22 @@ func (s *Scanner) structureTag(k int, end int64) error {
 		s.lc.State = sParams
 		return s.args.Begin(s.tool, end)
 	case sParams:
-		if k == 0 { // the Value waits for the framing line break, if any
+		if k == 0 {
 			s.key = append(s.key[:0], name...)
 			s.keyAt = s.tagAt
-			s.lc.State, s.fresh, s.nl, s.begun = sValue, 1, 0, false
+			// The parameter is checked where its value begins, which
+			// ParamNext may put lines later: errors at its tag are
+			// located by the mark.
+			s.args.Lines.Mark(s.keyAt)
+			s.form = 0
+			if s.syn.Forms != nil {
+				s.form = s.syn.Forms[s.m.End()]
+			}
+			if len(s.syn.ParamNext) > 0 {
+				s.lc.State, s.idx = sKey, 0
+				return nil
+			}
+			s.beginValue()
 			return nil
 		}
 		if err := s.checkClose(0, name); err != nil {
@@ -300,6 +341,11 @@ func (s *Scanner) structureTag(k int, end int64) error {
 			return err
 		}
 		s.idx = 1
+	case sKey:
+		if s.idx++; s.idx == len(s.syn.ParamNext) {
+			s.beginValue()
+		}
+		return nil
 	default:
 		if err := s.checkClose(s.idx, name); err != nil {
 			return err
@@ -311,6 +357,15 @@ func (s *Scanner) structureTag(k int, end int64) error {
 		s.lc.State = lifecycle.Done
 	}
 	return nil
+}
+
+// beginValue enters the value of the parameter s.key: the Value waits for
+// the framing line break, if any.
+func (s *Scanner) beginValue() {
+	s.lc.State, s.fresh, s.nl, s.begun = sValue, 1, 0, false
+	if s.syn.Raw {
+		s.fresh = 0
+	}
 }
 
 // checkClose checks that the name of the closing tag Close[i] is the tool's.
@@ -352,7 +407,7 @@ func (s *Scanner) value(b []byte, i int, base int64) (int, error) {
 	}
 	if !s.begun { // the text begins where the held text and b[p:] do
 		s.begun = true
-		if err := s.args.Value(s.key, s.keyAt, base+int64(p)-int64(len(s.held))); err != nil {
+		if err := s.args.ValueOf(s.form, s.key, s.keyAt, base+int64(p)-int64(len(s.held))); err != nil {
 			return i, err // on this line or the one before: Lines locates it
 		}
 	}
@@ -434,6 +489,9 @@ func (s *Scanner) endParam() string {
 // and b[p:i]: 2 for "\r\n", 1 for "\n", and with cr 1 for a '\r' (which a
 // '\n' may follow); else 0.
 func (s *Scanner) lineBreak(b []byte, p, i int, cr bool) int {
+	if s.syn.Raw {
+		return 0
+	}
 	last := func(back int) byte { // the back-th byte from the end, from 1
 		if back <= i-p {
 			return b[i-back]

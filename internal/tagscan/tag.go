@@ -38,18 +38,34 @@ func (n Names) Valid(name string) bool {
 	return true
 }
 
-// Tag is a tag of a syntax: a literal that begins with '<' and holds no
-// other '<', and, if [Tag.Name] is not [NoName], a name and '>' after it
-// ("<tool:" NAME ">").
+// Tag is a tag of a syntax: a literal that begins with '<', and, if
+// [Tag.Name] is not [NoName], a name and one of [Tag.Ends] after it
+// ("<tool:" NAME ">"). A tag a value may hold (EndParam, Reserved) holds no
+// other '<'.
 type Tag struct {
 	Lit  string
 	Name Names
+	// Ends are the ways a tag with a Name may end after the name; nil is
+	// ">". None may begin with a byte the name may hold. An empty end is
+	// none: the name ends before the first byte it cannot hold, which is
+	// not the tag's ([Ended]). The one read is [Matcher.End].
+	Ends []string
+}
+
+var closeAngle = []string{">"}
+
+// ends returns the tag's Ends, ">" if it has none.
+func (t Tag) ends() []string {
+	if t.Ends == nil {
+		return closeAngle
+	}
+	return t.Ends
 }
 
 // String returns the tag as a message shows it: "<tool:NAME>".
 func (t Tag) String() string {
 	if t.Name != NoName {
-		return t.Lit + "NAME>"
+		return t.Lit + "NAME" + t.ends()[0]
 	}
 	return t.Lit
 }
@@ -62,6 +78,7 @@ const (
 	More  Result = iota // the bytes so far begin a candidate: go on
 	Fail                // the byte makes a tag of no candidate; it was not consumed
 	Match               // the byte completes a candidate
+	Ended               // the tag of a candidate ended before the byte (an empty end), which was not consumed
 )
 
 // Matcher reads a tag byte by byte against a set of candidates, across
@@ -73,6 +90,8 @@ const (
 type Matcher struct {
 	tags  []Tag
 	alive uint32 // candidates still possible, by index
+	ends  uint32 // the Ends still possible of the candidate past its literal
+	end   int    // the End read, on Match or Ended
 	n     int    // bytes consumed by the tag so far, '<' included
 	name  []byte // the name read so far
 }
@@ -89,30 +108,39 @@ func (m *Matcher) Len() int { return m.n }
 // the next [Matcher.Start].
 func (m *Matcher) Name() []byte { return m.name }
 
-// Step reads the next byte c of the tag. On [Match] it returns the index of
-// the candidate matched.
+// End returns the index in its [Tag.Ends] of the end of the tag matched.
+func (m *Matcher) End() int { return m.end }
+
+// Step reads the next byte c of the tag. On [Match] and [Ended] it returns
+// the index of the candidate matched.
 func (m *Matcher) Step(c byte) (Result, int) {
 	inName := false
 	for k, tg := range m.tags {
 		if m.alive&(1<<k) == 0 {
 			continue
 		}
-		switch {
-		case m.n < len(tg.Lit):
-			if tg.Lit[m.n] != c {
+		if m.n < len(tg.Lit) {
+			switch {
+			case tg.Lit[m.n] != c:
 				m.alive &^= 1 << k
-				continue
-			}
-			if m.n+1 == len(tg.Lit) && tg.Name == NoName {
+			case m.n+1 < len(tg.Lit):
+			case tg.Name == NoName:
 				m.n++
 				return Match, k
+			default:
+				m.ends = 1<<len(tg.ends()) - 1
 			}
-		case c == '>' && len(m.name) > 0:
-			m.n++
-			return Match, k
-		case len(m.name) < MaxName && tg.Name.Allows(c):
+			continue
+		}
+		e := m.n - len(tg.Lit) - len(m.name) // bytes of the end read
+		if e == 0 && len(m.name) < MaxName && tg.Name.Allows(c) {
 			inName = true
-		default:
+			continue
+		}
+		if r := m.stepEnd(tg, c, e); r != More {
+			return r, k
+		}
+		if m.ends == 0 {
 			m.alive &^= 1 << k
 		}
 	}
@@ -126,6 +154,30 @@ func (m *Matcher) Step(c byte) (Result, int) {
 	return More, -1
 }
 
+// stepEnd reads c, the byte e of the end of tg after its name, against
+// the ends still possible.
+func (m *Matcher) stepEnd(tg Tag, c byte, e int) Result {
+	if len(m.name) == 0 {
+		m.ends = 0
+		return More
+	}
+	for j, end := range tg.ends() {
+		switch {
+		case m.ends&(1<<j) == 0:
+		case end == "" && e == 0:
+			m.end = j
+			return Ended
+		case e >= len(end) || end[e] != c:
+			m.ends &^= 1 << j
+		case e+1 == len(end):
+			m.n++
+			m.end = j
+			return Match
+		}
+	}
+	return More
+}
+
 // Find returns the index in text of the first complete tag of candidates,
 // and which candidate it is, or -1.
 func Find(text []byte, candidates []Tag) (at, which int) {
@@ -137,7 +189,7 @@ func Find(text []byte, candidates []Tag) (at, which int) {
 		m.Start(candidates)
 		for j := i; j < len(text); j++ {
 			r, k := m.Step(text[j])
-			if r == Match {
+			if r == Match || r == Ended {
 				return i, k
 			}
 			if r == Fail {

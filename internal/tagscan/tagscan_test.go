@@ -40,6 +40,48 @@ func TestMatcher(t *testing.T) {
 	}
 }
 
+// Ends after a name: one of several, or none (the name ends before a byte
+// it cannot hold, which is not the tag's).
+func TestMatcherEnds(t *testing.T) {
+	tags := []Tag{{Lit: `<p name="`, Name: Dotted, Ends: []string{`" s="t">`, `" s="f">`, `">`}},
+		{Lit: "<call>", Name: Word, Ends: []string{""}}, {Lit: "</call>"}}
+	for _, c := range []struct {
+		in    string
+		res   Result
+		which int
+		end   int
+		name  string
+		n     int // bytes consumed
+	}{
+		{`<p name="a.b">`, Match, 0, 2, "a.b", 14},
+		{`<p name="a" s="t">`, Match, 0, 0, "a", 18},
+		{`<p name="a" s="f">`, Match, 0, 1, "a", 18},
+		{`<p name="a" s="x">`, Fail, -1, 0, "a", 15},
+		{`<p name="">`, Fail, -1, 0, "", 9},
+		{`<p name="a>`, Fail, -1, 0, "a", 10},
+		{"<call>get_x\n", Ended, 1, 0, "get_x", 11},
+		{"<call>get_x<", Ended, 1, 0, "get_x", 11},
+		{"<call>\n", Fail, -1, 0, "", 6},
+		{"<call>" + strings.Repeat("x", MaxName) + "y", Ended, 1, 0, strings.Repeat("x", MaxName), 6 + MaxName},
+		{"</call>", Match, 2, 0, "", 7},
+	} {
+		var m Matcher
+		m.Start(tags)
+		res, which := More, -1
+		n := 0
+		for n < len(c.in) && res == More {
+			res, which = m.Step(c.in[n])
+			if res == More || res == Match {
+				n++
+			}
+		}
+		if res != c.res || which != c.which || string(m.Name()) != c.name || n != c.n || res == Match && m.End() != c.end {
+			t.Errorf("%q: %v %d end %d %q (%d bytes), want %v %d end %d %q (%d bytes)", c.in, res, which, m.End(), m.Name(), n,
+				c.res, c.which, c.end, c.name, c.n)
+		}
+	}
+}
+
 func TestFind(t *testing.T) {
 	tags := []Tag{{Lit: "</parameter>"}, {Lit: "<function="}}
 	for _, c := range []struct {

@@ -1,6 +1,7 @@
 package textargs
 
 import (
+	"errors"
 	"strconv"
 	"unicode/utf8"
 
@@ -44,6 +45,11 @@ type Args struct {
 
 	js   *jsontoken.Tokenizer // the JSON text of a JSON value
 	jsAt int64                // where that text began
+	// want is the Kind the JSON text's value must have, if top: the
+	// value is written as JSON (JSONText) and its first event is to come.
+	want  schema.Kind
+	top   bool
+	wrong token.Kind // the first event of a value of the wrong kind
 
 	// Lines is where the tokenizer is, in lines, for its errors.
 	Lines Lines
@@ -99,6 +105,44 @@ func (a *Args) Value(name []byte, keyAt, at int64) error {
 		t.Kind = schema.JSON
 	}
 	return a.begin(t.Kind, at)
+}
+
+// Form is how a parameter's value is written.
+type Form uint8
+
+// Forms of a value.
+const (
+	// Text is raw text, read as the parameter's type says ([Args.Value]).
+	Text Form = iota
+	// JSONText is JSON text (DSML's string="false"), whose value must be
+	// of the parameter's type: a number for a number, an integer (no
+	// fraction or exponent) for an integer, true or false for a boolean,
+	// null for null, an array for an array (its elements unchecked, as an
+	// array written as JSON text is elsewhere). Any value is taken for a
+	// parameter of Kind String or JSON, which package schema gives to
+	// parameters it cannot type as one (a string, no type, anyOf or oneOf,
+	// a union, an object), and for one the schema does not declare.
+	JSONText
+)
+
+// ValueOf begins the value of the parameter name written in form (see
+// [Args.Value] for the arguments).
+func (a *Args) ValueOf(form Form, name []byte, keyAt, at int64) error {
+	if form == Text {
+		return a.Value(name, keyAt, at)
+	}
+	t, err := a.param(name, keyAt, at)
+	if err != nil {
+		return err
+	}
+	err = a.begin(schema.JSON, at)
+	a.want, a.top = t.Kind, true
+	if a.tool == nil {
+		a.want = schema.JSON // no schema: any value
+	} else if _, ok := a.tool.Params[string(name)]; !ok {
+		a.want = schema.JSON
+	}
+	return err
 }
 
 // List begins the parameter name written as a list (a caret array), whose
@@ -202,7 +246,7 @@ func (a *Args) begin(k schema.Kind, at int64) error {
 	case schema.String:
 		return a.lc.Emit(token.BeginString, nil, at)
 	case schema.JSON:
-		a.jsAt = at
+		a.jsAt, a.top = at, false
 		if a.js == nil {
 			depth := a.lc.Cfg.MaxDepth - 2
 			a.js = jsontoken.New((*jsonText)(a), token.WithMaxDepth(max(depth, 1)),
@@ -393,15 +437,56 @@ type jsonText Args
 
 func (j *jsonText) Handle(e token.Event) error {
 	a := (*Args)(j)
+	if a.top {
+		a.top = false
+		if !fits(e, a.want) {
+			a.wrong = e.Kind
+			return errWrongKind
+		}
+	}
 	if e.Kind == token.StringData {
 		return a.lc.EmitData(e.Data, e.Escaped, a.jsAt+e.Offset)
 	}
 	return a.lc.Emit(e.Kind, e.Data, a.jsAt+e.Offset)
 }
 
+// errWrongKind stops the JSON value's tokenizer at a value of the wrong
+// kind, which jsonError reports.
+var errWrongKind = errors.New("textargs: value of the wrong kind")
+
+// fits reports whether e, the first event of a JSON value, begins a value
+// of kind k.
+func fits(e token.Event, k schema.Kind) bool {
+	switch k {
+	case schema.Number:
+		return e.Kind == token.Number
+	case schema.Integer:
+		return e.Kind == token.Number && isNumber(e.Data, true)
+	case schema.Boolean:
+		return e.Kind == token.True || e.Kind == token.False
+	case schema.Null:
+		return e.Kind == token.Null
+	case schema.Array:
+		return e.Kind == token.BeginArray
+	}
+	return true
+}
+
+// kindNames name the values the first event of a JSON value begins.
+var kindNames = map[token.Kind]string{token.BeginString: "a string", token.Number: "a number",
+	token.True: "a boolean", token.False: "a boolean", token.Null: "null",
+	token.BeginArray: "an array", token.BeginObject: "an object"}
+
 // jsonError returns err, from the JSON value's tokenizer, with its offset
 // and pointer in the whole input.
 func (a *Args) jsonError(err error) error {
+	if err == errWrongKind {
+		what := kindNames[a.wrong]
+		if a.want == schema.Integer && a.wrong == token.Number {
+			what = "a number that is not an integer"
+		}
+		return a.schemaError(a.at, "the JSON value is "+what+", but the schema says "+a.want.String())
+	}
 	se, ok := err.(*token.SyntaxError)
 	if !ok {
 		return err

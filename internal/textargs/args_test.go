@@ -245,3 +245,53 @@ func TestLines(t *testing.T) {
 		t.Errorf("after Count, the line before: line %d column %d, want 3 2", se.Line, se.Column)
 	}
 }
+
+// A value written as JSON must be of its parameter's type, checked on its
+// first event; one written as text is Value's.
+func TestForms(t *testing.T) {
+	for _, tc := range []struct {
+		form       Form
+		name, text string
+		want       []string // events after the Key, or nil for an error
+		err        error
+	}{
+		{Text, "n", " 4 ", []string{"Number 4 @15"}, nil},
+		{JSONText, "s", `"x"`, []string{"BeginString @13", "StringData x @14", "EndString @15"}, nil},
+		{JSONText, "s", `null`, []string{"Null @16"}, nil},
+		{JSONText, "s", `4`, []string{"Number 4 @13"}, nil}, // String: no check (see Form)
+		{JSONText, "n", ` 4.5 `, []string{"Number 4.5 @17"}, nil},
+		{JSONText, "i", `4`, []string{"Number 4 @13"}, nil},
+		{JSONText, "i", `4e0`, nil, token.ErrSchema},
+		{JSONText, "b", `false`, []string{"False @17"}, nil},
+		{JSONText, "b", `"false"`, nil, token.ErrSchema},
+		{JSONText, "z", `null`, []string{"Null @16"}, nil},
+		{JSONText, "z", `0`, nil, token.ErrSchema},
+		{JSONText, "paths", `[7]`, []string{"BeginArray @13", "Number 7 @15", "EndArray @15"}, nil},
+		{JSONText, "paths", `{}`, nil, token.ErrSchema},
+		{JSONText, "o", `[1]`, []string{"BeginArray @13", "Number 1 @15", "EndArray @15"}, nil}, // JSON: any value
+		{JSONText, "u", `"x"`, []string{"BeginString @13", "StringData x @14", "EndString @15"}, nil},
+		{JSONText, "n", `x`, nil, token.ErrSyntax},
+	} {
+		a, r := newArgs(t, false, true)
+		err := a.ValueOf(tc.form, []byte(tc.name), 10, 12)
+		if err == nil {
+			if err = a.Text([]byte(tc.text), 12+int64(len(tc.text))); err == nil {
+				err = a.EndText(12 + int64(len(tc.text)))
+			}
+		}
+		if tc.err != nil {
+			var se *token.SyntaxError
+			if !errors.Is(err, tc.err) || !errors.As(err, &se) || string(se.Pointer) != "/"+tc.name {
+				t.Errorf("%d %s %q: %v, want %v at /%s", tc.form, tc.name, tc.text, err, tc.err, tc.name)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%d %s %q: %v", tc.form, tc.name, tc.text, err)
+			continue
+		}
+		if diff := cmp.Diff(tc.want, r.events[2:]); diff != "" {
+			t.Errorf("%d %s %q: events (-want +got):\n%s", tc.form, tc.name, tc.text, diff)
+		}
+	}
+}

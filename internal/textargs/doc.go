@@ -1,5 +1,6 @@
 // Package textargs is what the tokenizers of tool calls written in text
-// share (token/caret, token/xmltag, token/qwen): turning a call's parameters,
+// share (token/caret, token/xmltag, token/qwen, token/glm, token/minimax,
+// token/dsml): turning a call's parameters,
 // written as raw text, into the token events of a JSON object, typed by the
 // tool's schema (package [schema]). A tokenizer reads its own syntax and tells
 // an [Args] what it found; Args emits the events through the tokenizer's
@@ -10,13 +11,15 @@
 // calls:
 //
 //	call    = Begin { param } End .
-//	param   = Value TEXT EndText
+//	param   = ( Value | ValueOf ) TEXT EndText
 //	        | List { Element TEXT EndText } EndList .
 //
 // Value begins a parameter's value (or, with Repeat, the next element of the
 // parameter just read, if the schema makes it an array); List begins a
-// parameter written as a list (a caret array). What each becomes depends on
-// the parameter's [schema.Type]:
+// parameter written as a list (a caret array); ValueOf begins a value
+// written in a given [Form]: [Text] is Value's, [JSONText] JSON text whose
+// value must be of the parameter's type (DSML's string="false"). What Value
+// and List become depends on the parameter's [schema.Type]:
 //
 //   - String: BeginString, the text as StringData pieces the moment they
 //     arrive (never ending inside a UTF-8 sequence; invalid UTF-8 is

@@ -135,9 +135,12 @@ func summarizeChat(c openai.ChatCompletion) chatSummary {
 
 // runChat reads one response through client.Chat.Completions.NewStreaming,
 // accumulating its chunks as the SDK's users do.
-func runChat(f upstream.Face) sdkRun {
+func runChat(f upstream.Face) sdkRun { return runChatWith(f, chatParams) }
+
+// runChatWith is runChat with the request's params.
+func runChatWith(f upstream.Face, params openai.ChatCompletionNewParams) sdkRun {
 	client := gwClient(f)
-	stream := client.Chat.Completions.NewStreaming(context.Background(), chatParams)
+	stream := client.Chat.Completions.NewStreaming(context.Background(), params)
 	defer stream.Close()
 	var acc openai.ChatCompletionAccumulator
 	var r sdkRun

@@ -2,11 +2,13 @@
 // one response through the gateway at BASE_URL and prints, as one JSON
 // line, what the SDK made of it (its final message) and every event it saw.
 //
-//   node client.mjs anthropic|openai-chat|openai-responses BASE_URL
+//   node client.mjs anthropic|openai-chat|openai-responses BASE_URL [TOOLS_JSON]
+//
+// TOOLS_JSON, for openai-chat, is the request's tools.
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 
-const [wire, baseURL] = process.argv.slice(2);
+const [wire, baseURL, toolsJSON] = process.argv.slice(2);
 const events = [];
 let final;
 try {
@@ -18,7 +20,8 @@ try {
     final = { content: m.content, stop_reason: m.stop_reason };
   } else if (wire === 'openai-chat') {
     const client = new OpenAI({ apiKey: 'test', baseURL, maxRetries: 0 });
-    const stream = client.chat.completions.stream({ model: 'gpt', messages: [{ role: 'user', content: 'Go.' }] });
+    const tools = toolsJSON ? { tools: JSON.parse(toolsJSON) } : {};
+    const stream = client.chat.completions.stream({ model: 'gpt', messages: [{ role: 'user', content: 'Go.' }], ...tools });
     stream.on('chunk', (c) => events.push(c));
     const c = await stream.finalChatCompletion();
     final = { choices: c.choices.map((ch) => ({ index: ch.index, finish_reason: ch.finish_reason, message: { content: ch.message.content, tool_calls: ch.message.tool_calls } })) };

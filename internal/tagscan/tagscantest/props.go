@@ -46,7 +46,7 @@ func (d Dialect) genCall() gopter.Gen {
 	})
 	mutations := gen.SliceOfN(2, testutil.GenMutation(strings.Join(d.Tags, "")+"<>/=:\n\r \t\xff\xc3"))
 	return gopter.CombineGens(gen.OneConstOf("typed", "t", "read_files", "a.b"), upTo(8, param),
-		gen.OneConstOf("", "\n", " \r\n\t"), gen.IntRange(0, 3), mutations).
+		gen.OneConstOf("", "\n", " \r\n\t", "\n\n \n"), gen.IntRange(0, 3), mutations).
 		Map(func(v []any) string {
 			call := d.Call(v[0].(string), v[1].([][2]string), v[2].(string))
 			if v[3].(int) == 0 {

@@ -1,9 +1,10 @@
 // Package tagscantest holds the tests that the tokenizers of tool calls
-// written in tags (token/xmltag, token/qwen) share: a run that records the
-// merged events and checks what holds for every input ([Run]), tables of
-// valid calls and of errors, chunking invariance as a gopter property, the
-// Format-then-parse property, streaming, linearity and allocations. Each
-// package's tests give a [Dialect] and their own tables.
+// written in tags (token/xmltag, token/qwen, token/glm, token/minimax,
+// token/dsml) share: a run that records the merged events and checks what
+// holds for every input ([Run]), tables of valid calls and of errors,
+// chunking invariance as a gopter property, the Format-then-parse property,
+// streaming, linearity and allocations. Each package's tests give a
+// [Dialect] and their own tables.
 package tagscantest
 
 import (
@@ -23,7 +24,7 @@ import (
 	"github.com/argstream/argstream/token"
 )
 
-// Tokenizer is what the tokenizers of both packages have.
+// Tokenizer is what the tokenizers of these packages have.
 type Tokenizer interface {
 	token.Tokenizer
 	Reset(h token.Handler)
