@@ -10,7 +10,6 @@ package genaisdk_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -95,25 +94,6 @@ func stream(c *genai.Client, fn func(*genai.GenerateContentResponse) error) erro
 	return nil
 }
 
-// canonical writes each outcome's arguments again with encoding/json
-// (keys sorted, numbers as float64 writes them): the Feeder's are the
-// SDK's map marshalled, Read's are the model's bytes.
-func canonical(t testing.TB, outs []check.Outcome) []check.Outcome {
-	t.Helper()
-	for i, o := range outs {
-		if o.Arguments == "" {
-			continue
-		}
-		var v any
-		if err := json.Unmarshal([]byte(o.Arguments), &v); err != nil {
-			t.Fatalf("call %d: arguments %s: %v", o.Index, o.Arguments, err)
-		}
-		b, _ := json.Marshal(v)
-		outs[i].Arguments = string(b)
-	}
-	return outs
-}
-
 // raw is what wire/geministream's Read gives on b, or its error.
 func raw(b []byte) ([]check.Outcome, error) {
 	r := toolcall.New()
@@ -159,7 +139,7 @@ func TestRecordings(t *testing.T) {
 			}
 			srv := upstream.New(t, b, time.Millisecond)
 			got := glue(t, &http.Client{}, srv.URL)
-			if d := cmp.Diff(canonical(t, want), canonical(t, got)); d != "" {
+			if d := cmp.Diff(check.Canonical(t, want), check.Canonical(t, got)); d != "" {
 				t.Errorf("Feeder (+) and Read (-) differ:\n%s", d)
 			}
 			compared++

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"testing"
 
 	"github.com/argstream/argstream/token"
 	"github.com/argstream/argstream/toolcall"
@@ -57,6 +58,31 @@ func Failed(outcomes []Outcome) []Outcome {
 	for i := range out {
 		out[i].Truncated = out[i].Truncated || out[i].Syntax
 		out[i].Syntax = false
+	}
+	return out
+}
+
+// Canonical writes each outcome's arguments again with encoding/json (keys
+// sorted, numbers as float64 writes them), for a comparison of arguments as
+// JSON values: a glue that writes the arguments an SDK decoded into a map
+// against a raw reader that keeps the model's bytes. It returns a copy; it
+// fails t on arguments that are not JSON.
+func Canonical(t testing.TB, outcomes []Outcome) []Outcome {
+	t.Helper()
+	out := slices.Clone(outcomes)
+	for i, o := range out {
+		if o.Arguments == "" {
+			continue
+		}
+		var v any
+		if err := json.Unmarshal([]byte(o.Arguments), &v); err != nil {
+			t.Fatalf("call %d: arguments %s: %v", o.Index, o.Arguments, err)
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatalf("call %d: arguments %s: %v", o.Index, o.Arguments, err)
+		}
+		out[i].Arguments = string(b)
 	}
 	return out
 }

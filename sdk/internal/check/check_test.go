@@ -115,3 +115,25 @@ data: {"type":"response.function_call_arguments.done","output_index":0,"argument
 		t.Error("done's arguments differ from the deltas: no error")
 	}
 }
+
+// TestCanonical: arguments written in another key order, with spaces, an
+// escape, or an integer float64 rounds, become the same text; outcomes
+// without arguments are left alone; the input is not changed.
+func TestCanonical(t *testing.T) {
+	const args = `{"b": [1, {"d":2,"c":"\u00e9"}], "a":12345678901234567890}`
+	in := []Outcome{
+		{Index: 0, Arguments: args},
+		{Index: 1, Truncated: true},
+	}
+	got := Canonical(t, in)
+	want := []Outcome{
+		{Index: 0, Arguments: `{"a":12345678901234567000,"b":[1,{"c":"é","d":2}]}`},
+		{Index: 1, Truncated: true},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("Canonical (+), want (-):\n%s", d)
+	}
+	if in[0].Arguments != args {
+		t.Errorf("Canonical changed its input: %+v", in)
+	}
+}
