@@ -3,6 +3,7 @@ package guard
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/http/httptest"
@@ -12,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/argstream/argstream/dialect"
 	"github.com/argstream/argstream/internal/testutil/wiretest"
@@ -236,6 +238,57 @@ func TestNodeDialect(t *testing.T) {
 		}
 		if blocked && strings.Contains(mustJSON(t, out["events"]), `"name":"rm"`) {
 			t.Errorf("the blocked call in the events: %s", mustJSON(t, out["events"]))
+		}
+	}
+}
+
+// TestNodeDialectFamilies: the openai Node SDK reads the calls of every
+// syntax of package dialect, as its Format writes them, through the
+// gateway: the call to read with its typed arguments, the blocked rm's
+// notice in its place.
+func TestNodeDialectFamilies(t *testing.T) {
+	node := nodeClient(t)
+	skipRoot := mustPolicy(t, `{"run": [{"arg": "/path", "prefix": "/", "mode": "skip"}, {"mode": "unattended"}]}`)
+	for _, name := range dialect.SyntaxNames() {
+		syn, err := dialect.ParseSyntax(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		read, err1 := syn.Format("read", []byte(`{"path": "src/main.go", "lines": 20}`))
+		rm, err2 := syn.Format("rm", []byte(`{"path": "/"}`))
+		if err := errors.Join(err1, err2); err != nil {
+			t.Fatal(err)
+		}
+		text := "Reading, then cleaning.\n" + string(read) + "\n" + string(rm)
+		var deltas []string // whole characters, as a server sends them
+		for len(text) > 0 {
+			n := min(6, len(text))
+			for n < len(text) && !utf8.RuneStart(text[n]) {
+				n++
+			}
+			deltas, text = append(deltas, text[:n]), text[n:]
+		}
+		events := frame(dataEvents(wiretest.RawChat(deltas, "stop")))
+		out := nodeRun(t, node, wire.OpenAIChat, New(Config{Dialect: syn, Policy: func(string) *policy.Policy { return skipRoot }}), events, qwenTools)
+		var final struct {
+			Choices []struct {
+				FinishReason string `json:"finish_reason"`
+				Message      struct {
+					Content   string `json:"content"`
+					ToolCalls []struct {
+						Function struct{ Name, Arguments string } `json:"function"`
+					} `json:"tool_calls"`
+				} `json:"message"`
+			} `json:"choices"`
+		}
+		if err := json.Unmarshal([]byte(mustJSON(t, out["final"])), &final); err != nil || len(final.Choices) != 1 {
+			t.Fatalf("%s: %v: %v", name, out["final"], err)
+		}
+		ch := final.Choices[0]
+		if len(ch.Message.ToolCalls) != 1 || ch.Message.ToolCalls[0].Function.Name != "read" ||
+			ch.Message.ToolCalls[0].Function.Arguments != `{"path":"src/main.go","lines":20}` || ch.FinishReason != "tool_calls" ||
+			!strings.HasPrefix(ch.Message.Content, "Reading, then cleaning.\n") || !strings.Contains(ch.Message.Content, `The call to the tool "rm"`) {
+			t.Errorf("%s: %+v", name, ch)
 		}
 	}
 }
