@@ -231,9 +231,11 @@ func (r *Reader) Write(p []byte) (int, error) {
 // advance moves the offset, line and line start of the chunk's beginning
 // past p.
 func (r *Reader) advance(p []byte) {
-	if j := bytes.LastIndexByte(p, '\n'); j >= 0 {
-		r.lines += int64(bytes.Count(p, []byte{'\n'}))
-		r.lineAt = r.off + int64(j) + 1
+	// bytes.Count is vectorized, LastIndexByte is not: a chunk without a
+	// line break (arguments' JSON text) is not read backwards.
+	if n := bytes.Count(p, []byte{'\n'}); n > 0 {
+		r.lines += int64(n)
+		r.lineAt = r.off + int64(bytes.LastIndexByte(p, '\n')) + 1
 	}
 	r.off += int64(len(p))
 }
