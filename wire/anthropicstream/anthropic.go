@@ -353,17 +353,22 @@ func (r *Reader) malformed(err error) error {
 
 // parse decodes the fields of one event's data into r.
 func (r *Reader) parse(data []byte) error {
+	r.reset()
+	if r.fastDelta(data) {
+		return nil
+	}
+	r.reset() // of what fastDelta read before it declined
+	return r.parseSlow(data)
+}
+
+// reset empties the fields of the event, keeping their memory.
+func (r *Reader) reset() {
 	r.typ = r.typ[:0]
 	r.index, r.hasIndex = 0, false
 	r.blockType, r.id, r.name, r.input, r.hasInput = r.blockType[:0], r.id[:0], r.name[:0], r.input[:0], false
 	r.deltaType, r.str, r.hasStr, r.stop = r.deltaType[:0], r.str[:0], false, r.stop[:0]
 	r.errType, r.errMsg = r.errType[:0], r.errMsg[:0]
 	r.content = r.content[:0]
-
-	if r.fastDelta(data) {
-		return nil
-	}
-	return r.parseSlow(data)
 }
 
 // The member names of the objects an event's data holds.
@@ -388,59 +393,53 @@ func (r *Reader) parseSlow(data []byte) error {
 	return nil
 }
 
-// The bytes of the data of a content_block_delta event, as the API writes
-// it: fastHead, the index, one of fastMids, the delta's string, "}", white
-// space, "}", white space.
-const fastHead = `{"type":"content_block_delta","index":`
-
-// fastMids are the deltas with a fast path: the arguments' and the text's,
-// which make up nearly all the events of a response.
-var fastMids = [...]struct{ mid, typ string }{
-	{`,"delta":{"type":"input_json_delta","partial_json":`, "input_json_delta"},
-	{`,"delta":{"type":"text_delta","text":`, "text_delta"},
-	{`,"delta":{"type":"thinking_delta","thinking":`, "thinking_delta"},
-}
-
-// fastDelta reads data, for parse, if it is laid out exactly as the API
-// writes an input_json_delta, text_delta or thinking_delta event, comparing
-// bytes rather than decoding tokens; the delta's string is unquoted by
-// [adapter.Unquote].
-// It reports false, having set nothing, on any difference: then
-// parseSlow reads data, and its answer is the answer. When it reports true,
-// r holds what parseSlow would have read.
+// fastDelta reads data, for parse, as parseSlow would, if it is an event
+// whose members the fast path reads ([adapter.Members]: in any order, white
+// space between tokens, escapes in strings, members of any kind it does
+// not know skipped): "type" (a string), "index" (an index of up to 15
+// digits) and "delta" (an object of "type", one of "partial_json", "text"
+// and "thinking", and "stop_reason"; other members skipped), as
+// content_block_delta, content_block_stop, message_delta and message_stop
+// have them. It reports false on anything else (content_block, message,
+// error, a repeated member, a value of another kind...): then parse resets
+// r's fields and parseSlow reads data, and its answer is the answer. When
+// it reports true, r holds what parseSlow would have read.
 func (r *Reader) fastDelta(data []byte) bool {
-	if len(data) < len(fastHead) || string(data[:len(fastHead)]) != fastHead {
-		return false
-	}
-	index, j, ok := adapter.Index(data, len(fastHead))
-	if !ok {
-		return false
-	}
-	k := 0
-	for k < len(fastMids) && !bytes.HasPrefix(data[j:], []byte(fastMids[k].mid)) {
-		k++
-	}
-	if k == len(fastMids) {
-		return false
-	}
-	// The string is decoded into r.str's memory, but r.str stays empty
-	// until the rest of the layout is checked.
-	str, j := adapter.Unquote(r.str, data, j+len(fastMids[k].mid))
-	r.str = str[:0]
-	// "}", white space, "}", white space.
-	if j < 0 || j >= len(data) || data[j] != '}' {
-		return false
-	}
-	j = adapter.SkipSpace(data, j+1)
-	if j >= len(data) || data[j] != '}' || adapter.SkipSpace(data, j+1) != len(data) {
-		return false
-	}
-	r.str = str
-	r.typ = append(r.typ[:0], "content_block_delta"...)
-	r.index, r.hasIndex = index, true
-	r.deltaType = append(r.deltaType[:0], fastMids[k].typ...)
-	r.hasStr = true
-	return true
+	ok := adapter.FastRoot(data, rootNames, func(name []byte, i int) int {
+		switch string(name) {
+		case "type":
+			if r.typ, i = adapter.Unquote(r.typ, data, i); i >= 0 && len(r.typ) == 0 {
+				return -1 // parseSlow's error: no type
+			}
+			return i
+		case "index":
+			return adapter.ReadIndex(data, i, &r.index, &r.hasIndex)
+		case "delta":
+			// Read as deltaField reads it.
+			return adapter.Members(data, i, deltaNames, func(name []byte, i int) int {
+				switch string(name) {
+				case "type":
+					r.deltaType, i = adapter.Unquote(r.deltaType, data, i)
+					return i
+				case "partial_json", "text", "thinking":
+					if r.hasStr {
+						return -1 // parseSlow's error: two of them
+					}
+					r.str, i = adapter.Unquote(r.str, data, i)
+					r.hasStr = true
+					return i
+				case "stop_reason":
+					r.stop, _, i = adapter.NullableString(r.stop, data, i)
+					return i
+				}
+				return adapter.Skip(data, i)
+			})
+		case "content_block", "message", "error":
+			return -1
+		}
+		return adapter.Skip(data, i)
+	})
+	return ok && len(r.typ) > 0
 }
 
 func (r *Reader) field(key []byte) (err error) {

@@ -163,8 +163,6 @@ type ChatReader struct {
 	hasChosen  bool
 	otherCalls bool // a choice not chosen has tool_calls
 	scratch    []byte
-	// fastScratch receives the strings fastChunk checks.
-	fastScratch []byte
 }
 
 // chatChoice is one element of a chunk's "choices".

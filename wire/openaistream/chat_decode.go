@@ -24,6 +24,7 @@ func (r *ChatReader) parse(data []byte, errorEvent bool) error {
 	if !errorEvent && r.fastChunk(data) {
 		return nil
 	}
+	r.id, r.hasID = r.id[:0], false // as fastChunk may have read them
 	return r.parseSlow(data)
 }
 

@@ -250,8 +250,6 @@ type ResponsesReader struct {
 	nOutput   int
 	flat      responsesErr // an error event's code, message and param
 	nested    responsesErr // the same in its "error" object, or response.failed's
-	// fastScratch receives the strings fastDelta checks.
-	fastScratch []byte
 }
 
 // responsesItem is an output item. id, callID, name, args and input are

@@ -91,53 +91,47 @@ var (
 	errorNames    = adapter.Names{"type", "code", "message", "param"}
 )
 
-// fastDelta reads the data of an event, for parse, if it is an object of
-// plain names (no escapes) with string, plain-integer, true, false or null
-// values (strings checked by [adapter.Unquote]), of which only type,
-// output_index, item_id and delta are read (type a string, output_index an
-// integer, item_id a string or null, delta a string): the arguments and
-// text deltas, by comparing bytes rather than decoding tokens. It reports
-// false on any difference: then the token decoder reads data, and its
-// answer is the answer. When it reports true, r holds what the decoder
-// would have read.
+// fastDelta reads the data of an event, for parse, with the adapters'
+// shared byte scanner ([adapter.Members]: members in any order, white space
+// between tokens, escapes in strings, members it does not read skipped),
+// if it is an object of which only type, output_index, item_id and delta
+// are read (type a string, output_index an index, item_id a string or
+// null, delta a string) and the event is an arguments, text or reasoning
+// delta, or of a type to come: the deltas, and the events without payload
+// (response.content_part.added...). It reports false on any difference
+// (another type, a member such events do not have, "error" among them):
+// then the token decoder reads data, and its answer is the answer. When it
+// reports true, r holds what the decoder would have read.
 func (r *ResponsesReader) fastDelta(data []byte) bool {
-	i := fastMembers(data, 0, func(name []byte, i int) int {
+	ok := adapter.FastRoot(data, eventNames, func(name []byte, i int) int {
 		switch string(name) {
 		case "type":
-			if !hasAt(data, i, `"`) {
-				return -1
-			}
 			r.typ, i = adapter.Unquote(r.typ, data, i)
 			return i
 		case "output_index":
-			var ok bool
-			if r.index, i, ok = adapter.Index(data, i); !ok {
-				return -1
-			}
-			r.hasIndex = true
-			return i
+			return adapter.ReadIndex(data, i, &r.index, &r.hasIndex)
 		case "item_id":
-			r.hasItemID = !hasAt(data, i, "null")
-			r.itemID, i = fastNullableString(r.itemID, data, i)
+			r.itemID, r.hasItemID, i = adapter.NullableString(r.itemID, data, i)
 			return i
 		case "delta":
-			if !hasAt(data, i, `"`) {
-				return -1
-			}
 			r.str, i = adapter.Unquote(r.str, data, i)
 			r.hasStr = true
 			return i
 		case "arguments", "input", "name", "item", "response", "code", "message", "param", "error", "":
 			return -1
 		}
-		return fastScalar(data, i, &r.fastScratch)
+		return adapter.Skip(data, i)
 	})
-	if i < 0 || len(r.typ) == 0 || adapter.SkipSpace(data, i) != len(data) {
+	if !ok || len(r.typ) == 0 {
 		return false
 	}
-	if r.kind = responsesKindOf(r.typ); r.kind == responsesIgnored {
+	switch r.kind = responsesKindOf(r.typ); r.kind {
+	case responsesArgsDelta, responsesText, responsesThinking:
+	case responsesIgnored:
 		// What the decoder reads of an event of a type to come: its type.
 		r.index, r.hasIndex, r.itemID, r.hasItemID, r.str, r.hasStr = 0, false, r.itemID[:0], false, r.str[:0], false
+	default:
+		return false
 	}
 	return true
 }
