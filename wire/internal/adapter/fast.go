@@ -56,13 +56,13 @@ func Members(data []byte, i int, known Names, member func(name []byte, i int) in
 	if i = SkipSpace(data, i+1); i < len(data) && data[i] == '}' {
 		return i + 1
 	}
-	var names [FastMaxMembers][]byte
-	n := 0
+	var names names
 	folded := false // a name of the object has an upper-case letter
 	for {
+		start := i + 1
 		var name []byte
 		var upper bool
-		if name, upper, i = memberName(data, i); i < 0 || n == len(names) {
+		if name, upper, i = memberName(data, i); i < 0 || names.n == len(names.at) {
 			return -1
 		}
 		if upper {
@@ -73,13 +73,12 @@ func Members(data []byte, i int, known Names, member func(name []byte, i int) in
 				}
 			}
 		}
-		for _, earlier := range names[:n] {
-			if len(earlier) == len(name) && (string(earlier) == string(name) || folded && bytes.EqualFold(earlier, name)) {
+		for _, e := range names.at[:names.n] {
+			if earlier := data[e.start:e.end]; len(earlier) == len(name) && (string(earlier) == string(name) || folded && bytes.EqualFold(earlier, name)) {
 				return -1
 			}
 		}
-		names[n] = name
-		n++
+		names.add(start, start+len(name))
 		var more bool
 		if i, more = Next(data, member(name, i), '}'); !more {
 			return i
@@ -105,6 +104,18 @@ func Next(data []byte, i int, end byte) (int, bool) {
 		return i + 1, false
 	}
 	return -1, false
+}
+
+// names are the names of an object read so far, by their place in the
+// data: small, as it is made for every object.
+type names struct {
+	at [FastMaxMembers]struct{ start, end uint32 }
+	n  int
+}
+
+func (ns *names) add(start, end int) {
+	ns.at[ns.n].start, ns.at[ns.n].end = uint32(start), uint32(end)
+	ns.n++
 }
 
 // memberName reads the name of a member at data[i:], printable ASCII in
@@ -311,22 +322,22 @@ func skipObject(data []byte, i, depth int) int {
 	if i = SkipSpace(data, i+1); i < len(data) && data[i] == '}' {
 		return i + 1
 	}
-	var names [FastMaxMembers][]byte
-	for n := 0; ; n++ {
+	var names names
+	for {
 		j := SkipString(data, i)
-		if j < 0 || n == len(names) {
+		if j < 0 || names.n == len(names.at) {
 			return -1
 		}
 		name := data[i+1 : j-1]
 		if bytes.IndexByte(name, '\\') >= 0 {
 			return -1 // compared as written, so not escaped
 		}
-		for _, earlier := range names[:n] {
-			if string(earlier) == string(name) {
+		for _, e := range names.at[:names.n] {
+			if string(data[e.start:e.end]) == string(name) {
 				return -1
 			}
 		}
-		names[n] = name
+		names.add(i+1, j-1)
 		if i = SkipSpace(data, j); i >= len(data) || data[i] != ':' {
 			return -1
 		}
