@@ -67,8 +67,10 @@ type Reader struct {
 	cfg  adapter.Config
 	resp *toolcall.Response
 	dec  adapter.Decoder
-	n    int64 // events read
-	err  error // the first error: every later Event returns it
+	// layout is the layout of the last event fastRead read.
+	layout adapter.Layout
+	n      int64 // events read
+	err    error // the first error: every later Event returns it
 
 	begun, done bool        // message_start, message_stop came
 	stopped     bool        // a message_delta with a stop_reason came
@@ -394,52 +396,98 @@ func (r *Reader) parseSlow(data []byte) error {
 }
 
 // fastDelta reads data, for parse, as parseSlow would, if it is an event
-// whose members the fast path reads ([adapter.Members]: in any order, white
-// space between tokens, escapes in strings, members of any kind it does
-// not know skipped): "type" (a string), "index" (an index of up to 15
-// digits) and "delta" (an object of "type", one of "partial_json", "text"
-// and "thinking", and "stop_reason"; other members skipped), as
-// content_block_delta, content_block_stop, message_delta and message_stop
-// have them. It reports false on anything else (content_block, message,
-// error, a repeated member, a value of another kind...): then parse resets
-// r's fields and parseSlow reads data, and its answer is the answer. When
-// it reports true, r holds what parseSlow would have read.
+// whose members the fast path reads: of the layout learned from the event
+// before (adapter.Layout), or else read by fastRead, whose layout it then
+// learns. It reports false on anything else: then parse resets r's fields
+// and parseSlow reads data, and its answer is the answer. When it reports
+// true, r holds what parseSlow would have read.
 func (r *Reader) fastDelta(data []byte) bool {
+	if r.layout.Match(data, func(id uint8, i int) int { return r.fastSlot(id, data, i) }) {
+		return true
+	}
+	r.reset() // of what Match read before it stopped
+	r.layout.Begin()
+	if !r.fastRead(data) {
+		r.layout.Forget()
+		return false
+	}
+	r.layout.Learn(data)
+	return true
+}
+
+// fastRead reads data with the adapters' shared byte scanner
+// ([adapter.Members]: members in any order, white space between tokens,
+// escapes in strings, members of any kind it does not know skipped), if it
+// is an object of "type" (a string), "index" (an index of up to 15 digits)
+// and "delta" (an object of "type", one of "partial_json", "text" and
+// "thinking", and "stop_reason"; other members skipped), as
+// content_block_delta, content_block_stop, message_delta and message_stop
+// have them, each value read by fastSlot. It reports false on anything
+// else: content_block, message or error, a repeated member, a value of
+// another kind, and what adapter.Members declines.
+func (r *Reader) fastRead(data []byte) bool {
 	ok := adapter.FastRoot(data, rootNames, func(name []byte, i int) int {
 		switch string(name) {
 		case "type":
-			if r.typ, i = adapter.Unquote(r.typ, data, i); i >= 0 && len(r.typ) == 0 {
-				return -1 // parseSlow's error: no type
-			}
-			return i
+			return r.fastSlot(slotType, data, i)
 		case "index":
-			return adapter.ReadIndex(data, i, &r.index, &r.hasIndex)
+			return r.fastSlot(slotIndex, data, i)
 		case "delta":
 			// Read as deltaField reads it.
 			return adapter.Members(data, i, deltaNames, func(name []byte, i int) int {
 				switch string(name) {
 				case "type":
-					r.deltaType, i = adapter.Unquote(r.deltaType, data, i)
-					return i
+					return r.fastSlot(slotDeltaType, data, i)
 				case "partial_json", "text", "thinking":
-					if r.hasStr {
-						return -1 // parseSlow's error: two of them
-					}
-					r.str, i = adapter.Unquote(r.str, data, i)
-					r.hasStr = true
-					return i
+					return r.fastSlot(slotStr, data, i)
 				case "stop_reason":
-					r.stop, _, i = adapter.NullableString(r.stop, data, i)
-					return i
+					return r.fastSlot(slotStop, data, i)
 				}
-				return adapter.Skip(data, i)
+				return r.fastSlot(slotSkip, data, i)
 			})
 		case "content_block", "message", "error":
 			return -1
 		}
-		return adapter.Skip(data, i)
+		return r.fastSlot(slotSkip, data, i)
 	})
 	return ok && len(r.typ) > 0
+}
+
+// The values of an event that fastSlot reads.
+const (
+	slotSkip      uint8 = iota // a member's value that is not read
+	slotType                   // the event's type
+	slotIndex                  // its index
+	slotDeltaType              // its delta's type
+	slotStr                    // its delta's partial_json, text or thinking
+	slotStop                   // its delta's stop_reason
+)
+
+// fastSlot reads the value id at data[i:] into r as parseSlow reads it,
+// records it for the layout, and returns the index of the byte after it,
+// or -1 where parseSlow would fail or the fast path does not read it.
+func (r *Reader) fastSlot(id uint8, data []byte, i int) (j int) {
+	switch id {
+	case slotType:
+		if r.typ, j = adapter.Unquote(r.typ, data, i); len(r.typ) == 0 {
+			j = -1 // parseSlow's error: no type
+		}
+	case slotIndex:
+		j = adapter.ReadIndex(data, i, &r.index, &r.hasIndex)
+	case slotDeltaType:
+		r.deltaType, j = adapter.Unquote(r.deltaType, data, i)
+	case slotStr:
+		if r.hasStr {
+			return -1 // parseSlow's error: two of them
+		}
+		r.str, j = adapter.Unquote(r.str, data, i)
+		r.hasStr = true
+	case slotStop:
+		r.stop, _, j = adapter.NullableString(r.stop, data, i)
+	default:
+		return r.layout.Record(id, false, i, adapter.Skip(data, i))
+	}
+	return r.layout.Record(id, true, i, j)
 }
 
 func (r *Reader) field(key []byte) (err error) {

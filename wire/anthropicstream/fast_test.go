@@ -150,3 +150,20 @@ func TestPropertyLayoutFastDelta(t *testing.T) {
 func FuzzFastDelta(f *testing.F) {
 	wiretest.FuzzFastPath(f, deltaData, fastVsSlow)
 }
+
+// TestPropertySequenceFastDelta: a Reader kept from event to event, whose
+// fast path learns the layout of the events it reads, reads each event of
+// a sequence of one layout with other values (and mutations) as a fresh
+// token decoder does.
+func TestPropertySequenceFastDelta(t *testing.T) {
+	wiretest.SequenceProperty(t, deltaEvent, func(events [][]byte) (int, string) {
+		var viaParse, fast Reader
+		took, problem := wiretest.Sequence(events, func(data []byte) (bool, string) {
+			return wiretest.FastVsSlow(data,
+				func(data []byte) (parsed, error) { err := viaParse.parse(data); return viaParse.parsed(), err },
+				func(data []byte) (parsed, error) { var r Reader; err := r.parseSlow(data); return r.parsed(), err },
+				func(data []byte) (parsed, bool) { fast.reset(); ok := fast.fastDelta(data); return fast.parsed(), ok })
+		})
+		return took - fast.layout.Learns(), problem // the events read by the layout learned
+	})
+}

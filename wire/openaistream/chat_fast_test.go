@@ -153,6 +153,8 @@ func TestChatFastChunk(t *testing.T) {
 		{`{"choices":[{"index":0,"delta":{"content":"a"}}],"Error":null}`, false},
 		{`{"choices":[{"index":0,"delta":{"content":"a"}}],"usage":{"x":[1,]}}`, false},
 		{`{"choices":[{"index":0,"delta":{"content":"\ud83d"}}]}`, false},
+		{`{"choices":[{"index":0,"delta":{"content":"a"}},,"x":1}`, false},
+		{`{"x_t":true, "choices":  [{},	"usage":  1}`, false},
 	} {
 		wiretest.CheckFastCase(t, tc.data, tc.took, func(data []byte) (bool, string) { return chatFastVsSlow(data, 0) })
 	}
@@ -288,5 +290,37 @@ func FuzzChatFastChunk(f *testing.F) {
 		if _, problem := chatFastVsSlow(data, choice); problem != "" {
 			t.Error(problem)
 		}
+	})
+}
+
+// TestPropertySequenceChatFastChunk: a reader kept from chunk to chunk,
+// whose fast path learns the layout of the chunks it reads, reads each
+// chunk of a sequence of one layout with other values (and mutations) as a
+// fresh token decoder does.
+func TestPropertySequenceChatFastChunk(t *testing.T) {
+	wiretest.SequenceProperty(t, chatEvent, func(events [][]byte) (int, string) {
+		viaParse, fast := ChatReader{}, ChatReader{}
+		took, problem := wiretest.Sequence(events, func(data []byte) (bool, string) {
+			return wiretest.FastVsSlow(data,
+				func(data []byte) (chatParsed, error) {
+					err := viaParse.parse(data, false)
+					return viaParse.parsed(), err
+				},
+				func(data []byte) (chatParsed, error) {
+					var r ChatReader
+					err := r.parseSlow(data)
+					return r.parsed(), err
+				},
+				func(data []byte) (chatParsed, bool) {
+					r := &fast
+					r.hasChosen, r.id, r.hasID = false, r.id[:0], false
+					ok := r.fastChunk(data)
+					if !ok && (r.hasChosen || r.hasError) {
+						return chatParsed{}, true // seen as taken, and different
+					}
+					return r.parsed(), ok
+				})
+		})
+		return took - fast.layout.Learns(), problem // the events read by the layout learned
 	})
 }

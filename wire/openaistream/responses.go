@@ -220,13 +220,15 @@ func eventItemType(typ []byte) string {
 // A ResponsesReader is for one goroutine. Its memory is reused from stream
 // to stream with [ResponsesReader.Reset].
 type ResponsesReader struct {
-	cfg   adapter.Config
-	resp  *toolcall.Response
-	dec   adapter.Decoder
-	n     int64 // events read
-	err   error // the first error: every later Event returns it
-	ended bool  // response.completed or response.incomplete came
-	done  bool  // data [DONE] came
+	cfg  adapter.Config
+	resp *toolcall.Response
+	dec  adapter.Decoder
+	// layout is the layout of the last event fastRead read.
+	layout adapter.Layout
+	n      int64 // events read
+	err    error // the first error: every later Event returns it
+	ended  bool  // response.completed or response.incomplete came
+	done   bool  // data [DONE] came
 
 	otherCalls bool // an item added is a call the client runs that r does not read
 

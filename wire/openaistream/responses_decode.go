@@ -91,39 +91,23 @@ var (
 	errorNames    = adapter.Names{"type", "code", "message", "param"}
 )
 
-// fastDelta reads the data of an event, for parse, with the adapters'
-// shared byte scanner ([adapter.Members]: members in any order, white space
-// between tokens, escapes in strings, members it does not read skipped),
-// if it is an object of which only type, output_index, item_id and delta
-// are read (type a string, output_index an index, item_id a string or
-// null, delta a string) and the event is an arguments, text or reasoning
-// delta, or of a type to come: the deltas, and the events without payload
-// (response.content_part.added...). It reports false on any difference
-// (another type, a member such events do not have, "error" among them):
-// then the token decoder reads data, and its answer is the answer. When it
-// reports true, r holds what the decoder would have read.
+// fastDelta reads the data of an event, for parse, if it is an arguments,
+// text or reasoning delta, or an event of a type to come, whose members
+// the fast path reads: of the layout learned from the event before
+// (adapter.Layout), or else read by fastRead, whose layout it then
+// learns. It reports false on any difference (another type, a member such
+// events do not have, "error" among them): then the token decoder reads
+// data, and its answer is the answer. When it reports true, r holds what
+// the decoder would have read.
 func (r *ResponsesReader) fastDelta(data []byte) bool {
-	ok := adapter.FastRoot(data, eventNames, func(name []byte, i int) int {
-		switch string(name) {
-		case "type":
-			r.typ, i = adapter.Unquote(r.typ, data, i)
-			return i
-		case "output_index":
-			return adapter.ReadIndex(data, i, &r.index, &r.hasIndex)
-		case "item_id":
-			r.itemID, r.hasItemID, i = adapter.NullableString(r.itemID, data, i)
-			return i
-		case "delta":
-			r.str, i = adapter.Unquote(r.str, data, i)
-			r.hasStr = true
-			return i
-		case "arguments", "input", "name", "item", "response", "code", "message", "param", "error", "":
-			return -1
+	if !r.layout.Match(data, func(id uint8, i int) int { return r.fastSlot(id, data, i) }) {
+		r.typ, r.index, r.hasIndex, r.itemID, r.hasItemID, r.str, r.hasStr = r.typ[:0], 0, false, r.itemID[:0], false, r.str[:0], false
+		r.layout.Begin()
+		if !r.fastRead(data) {
+			r.layout.Forget()
+			return false
 		}
-		return adapter.Skip(data, i)
-	})
-	if !ok || len(r.typ) == 0 {
-		return false
+		r.layout.Learn(data)
 	}
 	switch r.kind = responsesKindOf(r.typ); r.kind {
 	case responsesArgsDelta, responsesText, responsesThinking:
@@ -134,6 +118,61 @@ func (r *ResponsesReader) fastDelta(data []byte) bool {
 		return false
 	}
 	return true
+}
+
+// fastRead reads data with the adapters' shared byte scanner
+// ([adapter.Members]: members in any order, white space between tokens,
+// escapes in strings, members it does not read skipped), if it is an
+// object of which only type, output_index, item_id and delta are read,
+// each by fastSlot, and none of the members of the other events
+// (arguments, item, error...).
+func (r *ResponsesReader) fastRead(data []byte) bool {
+	ok := adapter.FastRoot(data, eventNames, func(name []byte, i int) int {
+		switch string(name) {
+		case "type":
+			return r.fastSlot(respSlotType, data, i)
+		case "output_index":
+			return r.fastSlot(respSlotOutputIndex, data, i)
+		case "item_id":
+			return r.fastSlot(respSlotItemID, data, i)
+		case "delta":
+			return r.fastSlot(respSlotDelta, data, i)
+		case "arguments", "input", "name", "item", "response", "code", "message", "param", "error", "":
+			return -1
+		}
+		return r.fastSlot(respSlotSkip, data, i)
+	})
+	return ok && len(r.typ) > 0
+}
+
+// The values of an event that fastSlot reads.
+const (
+	respSlotSkip        uint8 = iota // a member's value that is not read
+	respSlotType                     // the event's type
+	respSlotOutputIndex              // its output_index
+	respSlotItemID                   // its item_id
+	respSlotDelta                    // its delta
+)
+
+// fastSlot reads the value id at data[i:] into r as the decoder reads it
+// for a delta event (type a string, output_index an index, item_id a string
+// or null, delta a string), records it for the layout, and returns the
+// index of the byte after it, or -1.
+func (r *ResponsesReader) fastSlot(id uint8, data []byte, i int) (j int) {
+	switch id {
+	case respSlotType:
+		r.typ, j = adapter.Unquote(r.typ, data, i)
+	case respSlotOutputIndex:
+		j = adapter.ReadIndex(data, i, &r.index, &r.hasIndex)
+	case respSlotItemID:
+		r.itemID, r.hasItemID, j = adapter.NullableString(r.itemID, data, i)
+	case respSlotDelta:
+		r.str, j = adapter.Unquote(r.str, data, i)
+		r.hasStr = true
+	default:
+		return r.layout.Record(id, false, i, adapter.Skip(data, i))
+	}
+	return r.layout.Record(id, true, i, j)
 }
 
 // field reads a member of an event's data, as its kind has it: the

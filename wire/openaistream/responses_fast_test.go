@@ -136,3 +136,29 @@ func TestPropertyLayoutResponsesFastDelta(t *testing.T) {
 func FuzzResponsesFastDelta(f *testing.F) {
 	wiretest.FuzzFastPath(f, responsesData, responsesFastVsSlow)
 }
+
+// TestPropertySequenceResponsesFastDelta: a reader kept from event to
+// event, whose fast path learns the layout of the events it reads, reads
+// each event of a sequence of one layout with other values (and mutations)
+// as a fresh token decoder does.
+func TestPropertySequenceResponsesFastDelta(t *testing.T) {
+	wiretest.SequenceProperty(t, responsesEvent, func(events [][]byte) (int, string) {
+		var viaParse, fast ResponsesReader
+		took, problem := wiretest.Sequence(events, func(data []byte) (bool, string) {
+			return wiretest.FastVsSlow(data,
+				func(data []byte) (responsesParsed, error) { err := viaParse.parse(data); return viaParse.parsed(), err },
+				func(data []byte) (responsesParsed, error) {
+					var r ResponsesReader
+					err := r.parseSlow(data)
+					return r.parsed(), err
+				},
+				func(data []byte) (responsesParsed, bool) {
+					r := &fast
+					r.typ, r.index, r.hasIndex, r.itemID, r.hasItemID, r.str, r.hasStr = r.typ[:0], 0, false, r.itemID[:0], false, r.str[:0], false
+					ok := r.fastDelta(data)
+					return r.parsed(), ok
+				})
+		})
+		return took - fast.layout.Learns(), problem // the events read by the layout learned
+	})
+}

@@ -4,7 +4,11 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/argstream/argstream/internal/testutil"
 	"github.com/argstream/argstream/internal/testutil/jsonlayout"
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/gen"
+	"github.com/leanovate/gopter/prop"
 )
 
 // UnknownMembers are members that no adapter reads, scalar and composite,
@@ -71,4 +75,111 @@ func LayoutProperty(t *testing.T, event func(rng *rand.Rand) []byte, check func(
 		}
 		return check(MutateBytes(rng, laid))
 	})
+}
+
+// Variant is data, an event's JSON text, with some of its strings and
+// numbers replaced by others, mostly valid (Draw.Chars, numbers of other
+// sizes), now and then not, and then some of its bytes mutated
+// (MutateBytes): mostly an event of the same layout with other values, for
+// the layouts the fast paths learn.
+func Variant(rng *rand.Rand, data []byte) []byte {
+	d := Draw{Rand: rng}
+	var out []byte
+	for i := 0; i < len(data); {
+		c := data[i]
+		switch {
+		case c == '"':
+			j := i + 1
+			for j < len(data) && data[j] != '"' {
+				if data[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			j = min(j+1, len(data))
+			k := j
+			for k < len(data) && (data[k] == ' ' || data[k] == '\n' || data[k] == '\t' || data[k] == '\r') {
+				k++
+			}
+			if k < len(data) && data[k] == ':' && rng.IntN(16) != 0 {
+				out = append(out, data[i:j]...) // a name, mostly kept: the same layout
+				i = j
+				continue
+			}
+			switch rng.IntN(8) {
+			case 0, 1:
+				out = append(out, `"`+d.Chars(10)+`"`...)
+			case 3:
+				out = append(out, d.Pick(`null`, `""`, `"\u00e9\ud83d\ude00"`)...)
+			default:
+				out = append(out, data[i:j]...)
+			}
+			i = j
+		case c == '-' || '0' <= c && c <= '9':
+			j := i + 1
+			for j < len(data) && (data[j] == '.' || data[j] == 'e' || data[j] == '+' || data[j] == '-' || '0' <= data[j] && data[j] <= '9') {
+				j++
+			}
+			if rng.IntN(3) == 0 {
+				out = append(out, d.Rare(d.Pick("0", "7", "12", "123456", "999999999999999"), "01", "-1", "1.5", "9999999999999999", `"1"`, "null")...)
+			} else {
+				out = append(out, data[i:j]...)
+			}
+			i = j
+		default:
+			out = append(out, c)
+			i++
+		}
+	}
+	return MutateBytes(rng, out)
+}
+
+// SequenceProperty checks, on 500 seeds, a reader kept from event to
+// event, as the fast paths' learned layouts see them: event makes an event
+// as the API writes it, RandomLayout lays it out, and Variant makes the
+// events of a sequence from that; check reads the sequence with one reader
+// and each event with a fresh token decoder, and reports how many events
+// its fast path read by the layout it had learned and how the two differ.
+// It fails t if the fast path read none so.
+func SequenceProperty(t *testing.T, event func(rng *rand.Rand) []byte, check func(events [][]byte) (took int, problem string)) {
+	t.Helper()
+	var took, events int
+	properties := gopter.NewProperties(testutil.PropertyParameters(500))
+	properties.Property("a reader kept from event to event reads each as the decoder", prop.ForAll(
+		func(seed uint64) string {
+			rng := rand.New(rand.NewPCG(seed, 7))
+			first := RandomLayout(rng, event(rng))
+			seq := [][]byte{first}
+			for range 2 + rng.IntN(20) {
+				seq = append(seq, Variant(rng, first))
+			}
+			n, problem := check(seq)
+			took += n
+			events += len(seq)
+			return problem
+		},
+		gen.UInt64(),
+	))
+	properties.TestingRun(t)
+	t.Logf("the fast path read %d events of %d by the layout learned", took, events)
+	if took == 0 {
+		t.Error("the fast path read no event by the layout learned: the generator misses a side")
+	}
+}
+
+// Sequence checks each of events in turn with check (FastVsSlow on readers
+// kept from event to event), and returns how many the fast path took and
+// the first problem.
+func Sequence(events [][]byte, check func(data []byte) (took bool, problem string)) (int, string) {
+	n := 0
+	for _, ev := range events {
+		took, problem := check(ev)
+		if took {
+			n++
+		}
+		if problem != "" {
+			return n, problem
+		}
+	}
+	return n, ""
 }

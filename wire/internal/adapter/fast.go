@@ -2,6 +2,8 @@ package adapter
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -126,20 +128,63 @@ func memberName(data []byte, i int) (name []byte, upper bool, _ int) {
 	if i >= len(data) || data[i] != '"' {
 		return nil, false, -1
 	}
-	k := i + 1
-	for ; k < len(data) && data[k] != '"'; k++ {
-		switch c := data[k]; {
-		case c < ' ' || c >= utf8.RuneSelf || c == '\\':
-			return nil, false, -1
-		case 'A' <= c && c <= 'Z':
-			upper = true
-		}
-	}
-	j := SkipSpace(data, k+1)
-	if j >= len(data) || data[j] != ':' {
+	k := plainEnd(data, i+1)
+	if k >= len(data) || data[k] != '"' {
 		return nil, false, -1
 	}
-	return data[i+1 : k], upper, SkipSpace(data, j+1)
+	name = data[i+1 : k]
+	upper = hasUpper(name)
+	j := k + 1
+	if j < len(data) && data[j] == ':' { // the common case, spared SkipSpace's calls
+		j++
+	} else if j = SkipSpace(data, j); j < len(data) && data[j] == ':' {
+		j++
+	} else {
+		return nil, false, -1
+	}
+	if j < len(data) && !jsonwire.IsSpace(data[j]) {
+		return name, upper, j
+	}
+	return name, upper, SkipSpace(data, j)
+}
+
+// plainEnd returns the index of the first byte of data[j:] that is not
+// plain ([jsonwire.PlainMask]: a quote, a backslash, a control byte or a
+// byte of a multi-byte UTF-8 sequence), or len(data). It reads eight bytes
+// at a time while eight remain.
+func plainEnd(data []byte, j int) int {
+	for ; j+8 <= len(data); j += 8 {
+		if m := jsonwire.PlainMask(binary.LittleEndian.Uint64(data[j:])); m != 0 {
+			return j + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; j < len(data); j++ {
+		if c := data[j]; c == '"' || c == '\\' || c < ' ' || c >= utf8.RuneSelf {
+			return j
+		}
+	}
+	return j
+}
+
+// hasUpper reports whether name, printable ASCII, has an upper-case
+// letter. It reads eight bytes at a time.
+func hasUpper(name []byte) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(name); i += 8 {
+		x := binary.LittleEndian.Uint64(name[i:])
+		// A byte from 'A' to 'Z' has its high bit set by the first sum
+		// and clear in the second; bytes are under 0x80, so no sum carries.
+		if (x+ones*(0x80-'A'))&^(x+ones*(0x80-'Z'-1))&highs != 0 {
+			return true
+		}
+	}
+	for _, c := range name[i:] {
+		if 'A' <= c && c <= 'Z' {
+			return true
+		}
+	}
+	return false
 }
 
 // Unquote decodes the JSON string that begins at data[i], a quote, into
@@ -177,8 +222,7 @@ func unquote(dst, data []byte, i int, keep bool) ([]byte, int) {
 	}
 	start := i + 1 // of the text not yet appended
 	for j := start; ; {
-		j += jsonwire.ScanPlain(data[j:])
-		if j >= len(data) {
+		if j = plainEnd(data, j); j >= len(data) {
 			return dst, -1
 		}
 		switch c := data[j]; {

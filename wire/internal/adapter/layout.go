@@ -1,0 +1,131 @@
+package adapter
+
+// Layout is the layout of the data of the last event a fast path read in
+// full with [Members], learned so that the next events of that layout are
+// read by comparing bytes: the event's bytes, but for the values of its
+// members (its slots), which change from event to event. The member values
+// the adapter reads are always slots, read again from each event; the
+// values it skips are slots once they have been seen to change (the
+// sequence numbers and padding of OpenAI's events), and part of the bytes
+// compared before that.
+//
+// An adapter's fast path reads each value of a member through one function
+// of its own, slot(id, data, i), which returns the index of the byte after
+// the value or -1; while it reads an event with Members it calls
+// [Layout.Record] with each value's span, and [Layout.Learn] once the event
+// is read. [Layout.Match] reads an event of the layout learned: every byte
+// but the slots' is compared with the learned event's, and each slot is
+// read with slot. Where all of them match and every slot reads, the event
+// is the learned one with other values in the same places: Members would
+// have read it as it read the learned one (the same names, the same
+// structure, white space and unknown members), calling slot for the same
+// values, so that the adapter has read what it would have read.
+//
+// A Layout is for one goroutine; its zero value has learned nothing.
+type Layout struct {
+	fixed   []byte // the learned event's bytes but for its slots
+	runs    []int  // the lengths of the fixed runs before each slot, and after the last
+	slots   []slot // the values of the learned event, in order
+	learned bool
+	learns  int // for the tests: how many times Learn learned
+
+	// What Record gathered while Members read an event.
+	recording bool
+	spans     []slot
+	// The values of the event learned before, to find those that change.
+	prev    []slot
+	prevRaw []byte
+}
+
+// slot is one value of an event: its span, the adapter's id for it, and
+// whether it is read again from each event.
+type slot struct {
+	start, end int
+	id         uint8
+	variable   bool
+}
+
+// Begin starts the recording of an event's values, for [Layout.Learn].
+func (l *Layout) Begin() {
+	l.recording = true
+	l.spans = l.spans[:0]
+}
+
+// Record records the value of a member that slot id read at data[start:end]
+// (the value's end, or -1 if it was not read), and returns end. Read says
+// whether it is a value the adapter reads (always a slot) or skips.
+func (l *Layout) Record(id uint8, read bool, start, end int) int {
+	if l.recording && end >= 0 {
+		l.spans = append(l.spans, slot{start: start, end: end, id: id, variable: read})
+	}
+	return end
+}
+
+// Learn learns the layout of data, whose values Record recorded since
+// Begin: the values read are slots, and so are the values skipped that
+// differ from those of the event learned before, if it had the same values
+// in the same order.
+func (l *Layout) Learn(data []byte) {
+	l.recording = false
+	same := len(l.prev) == len(l.spans)
+	for k, s := range l.spans {
+		if !same || l.prev[k].id != s.id {
+			same = false
+			break
+		}
+	}
+	if same {
+		for k := range l.spans {
+			s, p := &l.spans[k], l.prev[k]
+			if p.variable || string(data[s.start:s.end]) != string(l.prevRaw[p.start:p.end]) {
+				s.variable = true
+			}
+		}
+	}
+	l.fixed, l.runs, l.slots = l.fixed[:0], l.runs[:0], l.slots[:0]
+	at := 0
+	for _, s := range l.spans {
+		if !s.variable {
+			continue
+		}
+		l.fixed = append(l.fixed, data[at:s.start]...)
+		l.runs = append(l.runs, s.start-at)
+		l.slots = append(l.slots, s)
+		at = s.end
+	}
+	l.fixed = append(l.fixed, data[at:]...)
+	l.runs = append(l.runs, len(data)-at)
+	l.prev = append(l.prev[:0], l.spans...)
+	l.prevRaw = append(l.prevRaw[:0], data...)
+	l.learned = true
+	l.learns++
+}
+
+// Learns returns how many layouts l has learned, for the tests.
+func (l *Layout) Learns() int { return l.learns }
+
+// Forget stops a recording that will not be learned: the event was not
+// read in full.
+func (l *Layout) Forget() { l.recording = false }
+
+// Match reads data if it has the layout learned, calling slot for each of
+// its slots, and reports whether it did: false at the first byte that
+// differs or slot that does not read (having read the slots before it).
+func (l *Layout) Match(data []byte, slot func(id uint8, i int) int) bool {
+	if !l.learned {
+		return false
+	}
+	p, off := 0, 0
+	for k, s := range l.slots {
+		run := l.fixed[off : off+l.runs[k]]
+		if len(data)-p < len(run) || string(data[p:p+len(run)]) != string(run) {
+			return false
+		}
+		off += len(run)
+		if p = slot(s.id, p+len(run)); p < 0 {
+			return false
+		}
+	}
+	tail := l.fixed[off:]
+	return len(data)-p == len(tail) && string(data[p:]) == string(tail)
+}
