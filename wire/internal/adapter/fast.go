@@ -30,7 +30,7 @@ import (
 
 // FastMaxMembers is the most members an object may have for the fast path,
 // which compares each name with the ones before it.
-const FastMaxMembers = 24
+const FastMaxMembers = 16
 
 // fastMaxDepth is the deepest nesting of the values that [Skip] skips.
 const fastMaxDepth = 16
@@ -61,13 +61,27 @@ func Members(data []byte, i int, known Names, member func(name []byte, i int) in
 	var names names
 	folded := false // a name of the object has an upper-case letter
 	for {
-		start := i + 1
-		var name []byte
-		var upper bool
-		if name, upper, i = memberName(data, i); i < 0 || names.n == len(names.at) {
+		// The name, printable ASCII in quotes, and its colon.
+		if i >= len(data) || data[i] != '"' || names.n == len(names.at) {
 			return -1
 		}
-		if upper {
+		start := i + 1
+		k := plainEnd(data, start)
+		if k >= len(data) || data[k] != '"' || k-start > maxNameLen {
+			return -1
+		}
+		name := data[start:k]
+		if i = k + 1; i < len(data) && data[i] == ':' {
+			i++
+		} else if i = SkipSpace(data, i); i < len(data) && data[i] == ':' {
+			i++
+		} else {
+			return -1
+		}
+		if i < len(data) && jsonwire.IsSpace(data[i]) {
+			i = SkipSpace(data, i)
+		}
+		if hasUpper(name) {
 			folded = true
 			for _, k := range known {
 				if len(k) == len(name) && string(name) != k && bytes.EqualFold(name, []byte(k)) {
@@ -76,13 +90,27 @@ func Members(data []byte, i int, known Names, member func(name []byte, i int) in
 			}
 		}
 		for _, e := range names.at[:names.n] {
-			if earlier := data[e.start:e.end]; len(earlier) == len(name) && (string(earlier) == string(name) || folded && bytes.EqualFold(earlier, name)) {
+			if earlier := data[e>>16 : e>>16+e&0xFFFF]; len(earlier) == len(name) && (string(earlier) == string(name) || folded && bytes.EqualFold(earlier, name)) {
 				return -1
 			}
 		}
-		names.add(start, start+len(name))
+		names.at[names.n] = uint64(start)<<16 | uint64(len(name))
+		names.n++
+		// The value, then ',' or '}'.
+		if i = member(name, i); i < 0 {
+			return -1
+		}
+		if i < len(data) && data[i] == ',' {
+			if i++; i < len(data) && jsonwire.IsSpace(data[i]) {
+				i = SkipSpace(data, i)
+			}
+			continue
+		}
+		if i < len(data) && data[i] == '}' {
+			return i + 1
+		}
 		var more bool
-		if i, more = Next(data, member(name, i), '}'); !more {
+		if i, more = Next(data, i, '}'); !more {
 			return i
 		}
 	}
@@ -108,45 +136,15 @@ func Next(data []byte, i int, end byte) (int, bool) {
 	return -1, false
 }
 
-// names are the names of an object read so far, by their place in the
-// data: small, as it is made for every object.
+// names are the names of an object read so far, each its place in the
+// data (<<16) and its length: small, as it is made for every object.
 type names struct {
-	at [FastMaxMembers]struct{ start, end uint32 }
+	at [FastMaxMembers]uint64
 	n  int
 }
 
-func (ns *names) add(start, end int) {
-	ns.at[ns.n].start, ns.at[ns.n].end = uint32(start), uint32(end)
-	ns.n++
-}
-
-// memberName reads the name of a member at data[i:], printable ASCII in
-// quotes, and its colon, white space around the colon allowed, and returns
-// it, whether it has an upper-case letter, and the index of the first byte
-// of the value, or -1.
-func memberName(data []byte, i int) (name []byte, upper bool, _ int) {
-	if i >= len(data) || data[i] != '"' {
-		return nil, false, -1
-	}
-	k := plainEnd(data, i+1)
-	if k >= len(data) || data[k] != '"' {
-		return nil, false, -1
-	}
-	name = data[i+1 : k]
-	upper = hasUpper(name)
-	j := k + 1
-	if j < len(data) && data[j] == ':' { // the common case, spared SkipSpace's calls
-		j++
-	} else if j = SkipSpace(data, j); j < len(data) && data[j] == ':' {
-		j++
-	} else {
-		return nil, false, -1
-	}
-	if j < len(data) && !jsonwire.IsSpace(data[j]) {
-		return name, upper, j
-	}
-	return name, upper, SkipSpace(data, j)
-}
+// maxNameLen is the longest name the fast path reads.
+const maxNameLen = 1<<16 - 1
 
 // plainEnd returns the index of the first byte of data[j:] that is not
 // plain ([jsonwire.PlainMask]: a quote, a backslash, a control byte or a
@@ -377,11 +375,15 @@ func skipObject(data []byte, i, depth int) int {
 			return -1 // compared as written, so not escaped
 		}
 		for _, e := range names.at[:names.n] {
-			if string(data[e.start:e.end]) == string(name) {
+			if string(data[e>>16:e>>16+e&0xFFFF]) == string(name) {
 				return -1
 			}
 		}
-		names.add(i+1, j-1)
+		if j-1-(i+1) > maxNameLen {
+			return -1
+		}
+		names.at[names.n] = uint64(i+1)<<16 | uint64(j-1-(i+1))
+		names.n++
 		if i = SkipSpace(data, j); i >= len(data) || data[i] != ':' {
 			return -1
 		}

@@ -21,6 +21,11 @@ package adapter
 // structure, white space and unknown members), calling slot for the same
 // values, so that the adapter has read what it would have read.
 //
+// Events whose layout changes from each one to the next (members in a
+// random order) are read by Members alone: after a few layouts learned in
+// a row that did not match the next event, a Layout rests, neither
+// matching nor learning, for some events.
+//
 // A Layout is for one goroutine; its zero value has learned nothing.
 type Layout struct {
 	fixed   []byte // the learned event's bytes but for its slots
@@ -28,6 +33,13 @@ type Layout struct {
 	slots   []slot // the values of the learned event, in order
 	learned bool
 	learns  int // for the tests: how many times Learn learned
+
+	// Events whose layouts change from one to the next (members in a
+	// random order) are not learned: after restAfter layouts learned in a
+	// row, each where the one before did not match, Match and Learn rest
+	// for restFor events.
+	missed, rest int
+	resting      bool // in this event
 
 	// What Record gathered while Members read an event.
 	recording bool
@@ -45,9 +57,13 @@ type slot struct {
 	variable   bool
 }
 
-// Begin starts the recording of an event's values, for [Layout.Learn].
+// restAfter and restFor: see Layout.missed.
+const restAfter, restFor = 4, 64
+
+// Begin starts the recording of an event's values, for [Layout.Learn],
+// unless l rests.
 func (l *Layout) Begin() {
-	l.recording = true
+	l.recording = !l.resting
 	l.spans = l.spans[:0]
 }
 
@@ -66,7 +82,15 @@ func (l *Layout) Record(id uint8, read bool, start, end int) int {
 // differ from those of the event learned before, if it had the same values
 // in the same order.
 func (l *Layout) Learn(data []byte) {
+	if !l.recording {
+		return // resting
+	}
 	l.recording = false
+	if l.learned {
+		if l.missed++; l.missed == restAfter {
+			l.missed, l.rest = 0, restFor
+		}
+	}
 	same := len(l.prev) == len(l.spans)
 	for k, s := range l.spans {
 		if !same || l.prev[k].id != s.id {
@@ -112,6 +136,10 @@ func (l *Layout) Forget() { l.recording = false }
 // its slots, and reports whether it did: false at the first byte that
 // differs or slot that does not read (having read the slots before it).
 func (l *Layout) Match(data []byte, slot func(id uint8, i int) int) bool {
+	if l.resting = l.rest > 0; l.resting {
+		l.rest--
+		return false
+	}
 	if !l.learned {
 		return false
 	}
@@ -127,5 +155,9 @@ func (l *Layout) Match(data []byte, slot func(id uint8, i int) int) bool {
 		}
 	}
 	tail := l.fixed[off:]
-	return len(data)-p == len(tail) && string(data[p:]) == string(tail)
+	if len(data)-p != len(tail) || string(data[p:]) != string(tail) {
+		return false
+	}
+	l.missed = 0
+	return true
 }
