@@ -35,8 +35,9 @@ func (r *ChatReader) fastChunk(data []byte) bool {
 			r.layout.Forget()
 			return false
 		}
-		r.layout.Learn(data)
-		r.layoutCalls = c.nCalls
+		if r.layout.Learn(data) {
+			r.layoutCalls = c.nCalls
+		}
 	}
 	r.hasChosen = true
 	return true

@@ -150,8 +150,18 @@ func SequenceProperty(t *testing.T, event func(rng *rand.Rand) []byte, check fun
 			rng := rand.New(rand.NewPCG(seed, 7))
 			first := RandomLayout(rng, event(rng))
 			seq := [][]byte{first}
-			for range 2 + rng.IntN(20) {
-				seq = append(seq, Variant(rng, first))
+			// Now and then a long sequence whose layout changes often, for
+			// the layouts learned in a row and the rests after them: its
+			// events are variants of a few events in a few layouts.
+			pool := [][]byte{first}
+			n := 2 + rng.IntN(20)
+			if rng.IntN(4) == 0 {
+				n = 50 + rng.IntN(150)
+				pool = append(pool, RandomLayout(rng, first), RandomLayout(rng, first),
+					RandomLayout(rng, event(rng)), RandomLayout(rng, event(rng)))
+			}
+			for range n {
+				seq = append(seq, Variant(rng, pool[rng.IntN(len(pool))]))
 			}
 			n, problem := check(seq)
 			took += n

@@ -80,10 +80,10 @@ func (l *Layout) Record(id uint8, read bool, start, end int) int {
 // Learn learns the layout of data, whose values Record recorded since
 // Begin: the values read are slots, and so are the values skipped that
 // differ from those of the event learned before, if it had the same values
-// in the same order.
-func (l *Layout) Learn(data []byte) {
+// in the same order. It reports whether it learned: not while l rests.
+func (l *Layout) Learn(data []byte) bool {
 	if !l.recording {
-		return // resting
+		return false // resting
 	}
 	l.recording = false
 	if l.learned {
@@ -123,6 +123,7 @@ func (l *Layout) Learn(data []byte) {
 	l.prevRaw = append(l.prevRaw[:0], data...)
 	l.learned = true
 	l.learns++
+	return true
 }
 
 // Learns returns how many layouts l has learned, for the tests.
