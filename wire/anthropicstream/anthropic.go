@@ -7,8 +7,9 @@ package anthropicstream
 //     against the stream so far (the order of blocks, the kind of each
 //     delta) before it drives the Response;
 //   - the decoding of an event's data into the Reader's reused fields: a
-//     fast path for the deltas laid out as the API writes them, and the
-//     token decoder for everything else.
+//     fast path for the deltas and the events without payload, in any
+//     layout (wire/internal/adapter's Members and Layout), and the token
+//     decoder for everything else.
 
 import (
 	"bytes"

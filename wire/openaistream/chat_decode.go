@@ -2,8 +2,8 @@ package openaistream
 
 // The decoding of a chunk's data into the ChatReader's reused fields, by
 // the token decoder: the whole data is decoded, and checked, before
-// anything is done. The fast path, for the chunks laid out as the API
-// writes them, is in chat_fast.go.
+// anything is done. The fast path, for the chunks of one choice in any
+// layout, is in chat_fast.go.
 
 import (
 	"errors"
