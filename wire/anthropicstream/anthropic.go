@@ -68,8 +68,10 @@ type Reader struct {
 	cfg  adapter.Config
 	resp *toolcall.Response
 	dec  adapter.Decoder
-	// layout is the layout of the last event fastRead read.
+	// layout is the layout of the last event fastRead read, kept the
+	// fields of that event that fastSlot sets again.
 	layout adapter.Layout
+	kept   keptFields
 	n      int64 // events read
 	err    error // the first error: every later Event returns it
 
@@ -412,8 +414,19 @@ func (r *Reader) fastDelta(data []byte) bool {
 		r.layout.Forget()
 		return false
 	}
-	r.layout.Learn(data)
+	if r.layout.Learn(data) {
+		r.kept = keptFields{append(r.kept.typ[:0], r.typ...), append(r.kept.deltaType[:0], r.deltaType...),
+			append(r.kept.stop[:0], r.stop...), r.index, r.hasIndex}
+	}
 	return true
+}
+
+// keptFields are the fields of the event whose layout r.layout learned that
+// fastSlot sets again without reading them (adapter.Kept).
+type keptFields struct {
+	typ, deltaType, stop []byte
+	index                int64
+	hasIndex             bool
 }
 
 // fastRead reads data with the adapters' shared byte scanner
@@ -466,8 +479,23 @@ const (
 
 // fastSlot reads the value id at data[i:] into r as parseSlow reads it,
 // records it for the layout, and returns the index of the byte after it,
-// or -1 where parseSlow would fail or the fast path does not read it.
+// or -1 where parseSlow would fail or the fast path does not read it. With
+// i -1, it sets the field of value id as the event learned had it.
 func (r *Reader) fastSlot(id uint8, data []byte, i int) (j int) {
+	if i < 0 { // a Kept value, as the event learned had it
+		switch id {
+		case slotType:
+			r.typ = append(r.typ[:0], r.kept.typ...)
+		case slotIndex:
+			r.index, r.hasIndex = r.kept.index, r.kept.hasIndex
+		case slotDeltaType:
+			r.deltaType = append(r.deltaType[:0], r.kept.deltaType...)
+		case slotStop:
+			r.stop = append(r.stop[:0], r.kept.stop...)
+		}
+		return 0
+	}
+	kind := adapter.Kept
 	switch id {
 	case slotType:
 		if r.typ, j = adapter.Unquote(r.typ, data, i); len(r.typ) == 0 {
@@ -482,13 +510,13 @@ func (r *Reader) fastSlot(id uint8, data []byte, i int) (j int) {
 			return -1 // parseSlow's error: two of them
 		}
 		r.str, j = adapter.Unquote(r.str, data, i)
-		r.hasStr = true
+		r.hasStr, kind = true, adapter.Read
 	case slotStop:
 		r.stop, _, j = adapter.NullableString(r.stop, data, i)
 	default:
-		return r.layout.Record(id, false, i, adapter.Skip(data, i))
+		j, kind = adapter.Skip(data, i), adapter.Skipped
 	}
-	return r.layout.Record(id, true, i, j)
+	return r.layout.Record(id, kind, i, j)
 }
 
 func (r *Reader) field(key []byte) (err error) {

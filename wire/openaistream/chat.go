@@ -132,10 +132,11 @@ type ChatReader struct {
 	// choice had layoutCalls calls.
 	layout      adapter.Layout
 	layoutCalls int
-	n           int64 // events read
-	err         error // the first error: every later Event returns it
-	done        bool  // data [DONE] came
-	finished    bool  // the chosen choice had a finish_reason
+	kept        chatKept // the fields of that chunk that fastSlot sets again
+	n           int64    // events read
+	err         error    // the first error: every later Event returns it
+	done        bool     // data [DONE] came
+	finished    bool     // the chosen choice had a finish_reason
 
 	// names holds, for each call index given to resp, the name it was
 	// given, and whether an id was: the SDKs append a second name to the

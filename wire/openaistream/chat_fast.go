@@ -37,6 +37,11 @@ func (r *ChatReader) fastChunk(data []byte) bool {
 		}
 		if r.layout.Learn(data) {
 			r.layoutCalls = c.nCalls
+			r.kept.id, r.kept.hasID = append(r.kept.id[:0], r.id...), r.hasID
+			r.kept.finish, r.kept.index = append(r.kept.finish[:0], c.finish...), c.index
+			for e, t := range c.calls[:c.nCalls] {
+				r.kept.callIndex[e] = t.index
+			}
 		}
 	}
 	r.hasChosen = true
@@ -192,22 +197,40 @@ const (
 
 // fastSlot reads the value id at data[i:] into r as parseSlow reads it,
 // records it for the layout, and returns the index of the byte after it,
-// or -1 where parseSlow would fail or the fast path does not read it.
+// or -1 where parseSlow would fail or the fast path does not read it. With
+// i -1, it sets the field of value id as the chunk learned had it.
 func (r *ChatReader) fastSlot(id uint8, data []byte, i int) (j int) {
 	c := &r.chosen
+	if i < 0 { // a Kept value, as the chunk learned had it
+		switch {
+		case id == slotID:
+			r.id, r.hasID = append(r.id[:0], r.kept.id...), r.kept.hasID
+		case id == slotChoiceIndex:
+			c.index = r.kept.index
+		case id == slotFinish:
+			c.finish = append(c.finish[:0], r.kept.finish...)
+		case id >= slotCall && (id-slotCall)%8 == slotCallIndex:
+			t := &c.calls[(id-slotCall)/8]
+			t.index, t.hasIndex = r.kept.callIndex[(id-slotCall)/8], true
+		}
+		return 0
+	}
+	kind := adapter.Read
 	switch id {
 	case slotSkip:
-		return r.layout.Record(id, false, i, adapter.Skip(data, i))
+		return r.layout.Record(id, adapter.Skipped, i, adapter.Skip(data, i))
 	case slotID:
-		r.hasID = true
+		r.hasID, kind = true, adapter.Kept
 		r.id, _, j = adapter.NullableString(r.id, data, i)
 	case slotChoiceIndex:
 		var ok bool
 		if c.index, j, ok = adapter.Index(data, i); !ok || c.index != r.cfg.Choice {
 			j = -1
 		}
+		kind = adapter.Kept
 	case slotFinish:
 		c.finish, _, j = adapter.NullableString(c.finish, data, i)
+		kind = adapter.Kept
 	case slotContent:
 		c.text, _, j = adapter.NullableString(c.text, data, i)
 	case slotRefusal:
@@ -221,7 +244,7 @@ func (r *ChatReader) fastSlot(id uint8, data []byte, i int) (j int) {
 		t := &c.calls[(id-slotCall)/8]
 		switch (id - slotCall) % 8 {
 		case slotCallIndex:
-			j = adapter.ReadIndex(data, i, &t.index, &t.hasIndex)
+			j, kind = adapter.ReadIndex(data, i, &t.index, &t.hasIndex), adapter.Kept
 		case slotCallID:
 			t.id, _, j = adapter.NullableString(t.id, data, i)
 		case slotCallType:
@@ -232,5 +255,15 @@ func (r *ChatReader) fastSlot(id uint8, data []byte, i int) (j int) {
 			t.args, _, j = adapter.NullableString(t.args, data, i)
 		}
 	}
-	return r.layout.Record(id, true, i, j)
+	return r.layout.Record(id, kind, i, j)
+}
+
+// chatKept are the fields of the chunk whose layout r.layout learned that
+// fastSlot sets again without reading them (adapter.Kept): its id, its
+// choice's index and finish_reason, its calls' indexes.
+type chatKept struct {
+	id, finish []byte
+	hasID      bool
+	index      int64
+	callIndex  [fastMaxCalls]int64
 }

@@ -223,8 +223,10 @@ type ResponsesReader struct {
 	cfg  adapter.Config
 	resp *toolcall.Response
 	dec  adapter.Decoder
-	// layout is the layout of the last event fastRead read.
+	// layout is the layout of the last event fastRead read, kept the
+	// fields of that event that fastSlot sets again.
 	layout adapter.Layout
+	kept   responsesKept
 	n      int64 // events read
 	err    error // the first error: every later Event returns it
 	ended  bool  // response.completed or response.incomplete came

@@ -107,7 +107,10 @@ func (r *ResponsesReader) fastDelta(data []byte) bool {
 			r.layout.Forget()
 			return false
 		}
-		r.layout.Learn(data)
+		if r.layout.Learn(data) {
+			r.kept = responsesKept{append(r.kept.typ[:0], r.typ...), append(r.kept.itemID[:0], r.itemID...),
+				r.index, r.hasIndex, r.hasItemID}
+		}
 	}
 	switch r.kind = responsesKindOf(r.typ); r.kind {
 	case responsesArgsDelta, responsesText, responsesThinking:
@@ -157,8 +160,21 @@ const (
 // fastSlot reads the value id at data[i:] into r as the decoder reads it
 // for a delta event (type a string, output_index an index, item_id a string
 // or null, delta a string), records it for the layout, and returns the
-// index of the byte after it, or -1.
+// index of the byte after it, or -1. With i -1, it sets the field of value
+// id as the event learned had it.
 func (r *ResponsesReader) fastSlot(id uint8, data []byte, i int) (j int) {
+	if i < 0 { // a Kept value, as the event learned had it
+		switch id {
+		case respSlotType:
+			r.typ = append(r.typ[:0], r.kept.typ...)
+		case respSlotOutputIndex:
+			r.index, r.hasIndex = r.kept.index, r.kept.hasIndex
+		case respSlotItemID:
+			r.itemID, r.hasItemID = append(r.itemID[:0], r.kept.itemID...), r.kept.hasItemID
+		}
+		return 0
+	}
+	kind := adapter.Kept
 	switch id {
 	case respSlotType:
 		r.typ, j = adapter.Unquote(r.typ, data, i)
@@ -168,11 +184,19 @@ func (r *ResponsesReader) fastSlot(id uint8, data []byte, i int) (j int) {
 		r.itemID, r.hasItemID, j = adapter.NullableString(r.itemID, data, i)
 	case respSlotDelta:
 		r.str, j = adapter.Unquote(r.str, data, i)
-		r.hasStr = true
+		r.hasStr, kind = true, adapter.Read
 	default:
-		return r.layout.Record(id, false, i, adapter.Skip(data, i))
+		j, kind = adapter.Skip(data, i), adapter.Skipped
 	}
-	return r.layout.Record(id, true, i, j)
+	return r.layout.Record(id, kind, i, j)
+}
+
+// responsesKept are the fields of the event whose layout r.layout learned
+// that fastSlot sets again without reading them (adapter.Kept).
+type responsesKept struct {
+	typ, itemID         []byte
+	index               int64
+	hasIndex, hasItemID bool
 }
 
 // field reads a member of an event's data, as its kind has it: the

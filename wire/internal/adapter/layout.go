@@ -13,7 +13,9 @@ package adapter
 // of its own, slot(id, data, i), which returns the index of the byte after
 // the value or -1; while it reads an event with Members it calls
 // [Layout.Record] with each value's span, and [Layout.Learn] once the event
-// is read. [Layout.Match] reads an event of the layout learned: every byte
+// is read. A value it reads that it can set again without reading it
+// (Kept: the event's type, an index) is, like a value skipped, compared
+// as bytes until it changes. [Layout.Match] reads an event of the layout learned: every byte
 // but the slots' is compared with the learned event's, and each slot is
 // read with slot. Where all of them match and every slot reads, the event
 // is the learned one with other values in the same places: Members would
@@ -28,9 +30,10 @@ package adapter
 //
 // A Layout is for one goroutine; its zero value has learned nothing.
 type Layout struct {
-	fixed   []byte // the learned event's bytes but for its slots
-	runs    []int  // the lengths of the fixed runs before each slot, and after the last
-	slots   []slot // the values of the learned event, in order
+	fixed   []byte  // the learned event's bytes but for its slots
+	runs    []int   // the lengths of the fixed runs before each slot, and after the last
+	slots   []slot  // the values of the learned event, in order
+	kept    []uint8 // the ids of its Kept values that are not slots
 	learned bool
 	learns  int // for the tests: how many times Learn learned
 
@@ -49,13 +52,30 @@ type Layout struct {
 	prevRaw []byte
 }
 
-// slot is one value of an event: its span, the adapter's id for it, and
-// whether it is read again from each event.
+// slot is one value of an event: its span, the adapter's id for it, how
+// the adapter reads it, and whether it is read again from each event.
 type slot struct {
 	start, end int
 	id         uint8
+	kind       SlotKind
 	variable   bool
 }
+
+// SlotKind is how an adapter reads a value, for [Layout.Record].
+type SlotKind uint8
+
+const (
+	// Skipped: a value the adapter checks and does not read. Once it has
+	// been seen to change, it is read again (checked) from each event.
+	Skipped SlotKind = iota
+	// Read: a value the adapter reads, read again from each event.
+	Read
+	// Kept: a value the adapter reads, which it can set again without
+	// reading it (slot(id, -1)) as long as it does not change: as
+	// Skipped, it is read again from each event once it has been seen to
+	// change.
+	Kept
+)
 
 // restAfter and restFor: see Layout.missed.
 const restAfter, restFor = 4, 64
@@ -68,11 +88,11 @@ func (l *Layout) Begin() {
 }
 
 // Record records the value of a member that slot id read at data[start:end]
-// (the value's end, or -1 if it was not read), and returns end. Read says
-// whether it is a value the adapter reads (always a slot) or skips.
-func (l *Layout) Record(id uint8, read bool, start, end int) int {
+// (the value's end, or -1 if it was not read), as kind says, and returns
+// end.
+func (l *Layout) Record(id uint8, kind SlotKind, start, end int) int {
 	if l.recording && end >= 0 {
-		l.spans = append(l.spans, slot{start: start, end: end, id: id, variable: read})
+		l.spans = append(l.spans, slot{start: start, end: end, id: id, kind: kind, variable: kind == Read})
 	}
 	return end
 }
@@ -106,10 +126,13 @@ func (l *Layout) Learn(data []byte) bool {
 			}
 		}
 	}
-	l.fixed, l.runs, l.slots = l.fixed[:0], l.runs[:0], l.slots[:0]
+	l.fixed, l.runs, l.slots, l.kept = l.fixed[:0], l.runs[:0], l.slots[:0], l.kept[:0]
 	at := 0
 	for _, s := range l.spans {
 		if !s.variable {
+			if s.kind == Kept {
+				l.kept = append(l.kept, s.id)
+			}
 			continue
 		}
 		l.fixed = append(l.fixed, data[at:s.start]...)
@@ -134,7 +157,9 @@ func (l *Layout) Learns() int { return l.learns }
 func (l *Layout) Forget() { l.recording = false }
 
 // Match reads data if it has the layout learned, calling slot for each of
-// its slots, and reports whether it did: false at the first byte that
+// its slots, and then slot(id, -1) for each Kept value that is not one
+// (unchanged since it was learned: the adapter sets it again as it read
+// it then), and reports whether it did: false at the first byte that
 // differs or slot that does not read (having read the slots before it).
 func (l *Layout) Match(data []byte, slot func(id uint8, i int) int) bool {
 	if l.resting = l.rest > 0; l.resting {
@@ -158,6 +183,9 @@ func (l *Layout) Match(data []byte, slot func(id uint8, i int) int) bool {
 	tail := l.fixed[off:]
 	if len(data)-p != len(tail) || string(data[p:]) != string(tail) {
 		return false
+	}
+	for _, id := range l.kept {
+		slot(id, -1)
 	}
 	l.missed = 0
 	return true
