@@ -59,6 +59,7 @@ func Members(data []byte, i int, known Names, member func(name []byte, i int) in
 		return i + 1
 	}
 	var names names
+	var seen uint64 // a bit for each name read, by nameHash
 	folded := false // a name of the object has an upper-case letter
 	for {
 		// The name, printable ASCII in quotes, and its colon.
@@ -66,7 +67,14 @@ func Members(data []byte, i int, known Names, member func(name []byte, i int) in
 			return -1
 		}
 		start := i + 1
-		k := plainEnd(data, start)
+		k, class := start, byte(0)
+		for ; k < len(data); k++ {
+			c := nameClass[data[k]]
+			if c >= nameEnd {
+				break
+			}
+			class |= c
+		}
 		if k >= len(data) || data[k] != '"' || k-start > maxNameLen {
 			return -1
 		}
@@ -81,7 +89,7 @@ func Members(data []byte, i int, known Names, member func(name []byte, i int) in
 		if i < len(data) && jsonwire.IsSpace(data[i]) {
 			i = SkipSpace(data, i)
 		}
-		if hasUpper(name) {
+		if class&nameUpper != 0 {
 			folded = true
 			for _, k := range known {
 				if len(k) == len(name) && string(name) != k && bytes.EqualFold(name, []byte(k)) {
@@ -89,9 +97,15 @@ func Members(data []byte, i int, known Names, member func(name []byte, i int) in
 				}
 			}
 		}
-		for _, e := range names.at[:names.n] {
-			if earlier := data[e>>16 : e>>16+e&0xFFFF]; len(earlier) == len(name) && (string(earlier) == string(name) || folded && bytes.EqualFold(earlier, name)) {
-				return -1
+		// Compared with the names before it only if one may be equal to
+		// it (under case folding): nameHash ignores case.
+		if h := uint64(1) << nameHash(name); seen&h == 0 {
+			seen |= h
+		} else {
+			for _, e := range names.at[:names.n] {
+				if earlier := data[e>>16 : e>>16+e&0xFFFF]; len(earlier) == len(name) && (string(earlier) == string(name) || folded && bytes.EqualFold(earlier, name)) {
+					return -1
+				}
 			}
 		}
 		names.at[names.n] = uint64(start)<<16 | uint64(len(name))
@@ -143,6 +157,34 @@ type names struct {
 	n  int
 }
 
+// The classes of the bytes of a name for Members: a name is printable
+// ASCII, and ends at a quote.
+const (
+	nameUpper = 1 // 'A' to 'Z'
+	nameEnd   = 2 // a quote, or a byte no name of Members may hold
+)
+
+var nameClass = func() (t [256]byte) {
+	for c := range t {
+		switch {
+		case c < ' ' || c >= utf8.RuneSelf || c == '\\' || c == '"':
+			t[c] = nameEnd
+		case 'A' <= c && c <= 'Z':
+			t[c] = nameUpper
+		}
+	}
+	return t
+}()
+
+// nameHash is a hash of name from 0 to 63, the same for names equal under
+// ASCII case folding: its length, its first and last bytes in lower case.
+func nameHash(name []byte) uint {
+	if len(name) == 0 {
+		return 0
+	}
+	return uint(len(name)*7+int(name[0]|0x20)*3+int(name[len(name)-1]|0x20)) & 63
+}
+
 // maxNameLen is the longest name the fast path reads.
 const maxNameLen = 1<<16 - 1
 
@@ -162,27 +204,6 @@ func plainEnd(data []byte, j int) int {
 		}
 	}
 	return j
-}
-
-// hasUpper reports whether name, printable ASCII, has an upper-case
-// letter. It reads eight bytes at a time.
-func hasUpper(name []byte) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	i := 0
-	for ; i+8 <= len(name); i += 8 {
-		x := binary.LittleEndian.Uint64(name[i:])
-		// A byte from 'A' to 'Z' has its high bit set by the first sum
-		// and clear in the second; bytes are under 0x80, so no sum carries.
-		if (x+ones*(0x80-'A'))&^(x+ones*(0x80-'Z'-1))&highs != 0 {
-			return true
-		}
-	}
-	for _, c := range name[i:] {
-		if 'A' <= c && c <= 'Z' {
-			return true
-		}
-	}
-	return false
 }
 
 // Unquote decodes the JSON string that begins at data[i], a quote, into
