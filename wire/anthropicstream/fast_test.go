@@ -3,9 +3,11 @@ package anthropicstream
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/argstream/argstream/internal/testutil/wiretest"
+	"github.com/argstream/argstream/wire/internal/adapter"
 )
 
 // parsed is what parse reads from one event's data.
@@ -166,4 +168,16 @@ func TestPropertySequenceFastDelta(t *testing.T) {
 		})
 		return took - fast.layout.Learns(), problem // the events read by the layout learned
 	})
+}
+
+// TestNamesLowerCase: the names the reader reads are in lower case, which
+// adapter.Members's checks of names in another case rely on.
+func TestNamesLowerCase(t *testing.T) {
+	for _, names := range []adapter.Names{rootNames, blockNames, msgNames, deltaNames, errNames} {
+		for _, n := range names {
+			if n != strings.ToLower(n) {
+				t.Errorf("name %q is not in lower case", n)
+			}
+		}
+	}
 }

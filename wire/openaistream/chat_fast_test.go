@@ -324,3 +324,16 @@ func TestPropertySequenceChatFastChunk(t *testing.T) {
 		return took - fast.layout.Learns(), problem // the events read by the layout learned
 	})
 }
+
+// TestNamesLowerCase: the names the readers read are in lower case, which
+// adapter.Members's checks of names in another case rely on.
+func TestNamesLowerCase(t *testing.T) {
+	for _, names := range []adapter.Names{chunkNames, chatErrorNames, choiceNames, deltaNames, reasoningNames, callNames,
+		functionNames, eventNames, itemNames, responseNames, errorNames} {
+		for _, n := range names {
+			if n != strings.ToLower(n) {
+				t.Errorf("name %q is not in lower case", n)
+			}
+		}
+	}
+}

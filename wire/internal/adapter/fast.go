@@ -50,7 +50,9 @@ func FastRoot(data []byte, known Names, member func(name []byte, i int) int) boo
 // escape or holding a byte that is not printable ASCII, two names equal
 // under case folding, a name equal under case folding to one of known but
 // not it, or more than [FastMaxMembers] members, which the [Decoder]
-// decides.
+// decides. The names of known are in lower case, as the adapters' are
+// (TestNamesLowerCase in each): a name without an upper-case letter is then
+// equal to one of them under case folding only if it is that one.
 func Members(data []byte, i int, known Names, member func(name []byte, i int) int) int {
 	if i >= len(data) || data[i] != '{' {
 		return -1
