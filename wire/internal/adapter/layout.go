@@ -84,6 +84,10 @@ const restAfter, restFor = 4, 64
 // unless l rests.
 func (l *Layout) Begin() {
 	l.recording = !l.resting
+	if l.spans == nil {
+		const n = 16 // values of an event, as most have fewer: one allocation each
+		l.spans, l.prev, l.slots, l.runs = make([]slot, 0, n), make([]slot, 0, n), make([]slot, 0, n), make([]int, 0, n+1)
+	}
 	l.spans = l.spans[:0]
 }
 
@@ -106,6 +110,11 @@ func (l *Layout) Learn(data []byte) bool {
 		return false // resting
 	}
 	l.recording = false
+	if cap(l.fixed) < len(data) {
+		// Room for this event and larger ones at once: one allocation
+		// each, not one per doubling.
+		l.fixed = make([]byte, 0, 2*len(data))
+	}
 	if l.learned {
 		if l.missed++; l.missed == restAfter {
 			l.missed, l.rest = 0, restFor
@@ -143,6 +152,9 @@ func (l *Layout) Learn(data []byte) bool {
 	l.fixed = append(l.fixed, data[at:]...)
 	l.runs = append(l.runs, len(data)-at)
 	l.prev = append(l.prev[:0], l.spans...)
+	if cap(l.prevRaw) < len(data) { // read above: grown only now
+		l.prevRaw = make([]byte, 0, 2*len(data))
+	}
 	l.prevRaw = append(l.prevRaw[:0], data...)
 	l.learned = true
 	l.learns++
