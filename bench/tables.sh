@@ -78,7 +78,7 @@ wire() {
 		echo
 		echo "wire=$wire"
 		echo
-		t -bench Wire -where wire=$wire -long stream,impl -metrics ns/delta,cpu-ns/delta,vs-argstream,allocs/delta,B/delta < results/wire.txt
+		t -bench Wire -where wire=$wire -long stream,layout,impl -metrics ns/delta,cpu-ns/delta,vs-argstream,allocs/delta,B/delta < results/wire.txt
 	done
 	if [ -s results/wire-cli.txt ]; then
 		echo

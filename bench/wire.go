@@ -39,6 +39,9 @@ type WireStream struct {
 	Deltas int
 	// Files names the recordings of the parts (empty for a synthetic stream).
 	Files []string
+	// Layout is the layout of its events' data (WireLayouts), or empty for
+	// the documented one.
+	Layout string
 }
 
 // Bytes is the size of all the parts.

@@ -11,15 +11,21 @@ import (
 	"time"
 )
 
+var wireLayouts = flag.String("wirelayouts", strings.Join(WireLayouts, ","), "the `layouts` of BenchmarkWire's streams (see WireLayouts)")
+
 var wireSizes = flag.String("wiresizes", "1k,100k", "the workload `sizes` of BenchmarkWire's synthetic streams (1m: about 150,000 deltas a stream, over a second a run for the SDKs)")
 
 // BenchmarkWire measures the whole path from a provider's wire bytes to
-// each tool call's final arguments: BenchmarkWire/wire=W/stream=S/impl=C,
+// each tool call's final arguments: BenchmarkWire/wire=W/stream=S/layout=L/impl=C,
 // for the wires anthropic, openai-chat and openai-responses; the synthetic
 // streams of the workloads (one tool call whose arguments are the
 // workload, cut into deltas of the recordings' sizes: see DeltaSizes and
 // SyntheticStream) and, as stream=recordings, every recording of the wire
-// read one after the other; and the contenders of WireContenders:
+// read one after the other; each in the layouts of -wirelayouts (all of
+// WireLayouts by default: the events' data as the API writes it, and
+// written again with members sorted or shuffled, spaced, with an unknown
+// object member, escaped as Python writes it); and the contenders of
+// WireContenders:
 // argstream (the wire adapter driving a toolcall.Response reused with
 // Reset, End giving the compact arguments), argstream-policy (the same with
 // PolicyFile applied to every call), sdk (the provider's Go SDK: its SSE
@@ -48,8 +54,16 @@ func BenchmarkWire(b *testing.B) {
 			cs := WireContenders(wire, pol)
 			for _, s := range ss {
 				b.Run("stream="+s.Name, func(b *testing.B) {
-					for _, c := range cs {
-						b.Run("impl="+c.Name, func(b *testing.B) { benchWire(b, c, s, cs[0]) })
+					ls, err := InLayouts([]WireStream{s}, strings.Split(*wireLayouts, ","))
+					if err != nil {
+						b.Fatal(err)
+					}
+					for _, s := range ls {
+						b.Run("layout="+s.Layout, func(b *testing.B) {
+							for _, c := range cs {
+								b.Run("impl="+c.Name, func(b *testing.B) { benchWire(b, c, s, cs[0]) })
+							}
+						})
 					}
 				})
 			}

@@ -57,7 +57,7 @@ func outcomes(t *testing.T, calls []WireCall) []outcome {
 
 // wireTestStreams are the synthetic streams at 1k (without -short, at the
 // sizes of -wiresizes too: 100k by default, 1m if asked) and the
-// recordings, of wire.
+// recordings, of wire, each in every layout of WireLayouts.
 func wireTestStreams(t *testing.T, wire string) []WireStream {
 	t.Helper()
 	sizes := []string{"1k"}
@@ -72,12 +72,16 @@ func wireTestStreams(t *testing.T, wire string) []WireStream {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if ss, err = InLayouts(ss, WireLayouts); err != nil {
+		t.Fatal(err)
+	}
 	return ss
 }
 
 // TestWireContenders checks that every contender of a wire delivers the
 // same tool calls, with the same final arguments, from every synthetic
-// stream and every recording, so that BenchmarkWire compares equal work:
+// stream and every recording, in every layout, so that BenchmarkWire
+// compares equal work:
 // on the synthetic streams, the workload itself; on each recording, what
 // the SDK gives (but for sdkDivergences). argstream's reader may report a
 // recording cut short (io.ErrUnexpectedEOF: the anthropic-sdk-python
@@ -104,7 +108,7 @@ func TestWireContenders(t *testing.T) {
 						file = s.Files[i]
 						name = "rec-" + RecordingName(file)
 					}
-					t.Run(name, func(t *testing.T) {
+					t.Run(name+"/"+s.Layout, func(t *testing.T) {
 						var want []outcome
 						if file == "" {
 							var v map[string]any

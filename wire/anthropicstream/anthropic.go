@@ -7,8 +7,9 @@ package anthropicstream
 //     against the stream so far (the order of blocks, the kind of each
 //     delta) before it drives the Response;
 //   - the decoding of an event's data into the Reader's reused fields: a
-//     fast path for the deltas laid out as the API writes them, and the
-//     token decoder for everything else.
+//     fast path for the deltas and the events without payload, in any
+//     layout (wire/internal/adapter's Members and Layout), and the token
+//     decoder for everything else.
 
 import (
 	"bytes"
@@ -67,8 +68,12 @@ type Reader struct {
 	cfg  adapter.Config
 	resp *toolcall.Response
 	dec  adapter.Decoder
-	n    int64 // events read
-	err  error // the first error: every later Event returns it
+	// layout is the layout of the last event fastRead read, kept the
+	// fields of that event that fastSlot sets again.
+	layout adapter.Layout
+	kept   keptFields
+	n      int64 // events read
+	err    error // the first error: every later Event returns it
 
 	begun, done bool        // message_start, message_stop came
 	stopped     bool        // a message_delta with a stop_reason came
@@ -353,17 +358,22 @@ func (r *Reader) malformed(err error) error {
 
 // parse decodes the fields of one event's data into r.
 func (r *Reader) parse(data []byte) error {
+	r.reset()
+	if r.fastDelta(data) {
+		return nil
+	}
+	r.reset() // of what fastDelta read before it declined
+	return r.parseSlow(data)
+}
+
+// reset empties the fields of the event, keeping their memory.
+func (r *Reader) reset() {
 	r.typ = r.typ[:0]
 	r.index, r.hasIndex = 0, false
 	r.blockType, r.id, r.name, r.input, r.hasInput = r.blockType[:0], r.id[:0], r.name[:0], r.input[:0], false
 	r.deltaType, r.str, r.hasStr, r.stop = r.deltaType[:0], r.str[:0], false, r.stop[:0]
 	r.errType, r.errMsg = r.errType[:0], r.errMsg[:0]
 	r.content = r.content[:0]
-
-	if r.fastDelta(data) {
-		return nil
-	}
-	return r.parseSlow(data)
 }
 
 // The member names of the objects an event's data holds.
@@ -388,59 +398,125 @@ func (r *Reader) parseSlow(data []byte) error {
 	return nil
 }
 
-// The bytes of the data of a content_block_delta event, as the API writes
-// it: fastHead, the index, one of fastMids, the delta's string, "}", white
-// space, "}", white space.
-const fastHead = `{"type":"content_block_delta","index":`
-
-// fastMids are the deltas with a fast path: the arguments' and the text's,
-// which make up nearly all the events of a response.
-var fastMids = [...]struct{ mid, typ string }{
-	{`,"delta":{"type":"input_json_delta","partial_json":`, "input_json_delta"},
-	{`,"delta":{"type":"text_delta","text":`, "text_delta"},
-	{`,"delta":{"type":"thinking_delta","thinking":`, "thinking_delta"},
+// fastDelta reads data, for parse, as parseSlow would, if it is an event
+// whose members the fast path reads: of the layout learned from the event
+// before (adapter.Layout), or else read by fastRead, whose layout it then
+// learns. It reports false on anything else: then parse resets r's fields
+// and parseSlow reads data, and its answer is the answer. When it reports
+// true, r holds what parseSlow would have read.
+func (r *Reader) fastDelta(data []byte) bool {
+	if r.layout.Match(data, func(id uint8, i int) int { return r.fastSlot(id, data, i) }) {
+		return true
+	}
+	r.reset() // of what Match read before it stopped
+	r.layout.Begin()
+	if !r.fastRead(data) {
+		r.layout.Forget()
+		return false
+	}
+	if r.layout.Learn(data) {
+		r.kept = keptFields{append(r.kept.typ[:0], r.typ...), append(r.kept.deltaType[:0], r.deltaType...),
+			append(r.kept.stop[:0], r.stop...), r.index, r.hasIndex}
+	}
+	return true
 }
 
-// fastDelta reads data, for parse, if it is laid out exactly as the API
-// writes an input_json_delta, text_delta or thinking_delta event, comparing
-// bytes rather than decoding tokens; the delta's string is unquoted by
-// [adapter.Unquote].
-// It reports false, having set nothing, on any difference: then
-// parseSlow reads data, and its answer is the answer. When it reports true,
-// r holds what parseSlow would have read.
-func (r *Reader) fastDelta(data []byte) bool {
-	if len(data) < len(fastHead) || string(data[:len(fastHead)]) != fastHead {
-		return false
+// keptFields are the fields of the event whose layout r.layout learned that
+// fastSlot sets again without reading them (adapter.Kept).
+type keptFields struct {
+	typ, deltaType, stop []byte
+	index                int64
+	hasIndex             bool
+}
+
+// fastRead reads data with the adapters' shared byte scanner
+// ([adapter.Members]: members in any order, white space between tokens,
+// escapes in strings, members of any kind it does not know skipped), if it
+// is an object of "type" (a string), "index" (an index of up to 15 digits)
+// and "delta" (an object of "type", one of "partial_json", "text" and
+// "thinking", and "stop_reason"; other members skipped), as
+// content_block_delta, content_block_stop, message_delta and message_stop
+// have them, each value read by fastSlot. It reports false on anything
+// else: content_block, message or error, a repeated member, a value of
+// another kind, and what adapter.Members declines.
+func (r *Reader) fastRead(data []byte) bool {
+	ok := adapter.FastRoot(data, rootNames, func(name []byte, i int) int {
+		switch string(name) {
+		case "type":
+			return r.fastSlot(slotType, data, i)
+		case "index":
+			return r.fastSlot(slotIndex, data, i)
+		case "delta":
+			// Read as deltaField reads it.
+			return adapter.Members(data, i, deltaNames, func(name []byte, i int) int {
+				switch string(name) {
+				case "type":
+					return r.fastSlot(slotDeltaType, data, i)
+				case "partial_json", "text", "thinking":
+					return r.fastSlot(slotStr, data, i)
+				case "stop_reason":
+					return r.fastSlot(slotStop, data, i)
+				}
+				return r.fastSlot(slotSkip, data, i)
+			})
+		case "content_block", "message", "error":
+			return -1
+		}
+		return r.fastSlot(slotSkip, data, i)
+	})
+	return ok && len(r.typ) > 0
+}
+
+// The values of an event that fastSlot reads.
+const (
+	slotSkip      uint8 = iota // a member's value that is not read
+	slotType                   // the event's type
+	slotIndex                  // its index
+	slotDeltaType              // its delta's type
+	slotStr                    // its delta's partial_json, text or thinking
+	slotStop                   // its delta's stop_reason
+)
+
+// fastSlot reads the value id at data[i:] into r as parseSlow reads it,
+// records it for the layout, and returns the index of the byte after it,
+// or -1 where parseSlow would fail or the fast path does not read it. With
+// i -1, it sets the field of value id as the event learned had it.
+func (r *Reader) fastSlot(id uint8, data []byte, i int) (j int) {
+	if i < 0 { // a Kept value, as the event learned had it
+		switch id {
+		case slotType:
+			r.typ = append(r.typ[:0], r.kept.typ...)
+		case slotIndex:
+			r.index, r.hasIndex = r.kept.index, r.kept.hasIndex
+		case slotDeltaType:
+			r.deltaType = append(r.deltaType[:0], r.kept.deltaType...)
+		case slotStop:
+			r.stop = append(r.stop[:0], r.kept.stop...)
+		}
+		return 0
 	}
-	index, j, ok := adapter.Index(data, len(fastHead))
-	if !ok {
-		return false
+	kind := adapter.Kept
+	switch id {
+	case slotType:
+		if r.typ, j = adapter.Unquote(r.typ, data, i); len(r.typ) == 0 {
+			j = -1 // parseSlow's error: no type
+		}
+	case slotIndex:
+		j = adapter.ReadIndex(data, i, &r.index, &r.hasIndex)
+	case slotDeltaType:
+		r.deltaType, j = adapter.Unquote(r.deltaType, data, i)
+	case slotStr:
+		if r.hasStr {
+			return -1 // parseSlow's error: two of them
+		}
+		r.str, j = adapter.Unquote(r.str, data, i)
+		r.hasStr, kind = true, adapter.Read
+	case slotStop:
+		r.stop, _, j = adapter.NullableString(r.stop, data, i)
+	default:
+		j, kind = adapter.Skip(data, i), adapter.Skipped
 	}
-	k := 0
-	for k < len(fastMids) && !bytes.HasPrefix(data[j:], []byte(fastMids[k].mid)) {
-		k++
-	}
-	if k == len(fastMids) {
-		return false
-	}
-	// The string is decoded into r.str's memory, but r.str stays empty
-	// until the rest of the layout is checked.
-	str, j := adapter.Unquote(r.str, data, j+len(fastMids[k].mid))
-	r.str = str[:0]
-	// "}", white space, "}", white space.
-	if j < 0 || j >= len(data) || data[j] != '}' {
-		return false
-	}
-	j = adapter.SkipSpace(data, j+1)
-	if j >= len(data) || data[j] != '}' || adapter.SkipSpace(data, j+1) != len(data) {
-		return false
-	}
-	r.str = str
-	r.typ = append(r.typ[:0], "content_block_delta"...)
-	r.index, r.hasIndex = index, true
-	r.deltaType = append(r.deltaType[:0], fastMids[k].typ...)
-	r.hasStr = true
-	return true
+	return r.layout.Record(id, kind, i, j)
 }
 
 func (r *Reader) field(key []byte) (err error) {

@@ -3,9 +3,11 @@ package anthropicstream
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/argstream/argstream/internal/testutil/wiretest"
+	"github.com/argstream/argstream/wire/internal/adapter"
 )
 
 // parsed is what parse reads from one event's data.
@@ -24,23 +26,13 @@ func (r *Reader) parsed() parsed {
 	}
 }
 
-// fastVsSlow checks that the fast path reads data as the token decoder
-// does, or declines it. It reports whether the fast path took it.
+// fastVsSlow checks parse and the fast path against the token decoder
+// (wiretest.FastVsSlow), and reports whether the fast path took data.
 func fastVsSlow(data []byte) (took bool, problem string) {
-	var fast, slow, blank Reader
-	if !fast.fastDelta(data) {
-		if got := fast.parsed(); got != blank.parsed() {
-			return false, fmt.Sprintf("%q: the fast path declined, but set %+v", data, got)
-		}
-		return false, ""
-	}
-	if err := slow.parseSlow(data); err != nil {
-		return true, fmt.Sprintf("%q: the fast path took it, the decoder rejects it: %v", data, err)
-	}
-	if f, s := fast.parsed(), slow.parsed(); f != s {
-		return true, fmt.Sprintf("%q: the fast path read %+v, the decoder %+v", data, f, s)
-	}
-	return true, ""
+	return wiretest.FastVsSlow(data,
+		func(data []byte) (parsed, error) { var r Reader; err := r.parse(data); return r.parsed(), err },
+		func(data []byte) (parsed, error) { var r Reader; err := r.parseSlow(data); return r.parsed(), err },
+		func(data []byte) (parsed, bool) { var r Reader; ok := r.fastDelta(data); return r.parsed(), ok })
 }
 
 func TestFastDelta(t *testing.T) {
@@ -54,7 +46,7 @@ func TestFastDelta(t *testing.T) {
 		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"a\\"}}`, true},
 		{`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi, \u00e9\n"}}`, true},
 		{`{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"hmm"}}`, true},
-		{`{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"x"}}`, false},
+		{`{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"x"}}`, true},
 		// Huge, signed, fractional, leading zeros: the decoder decides.
 		{`{"type":"content_block_delta","index":9223372036854775807,"delta":{"type":"input_json_delta","partial_json":"x"}}`, false},
 		{`{"type":"content_block_delta","index":99999999999999999999,"delta":{"type":"input_json_delta","partial_json":"x"}}`, false},
@@ -65,8 +57,38 @@ func TestFastDelta(t *testing.T) {
 		{`{"\u0074ype":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"x"}}`, false},
 		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"x","partial_json":"y"}}`, false},
 		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"x"},"index":2}`, false},
-		{`{"type": "content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"x"}}`, false},
-		{` {"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"x"}}`, false},
+		{`{"type": "content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"x"}}`, true},
+		{` {"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"x"}}`, true},
+		// Any layout: members in any order, white space, escapes in
+		// strings, members of any kind skipped.
+		{`{"delta":{"partial_json":"x","type":"input_json_delta"},"index":1,"type":"content_block_delta"}`, true},
+		{"{ \"type\" :\t\"content_block_delta\" ,\n\"index\" : 1 , \"delta\" : { \"type\" : \"input_json_delta\" , \"partial_json\" : \"x\" } }", true},
+		{`{"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": "{\"path\": \"caf\u00e9 \ud83d\ude00\/\b\f\r\t\u0000\""}}`, true},
+		{`{"x":{"a":[1,-2.5e-3,{"b":null,"B":true}],"c":{}},"type":"content_block_delta","y":[],"index":1,"delta":{"z":[[]],"type":"input_json_delta","partial_json":"x"},"X_Up":"\u00e9"}`, true},
+		{`{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":15}}`, true},
+		{`{"type":"content_block_stop","index":0}`, true},
+		{`{"type":"message_stop"}`, true},
+		{`{"type":"ping"}`, true},
+		// Names the decoder refuses or reads otherwise, at any depth.
+		{`{"type":"content_block_delta","Index":1,"delta":{"type":"input_json_delta","partial_json":"x"}}`, false},
+		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","Partial_JSON":"x"}}`, false},
+		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"x","x":1,"X":2}}`, false},
+		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"x"},"x":{"a":1,"a":2}}`, false},
+		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"x"},"x":[{"a":[{"b":1,"b":1}]}]}`, false},
+		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"x"},"x":{"\u0061":1,"a":2}}`, false},
+		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"x"},"\u212a":1}`, false},
+		{"{\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"x\",\"\u017fTOP_REASON\":1}}", false},
+		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"x","text":"y"}}`, false},
+		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"x"},"x":[01]}`, false},
+		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"x"},"x":[1.]}`, false},
+		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"x"},"x":[1,]}`, false},
+		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"x"},"x":"\udc00"}`, false},
+		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"\ud83d\u0041"}}`, false},
+		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"\u00e"}}`, false},
+		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"x"},"x":[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]}`, false},
+		{`{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"f","input":{}}}`, false},
+		{`{"type":"","index":0}`, false},
+		{`{"type":null,"index":0}`, false},
 		// Bad strings, trailing garbage, cut short.
 		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"\x"}}`, false},
 		{`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"\ud800"}}`, false},
@@ -85,6 +107,12 @@ func TestFastDelta(t *testing.T) {
 // deltaData makes the data of a delta event, mostly as the API writes it,
 // sometimes not, and then mutates some of its bytes.
 func deltaData(rng *rand.Rand) []byte {
+	return wiretest.MutateBytes(rng, deltaEvent(rng))
+}
+
+// deltaEvent makes the data of a delta event, mostly as the API writes it,
+// sometimes not.
+func deltaEvent(rng *rand.Rand) []byte {
 	d := wiretest.Draw{Rand: rng}
 	rare := d.Rare
 	str := d.Chars(12)
@@ -102,7 +130,7 @@ func deltaData(rng *rand.Rand) []byte {
 		rare("", `,"partial_json":"y"`, `,"type":"text_delta"`) + "}" + ws() +
 		rare("", `,"index":3`, `,"delta":null`) + "}" + ws() +
 		rare("", "}", "x", "{}", `"`))
-	return wiretest.MutateBytes(rng, data)
+	return data
 }
 
 // TestPropertyFastDelta: on generated and mutated delta events, the fast
@@ -113,6 +141,43 @@ func TestPropertyFastDelta(t *testing.T) {
 	})
 }
 
+// TestPropertyLayoutFastDelta: the delta events in any layout (members in
+// any order, white space, unknown members, strings escaped as Python
+// writes them), mutated or not: the fast path takes each one it takes as
+// the API writes it, and reads what the token decoder reads.
+func TestPropertyLayoutFastDelta(t *testing.T) {
+	wiretest.LayoutProperty(t, deltaEvent, fastVsSlow)
+}
+
 func FuzzFastDelta(f *testing.F) {
 	wiretest.FuzzFastPath(f, deltaData, fastVsSlow)
+}
+
+// TestPropertySequenceFastDelta: a Reader kept from event to event, whose
+// fast path learns the layout of the events it reads, reads each event of
+// a sequence of one layout with other values (and mutations) as a fresh
+// token decoder does.
+func TestPropertySequenceFastDelta(t *testing.T) {
+	wiretest.SequenceProperty(t, deltaEvent, func(events [][]byte) (int, string) {
+		var viaParse, fast Reader
+		took, problem := wiretest.Sequence(events, func(data []byte) (bool, string) {
+			return wiretest.FastVsSlow(data,
+				func(data []byte) (parsed, error) { err := viaParse.parse(data); return viaParse.parsed(), err },
+				func(data []byte) (parsed, error) { var r Reader; err := r.parseSlow(data); return r.parsed(), err },
+				func(data []byte) (parsed, bool) { fast.reset(); ok := fast.fastDelta(data); return fast.parsed(), ok })
+		})
+		return took - fast.layout.Learns(), problem // the events read by the layout learned
+	})
+}
+
+// TestNamesLowerCase: the names the reader reads are in lower case, which
+// adapter.Members's checks of names in another case rely on.
+func TestNamesLowerCase(t *testing.T) {
+	for _, names := range []adapter.Names{rootNames, blockNames, msgNames, deltaNames, errNames} {
+		for _, n := range names {
+			if n != strings.ToLower(n) {
+				t.Errorf("name %q is not in lower case", n)
+			}
+		}
+	}
 }

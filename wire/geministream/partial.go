@@ -12,6 +12,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/argstream/argstream/wire/internal/adapter"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -230,7 +231,7 @@ func (b *builder) quoted(path []byte, i int) (int, error) {
 		case '/', '\\', q:
 			b.segBuf = append(b.segBuf, c)
 		case 'u':
-			r, ok := hex4(path, j+1)
+			r, ok := adapter.Hex4(path, j+1)
 			if !ok {
 				return 0, errPath
 			}
@@ -238,7 +239,7 @@ func (b *builder) quoted(path []byte, i int) (int, error) {
 			if utf16.IsSurrogate(r) {
 				r2, ok := rune(0), false
 				if j+2 < len(path) && path[j+1] == '\\' && path[j+2] == 'u' {
-					r2, ok = hex4(path, j+3)
+					r2, ok = adapter.Hex4(path, j+3)
 				}
 				if r = utf16.DecodeRune(r, r2); !ok || r == utf8.RuneError {
 					return 0, errPath // a lone surrogate
@@ -251,28 +252,6 @@ func (b *builder) quoted(path []byte, i int) (int, error) {
 		}
 	}
 	return 0, errPath
-}
-
-// hex4 reads the four hexadecimal digits at path[i:].
-func hex4(path []byte, i int) (rune, bool) {
-	if i+4 > len(path) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range path[i : i+4] {
-		switch {
-		case '0' <= c && c <= '9':
-			c -= '0'
-		case 'a' <= c && c <= 'f':
-			c -= 'a' - 10
-		case 'A' <= c && c <= 'F':
-			c -= 'A' - 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
 }
 
 // segName is the name of a member segment.

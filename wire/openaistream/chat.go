@@ -125,13 +125,18 @@ func ReadChat(ctx context.Context, body io.Reader, resp *toolcall.Response, opts
 // A ChatReader is for one goroutine. Its memory is reused from stream to
 // stream with [ChatReader.Reset].
 type ChatReader struct {
-	cfg      adapter.Config
-	resp     *toolcall.Response
-	dec      adapter.Decoder
-	n        int64 // events read
-	err      error // the first error: every later Event returns it
-	done     bool  // data [DONE] came
-	finished bool  // the chosen choice had a finish_reason
+	cfg  adapter.Config
+	resp *toolcall.Response
+	dec  adapter.Decoder
+	// layout is the layout of the last chunk fastRead read, whose
+	// choice had layoutCalls calls.
+	layout      adapter.Layout
+	layoutCalls int
+	kept        chatKept // the fields of that chunk that fastSlot sets again
+	n           int64    // events read
+	err         error    // the first error: every later Event returns it
+	done        bool     // data [DONE] came
+	finished    bool     // the chosen choice had a finish_reason
 
 	// names holds, for each call index given to resp, the name it was
 	// given, and whether an id was: the SDKs append a second name to the
@@ -163,8 +168,6 @@ type ChatReader struct {
 	hasChosen  bool
 	otherCalls bool // a choice not chosen has tool_calls
 	scratch    []byte
-	// fastScratch receives the strings fastChunk checks.
-	fastScratch []byte
 }
 
 // chatChoice is one element of a chunk's "choices".

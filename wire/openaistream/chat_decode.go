@@ -2,8 +2,8 @@ package openaistream
 
 // The decoding of a chunk's data into the ChatReader's reused fields, by
 // the token decoder: the whole data is decoded, and checked, before
-// anything is done. The fast path, for the chunks laid out as the API
-// writes them, is in chat_fast.go.
+// anything is done. The fast path, for the chunks of one choice in any
+// layout, is in chat_fast.go.
 
 import (
 	"errors"
@@ -24,6 +24,7 @@ func (r *ChatReader) parse(data []byte, errorEvent bool) error {
 	if !errorEvent && r.fastChunk(data) {
 		return nil
 	}
+	r.id, r.hasID = r.id[:0], false // as fastChunk may have read them
 	return r.parseSlow(data)
 }
 

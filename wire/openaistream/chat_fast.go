@@ -4,202 +4,266 @@ import "github.com/argstream/argstream/wire/internal/adapter"
 
 // The fast path. Most chunks of a stream carry one choice with a small
 // delta (text, reasoning, a role, a finish_reason, or a tool call's
-// arguments) and are written by the API with no white space and plain
-// names, so fastChunk reads them by comparing bytes, which costs a fraction
-// of the token decoder. It takes only what it can read exactly as parseSlow
-// does, and declines anything else (white space, escaped names, repeated
-// members it reads, a value of another kind, another layout of tool_calls),
-// which parseSlow then reads.
+// arguments), so fastChunk reads them with the adapters' shared byte
+// scanner, which costs a fraction of the token decoder, in any layout:
+// members in any order, white space between tokens, escapes in strings,
+// members it does not read, of any kind, skipped; and the chunks of a
+// layout it has read before by comparing their bytes with the last one's
+// (adapter.Layout). It takes only what it can read exactly as parseSlow
+// does, and declines anything else (an error member, several choices, a
+// reasoning object, a value of another kind, a call without an index, and
+// what adapter.Members declines), which parseSlow then reads.
 
-// fastChunk reads data, for parse, if it is a chunk laid out as the API
-// writes one for the chosen choice, comparing bytes rather than decoding
-// tokens: an object of plain names (no escapes, no white space but after
-// it), whose values are strings, plain integers, true, false or null, but
-// for one "choices" read by fastChoices; no "error" member. It reports
-// false on any difference: then parseSlow reads data, and its answer is
-// the answer. When it reports true, r holds what parseSlow would have read.
-// It reads into the byte slices of r.chosen, so that it allocates nothing
-// once they have grown.
+// fastChunk reads data, for parse, if it is a chunk of exactly one choice,
+// the chosen one, and no "error" member (nor the members of an error
+// event: "message", "type", "code", "param"): of the layout learned from
+// the chunk before, or else read by fastRead, whose layout it then learns.
+// It reports false on any difference: then parseSlow reads data, and its
+// answer is the answer. When it reports true, r holds what parseSlow would
+// have read. It reads into the byte slices of r.chosen, so that it
+// allocates nothing once they have grown.
 func (r *ChatReader) fastChunk(data []byte) bool {
-	hasChoices := false
-	i := fastMembers(data, 0, func(name []byte, i int) int {
-		switch string(name) {
-		case "choices":
-			if hasChoices {
-				return -1
-			}
-			hasChoices = true
-			return r.fastChoices(data, i)
-		case "id":
-			r.hasID = true
-			r.id, i = fastNullableString(r.id, data, i)
-			return i
-		case "error", "message", "type", "code", "param", "":
-			return -1
+	c := &r.chosen
+	c.reset()
+	for range r.layoutCalls {
+		c.nextCall()
+	}
+	if !r.layout.Match(data, func(id uint8, i int) int { return r.fastSlot(id, data, i) }) {
+		r.id, r.hasID = r.id[:0], false
+		r.layout.Begin()
+		if !r.fastRead(data) {
+			r.layout.Forget()
+			return false
 		}
-		return fastScalar(data, i, &r.fastScratch)
-	})
-	if i < 0 || !hasChoices || adapter.SkipSpace(data, i) != len(data) {
-		return false
+		if r.layout.Learn(data) {
+			r.layoutCalls = c.nCalls
+			r.kept.id, r.kept.hasID = append(r.kept.id[:0], r.id...), r.hasID
+			r.kept.finish, r.kept.index = append(r.kept.finish[:0], c.finish...), c.index
+			for e, t := range c.calls[:c.nCalls] {
+				r.kept.callIndex[e] = t.index
+			}
+		}
 	}
 	r.hasChosen = true
 	return true
 }
 
+// fastRead reads data with the adapters' shared byte scanner
+// ([adapter.Members]), each value by fastSlot, if it is a chunk of one
+// choice read by fastChoices.
+func (r *ChatReader) fastRead(data []byte) bool {
+	hasChoices := false
+	ok := adapter.FastRoot(data, chunkNames, func(name []byte, i int) int {
+		switch string(name) {
+		case "choices":
+			hasChoices = true
+			return r.fastChoices(data, i)
+		case "id":
+			return r.fastSlot(slotID, data, i)
+		case "error", "message", "type", "code", "param", "":
+			return -1
+		}
+		return r.fastSlot(slotSkip, data, i)
+	})
+	return ok && hasChoices
+}
+
 // fastChoices reads the value of "choices" at data[i:] into r.chosen if it
-// is an array of exactly one choice, the chosen one: an object, its members
-// in any order, of which "index" (a plain integer), "delta" (read by
-// fastDelta) and "finish_reason" (a string or null) at most once, and
-// other members whose values fastScalar reads (logprobs...). It returns the
-// index of the byte after the array, or -1.
+// is an array of exactly one choice, the chosen one: an object of "index"
+// (an index), "delta" (read by fastDelta), "finish_reason" (a string or
+// null), and other members skipped (logprobs...). It returns the index of
+// the byte after the array, or -1.
 func (r *ChatReader) fastChoices(data []byte, i int) int {
 	if i >= len(data) || data[i] != '[' {
 		return -1
 	}
 	c := &r.chosen
 	c.reset()
-	var seen fastSeen
-	i = fastMembers(data, i+1, func(name []byte, i int) int {
+	i = adapter.Members(data, adapter.SkipSpace(data, i+1), choiceNames, func(name []byte, i int) int {
 		switch string(name) {
 		case "index":
-			var ok bool
-			if c.index, i, ok = adapter.Index(data, i); !ok {
-				return -1
-			}
-			return seen.once(0, i)
+			return r.fastSlot(slotChoiceIndex, data, i)
 		case "delta":
-			return seen.once(1, r.fastDelta(data, i))
+			return r.fastDelta(data, i)
 		case "finish_reason":
-			c.finish, i = fastNullableString(c.finish, data, i)
-			return seen.once(2, i)
+			return r.fastSlot(slotFinish, data, i)
 		}
-		return fastScalar(data, i, &r.fastScratch)
+		return r.fastSlot(slotSkip, data, i)
 	})
-	if i < 0 || i >= len(data) || data[i] != ']' || c.index != r.cfg.Choice || c.index >= maxIndexGrowth {
-		return -1
+	// One choice only; a choice without an index is choice 0.
+	if i, more := adapter.Next(data, i, ']'); i >= 0 && !more && c.index == r.cfg.Choice && c.index < maxIndexGrowth {
+		return i
 	}
-	return i + 1
+	return -1
 }
 
 // fastDelta reads the "delta" object at data[i:] into r.chosen as
-// deltaField does, its members in any order: "content", "refusal",
-// "reasoning_content" and "reasoning" strings or nulls, "tool_calls" read
-// by fastCalls, each at most once, and other members whose values
-// fastScalar reads (role...). It returns the index of the byte after the
+// deltaField does: "content", "refusal", "reasoning_content" and
+// "reasoning" strings or nulls, "tool_calls" read by fastCalls, and other
+// members skipped (role...). It returns the index of the byte after the
 // object, or -1.
 func (r *ChatReader) fastDelta(data []byte, i int) int {
-	c := &r.chosen
-	var seen fastSeen
-	return fastMembers(data, i, func(name []byte, i int) int {
+	return adapter.Members(data, i, deltaNames, func(name []byte, i int) int {
 		switch string(name) {
 		case "content":
-			c.text, i = fastNullableString(c.text, data, i)
-			return seen.once(0, i)
+			return r.fastSlot(slotContent, data, i)
 		case "refusal":
-			c.refusal, i = fastNullableString(c.refusal, data, i)
-			return seen.once(1, i)
-		case "reasoning_content":
-			return seen.once(2, r.fastReasoning(data, i))
-		case "reasoning":
-			return seen.once(3, r.fastReasoning(data, i))
+			return r.fastSlot(slotRefusal, data, i)
+		case "reasoning_content", "reasoning":
+			return r.fastSlot(slotReasoning, data, i)
 		case "tool_calls":
-			return seen.once(4, r.fastCalls(data, i))
+			return r.fastCalls(data, i)
 		}
-		return fastScalar(data, i, &r.fastScratch)
+		return r.fastSlot(slotSkip, data, i)
 	})
 }
 
-// fastReasoning reads the value of "reasoning_content" or "reasoning" at
-// data[i:], a string or null (an object is left to parseSlow), as
-// deltaField does: into r.scratch, which becomes r.chosen's thinking if
-// that is empty, so that a delta's second one counts only if the first
-// was empty. It returns the index of the byte after the value, or -1.
-func (r *ChatReader) fastReasoning(data []byte, i int) int {
-	r.scratch, i = fastNullableString(r.scratch, data, i)
-	r.keepReasoning(&r.chosen)
-	return i
-}
-
-// fastCall is an element of a delta's "tool_calls" that carries a delta of
-// one call's arguments, as the API writes it: fastCall[0], the call's
-// index, fastCall[1], the arguments string, fastCall[2].
-var fastCall = [3]string{`{"index":`, `,"function":{"arguments":`, `}}`}
-
 // fastCalls reads the value of "tool_calls" at data[i:], an array of one
-// or more elements read by fastCallElem, into r.chosen's calls, and returns
-// the index of the byte after it, or -1.
+// to fastMaxCalls elements read by fastCallElem, into r.chosen's calls, and
+// returns the index of the byte after it, or -1.
 func (r *ChatReader) fastCalls(data []byte, i int) int {
 	if i >= len(data) || data[i] != '[' {
 		return -1
 	}
-	for i++; ; i++ {
-		if i = r.fastCallElem(r.chosen.nextCall(), data, i); i < 0 || i >= len(data) {
+	for i = adapter.SkipSpace(data, i+1); ; {
+		if r.chosen.nCalls == fastMaxCalls {
 			return -1
 		}
-		if data[i] == ']' {
-			return i + 1
-		}
-		if data[i] != ',' {
-			return -1
+		r.chosen.nextCall()
+		var more bool
+		if i, more = adapter.Next(data, r.fastCallElem(data, i), ']'); !more {
+			return i
 		}
 	}
 }
 
-// fastCallElem reads the element of "tool_calls" at data[i:] into t, an
-// empty call, as call and callField do: first as laid out in fastCall, the common case; else as
-// an object whose members come in any order, "index" (a plain integer,
-// required), "id" and "type" (strings or nulls) and "function" (an object
-// of "name" and "arguments", strings or nulls, and others whose values
-// fastScalar reads) at most once each, and others whose values fastScalar
-// reads. It returns the index of the byte after the element, or -1.
-func (r *ChatReader) fastCallElem(t *chatCall, data []byte, i int) int {
-	if hasAt(data, i, fastCall[0]) {
-		j := i + len(fastCall[0])
-		var ok bool
-		if t.index, j, ok = adapter.Index(data, j); ok && hasAt(data, j, fastCall[1]) {
-			if t.args, j = adapter.Unquote(t.args, data, j+len(fastCall[1])); j >= 0 && hasAt(data, j, fastCall[2]) {
-				t.hasIndex = true
-				return j + len(fastCall[2])
-			}
-		}
-		t.index, t.args = 0, t.args[:0]
-	}
-	var seen fastSeen
-	i = fastMembers(data, i, func(name []byte, i int) int {
+// fastMaxCalls is the most elements of "tool_calls" that the fast path
+// reads in one chunk.
+const fastMaxCalls = 16
+
+// fastCallElem reads the element of "tool_calls" at data[i:] into the last
+// of r.chosen's calls, an empty one, as call and callField do: an object of
+// "index" (an index, required), "id" and "type" (strings or nulls),
+// "function" (an object of "name" and "arguments", strings or nulls, and
+// other members skipped), and other members skipped. It returns the index
+// of the byte after the element, or -1.
+func (r *ChatReader) fastCallElem(data []byte, i int) int {
+	call := slotCall + 8*uint8(r.chosen.nCalls-1)
+	i = adapter.Members(data, i, callNames, func(name []byte, i int) int {
 		switch string(name) {
 		case "index":
-			var ok bool
-			if t.index, i, ok = adapter.Index(data, i); !ok {
-				return -1
-			}
-			t.hasIndex = true
-			return seen.once(0, i)
+			return r.fastSlot(call+slotCallIndex, data, i)
 		case "id":
-			t.id, i = fastNullableString(t.id, data, i)
-			return seen.once(1, i)
+			return r.fastSlot(call+slotCallID, data, i)
 		case "type":
-			t.hasType = !hasAt(data, i, "null")
-			t.typ, i = fastNullableString(t.typ, data, i)
-			return seen.once(2, i)
+			return r.fastSlot(call+slotCallType, data, i)
 		case "function":
-			var fn fastSeen
-			i = fastMembers(data, i, func(name []byte, i int) int {
+			return adapter.Members(data, i, functionNames, func(name []byte, i int) int {
 				switch string(name) {
 				case "name":
-					t.name, i = fastNullableString(t.name, data, i)
-					return fn.once(0, i)
+					return r.fastSlot(call+slotCallName, data, i)
 				case "arguments":
-					t.args, i = fastNullableString(t.args, data, i)
-					return fn.once(1, i)
+					return r.fastSlot(call+slotCallArgs, data, i)
 				}
-				return fastScalar(data, i, &r.fastScratch)
+				return r.fastSlot(slotSkip, data, i)
 			})
-			return seen.once(3, i)
 		}
-		return fastScalar(data, i, &r.fastScratch)
+		return r.fastSlot(slotSkip, data, i)
 	})
-	if !t.hasIndex {
-		return -1 // parseSlow's error: an element without its index
+	if !r.chosen.calls[r.chosen.nCalls-1].hasIndex {
+		return -1 // a whole call, of a server that omits the index: parseSlow reads it
 	}
 	return i
+}
+
+// The values of a chunk that fastSlot reads. Those of the element k of
+// "tool_calls" are slotCall + 8k + slotCallIndex... slotCallArgs.
+const (
+	slotSkip        uint8 = iota // a member's value that is not read
+	slotID                       // the chunk's id
+	slotChoiceIndex              // the choice's index
+	slotFinish                   // its finish_reason
+	slotContent                  // its delta's content
+	slotRefusal                  // refusal
+	slotReasoning                // reasoning_content or reasoning
+	slotCall        = 8
+
+	slotCallIndex = 0 // an element's index
+	slotCallID    = 1 // id
+	slotCallType  = 2 // type
+	slotCallName  = 3 // function.name
+	slotCallArgs  = 4 // function.arguments
+)
+
+// fastSlot reads the value id at data[i:] into r as parseSlow reads it,
+// records it for the layout, and returns the index of the byte after it,
+// or -1 where parseSlow would fail or the fast path does not read it. With
+// i -1, it sets the field of value id as the chunk learned had it.
+func (r *ChatReader) fastSlot(id uint8, data []byte, i int) (j int) {
+	c := &r.chosen
+	if i < 0 { // a Kept value, as the chunk learned had it
+		switch {
+		case id == slotID:
+			r.id, r.hasID = append(r.id[:0], r.kept.id...), r.kept.hasID
+		case id == slotChoiceIndex:
+			c.index = r.kept.index
+		case id == slotFinish:
+			c.finish = append(c.finish[:0], r.kept.finish...)
+		case id >= slotCall && (id-slotCall)%8 == slotCallIndex:
+			t := &c.calls[(id-slotCall)/8]
+			t.index, t.hasIndex = r.kept.callIndex[(id-slotCall)/8], true
+		}
+		return 0
+	}
+	kind := adapter.Read
+	switch id {
+	case slotSkip:
+		return r.layout.Record(id, adapter.Skipped, i, adapter.Skip(data, i))
+	case slotID:
+		r.hasID, kind = true, adapter.Kept
+		r.id, _, j = adapter.NullableString(r.id, data, i)
+	case slotChoiceIndex:
+		var ok bool
+		if c.index, j, ok = adapter.Index(data, i); !ok || c.index != r.cfg.Choice {
+			j = -1
+		}
+		kind = adapter.Kept
+	case slotFinish:
+		c.finish, _, j = adapter.NullableString(c.finish, data, i)
+		kind = adapter.Kept
+	case slotContent:
+		c.text, _, j = adapter.NullableString(c.text, data, i)
+	case slotRefusal:
+		c.refusal, _, j = adapter.NullableString(c.refusal, data, i)
+	case slotReasoning:
+		// A string or null (an object is left to parseSlow), into
+		// r.scratch, which becomes the thinking if that is empty.
+		r.scratch, _, j = adapter.NullableString(r.scratch, data, i)
+		r.keepReasoning(c)
+	default:
+		t := &c.calls[(id-slotCall)/8]
+		switch (id - slotCall) % 8 {
+		case slotCallIndex:
+			j, kind = adapter.ReadIndex(data, i, &t.index, &t.hasIndex), adapter.Kept
+		case slotCallID:
+			t.id, _, j = adapter.NullableString(t.id, data, i)
+		case slotCallType:
+			t.typ, t.hasType, j = adapter.NullableString(t.typ, data, i)
+		case slotCallName:
+			t.name, _, j = adapter.NullableString(t.name, data, i)
+		case slotCallArgs:
+			t.args, _, j = adapter.NullableString(t.args, data, i)
+		}
+	}
+	return r.layout.Record(id, kind, i, j)
+}
+
+// chatKept are the fields of the chunk whose layout r.layout learned that
+// fastSlot sets again without reading them (adapter.Kept): its id, its
+// choice's index and finish_reason, its calls' indexes.
+type chatKept struct {
+	id, finish []byte
+	hasID      bool
+	index      int64
+	callIndex  [fastMaxCalls]int64
 }

@@ -12,7 +12,8 @@ import (
 
 // chatParsed is what parse reads from one chunk's data.
 type chatParsed struct {
-	HasError, HasChosen                    bool
+	HasError, HasChosen, HasID             bool
+	ID                                     string
 	ErrType, ErrCode, ErrMessage, ErrParam string
 	Index                                  int64
 	Finish, Thinking, Text, Refusal        string
@@ -28,7 +29,7 @@ type chatParsedCall struct {
 
 func (r *ChatReader) parsed() chatParsed {
 	p := chatParsed{
-		HasError: r.hasError, HasChosen: r.hasChosen,
+		HasError: r.hasError, HasChosen: r.hasChosen, HasID: r.hasID, ID: string(r.id),
 		ErrType: string(r.errType), ErrCode: string(r.errCode), ErrMessage: string(r.errMessage), ErrParam: string(r.errParam),
 	}
 	if r.hasChosen {
@@ -41,26 +42,30 @@ func (r *ChatReader) parsed() chatParsed {
 	return p
 }
 
-// chatFastVsSlow checks that the fast path reads data as the token decoder
-// does, or declines it, for the chosen choice. It reports whether the fast
-// path took it.
+// chatFastVsSlow checks parse and the fast path against the token decoder
+// (wiretest.FastVsSlow), for the chosen choice, and reports whether the
+// fast path took data. A fast path that declines must have set no choice.
 func chatFastVsSlow(data []byte, choice int64) (took bool, problem string) {
-	fast := ChatReader{cfg: adapter.Config{Choice: choice}}
-	slow := ChatReader{cfg: adapter.Config{Choice: choice}}
-	if !fast.fastChunk(data) {
-		if fast.hasChosen || fast.hasError {
-			return false, fmt.Sprintf("%q: the fast path declined, but set %+v", data, fast.parsed())
-		}
-		return false, ""
-	}
-	if err := slow.parseSlow(data); err != nil {
-		return true, fmt.Sprintf("%q: the fast path took it, the decoder rejects it: %v", data, err)
-	}
-	f, s := fast.parsed(), slow.parsed()
-	if fmt.Sprintf("%+v", f) != fmt.Sprintf("%+v", s) {
-		return true, fmt.Sprintf("%q: the fast path read %+v, the decoder %+v", data, f, s)
-	}
-	return true, ""
+	cfg := adapter.Config{Choice: choice}
+	return wiretest.FastVsSlow(data,
+		func(data []byte) (chatParsed, error) {
+			r := ChatReader{cfg: cfg}
+			err := r.parse(data, false)
+			return r.parsed(), err
+		},
+		func(data []byte) (chatParsed, error) {
+			r := ChatReader{cfg: cfg}
+			err := r.parseSlow(data)
+			return r.parsed(), err
+		},
+		func(data []byte) (chatParsed, bool) {
+			r := ChatReader{cfg: cfg}
+			ok := r.fastChunk(data)
+			if !ok && (r.hasChosen || r.hasError) {
+				return chatParsed{}, true // seen as taken, and different
+			}
+			return r.parsed(), ok
+		})
 }
 
 const chatHead = `{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1727346180,"model":"gpt-4o","system_fingerprint":"fp_1","choices":`
@@ -82,7 +87,7 @@ func TestChatFastChunk(t *testing.T) {
 		{`{"id":"\ud800","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"x"}}]},"logprobs":null,"finish_reason":null}]}`, false},
 		{"{\"id\":\"\xff\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"x\"}}]},\"logprobs\":null,\"finish_reason\":null}]}", false},
 		{`{"created":01,"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"x"}}]},"logprobs":null,"finish_reason":null}]}`, false},
-		{`{"choices": [{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"x"}}]},"logprobs":null,"finish_reason":null}]}`, false},
+		{`{"choices": [{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"x"}}]},"logprobs":null,"finish_reason":null}]}`, true},
 		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"x"}}]},"logprobs":null,"finish_reason":null}]}}`, false},
 		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"x\"}}]},"logprobs":null,"finish_reason":null}]}`, false},
 		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":99999999999999999999,"function":{"arguments":"x"}}]},"logprobs":null,"finish_reason":null}]}`, false},
@@ -120,17 +125,36 @@ func TestChatFastChunk(t *testing.T) {
 		{`{"choices":[{"index":0,"index":0,"delta":{"content":"a"},"finish_reason":null}]}`, false},
 		{`{"choices":[{"index":0,"delta":{"reasoning":{"text":"a"}},"finish_reason":null}]}`, false},
 		{`{"choices":[{"index":0,"delta":{"content":"a"},"finish_reason":null},{"index":1,"delta":{"content":"b"},"finish_reason":null}]}`, false},
-		{`{"choices":[{"index":0,"delta":{"content": "a"},"finish_reason":null}]}`, false},
-		{`{"choices":[{"index":0,"delta":{"content":"a"} ,"finish_reason":null}]}`, false},
+		{`{"choices":[{"index":0,"delta":{"content": "a"},"finish_reason":null}]}`, true},
+		{`{"choices":[{"index":0,"delta":{"content":"a"} ,"finish_reason":null}]}`, true},
 		{`{"choices":[{"index":0,"delta":{"\u0063ontent":"a"},"finish_reason":null}]}`, false},
 		{`{"choices":[{"index":0,"delta":{"content":"a"},"finish_reason":1}]}`, false},
 		{`{"choices":[{"index":0,"delta":"a","finish_reason":null}]}`, false},
 		{`{"choices":[{"index":0,"delta":null,"finish_reason":null}]}`, false},
 		{`{"choices":[{"index":0,"delta":{"content":1},"finish_reason":null}]}`, false},
 		{`{"choices":[{"index":0,"delta":{"content":"\ud800"},"finish_reason":null}]}`, false},
-		{`{"choices":[{"index":0,"delta":{"audio":{}},"finish_reason":null}]}`, false},
+		{`{"choices":[{"index":0,"delta":{"audio":{}},"finish_reason":null}]}`, true},
 		{`{"choices":[{"index":1,"delta":{"content":"a"},"finish_reason":null}]}`, false},
 		{`{"choices":[]}`, false},
+		// Any layout: members in any order, white space, escapes in
+		// strings, members of any kind skipped.
+		{`{"choices": [{"logprobs": {"content": [{"token": "a", "bytes": [97], "top_logprobs": []}]}, "finish_reason": null, "delta": {"tool_calls": [{"function": {"arguments": "{\"p\": \"caf\u00e9 \ud83d\ude00\""}, "index": 0}]}, "index": 0}], "id": "x", "obfuscation": "Ab"}`, true},
+		{"{\n\t\"choices\" :\r\n[ {\"index\" : 0 , \"delta\" : { \"content\" : \"a\" } } ] , \"usage\" : {\"prompt_tokens\":1,\"x\":[1.5e3,-0]} }\n", true},
+		{`{"X_Trace":{"a":{"A":1,"a":2}},"choices":[{"index":0,"delta":{"Role":"assistant","tool_calls":[{"index":0,"Extra":[],"function":{"arguments":"x","Name2":null}}]}}]}`, true},
+		// Names the decoder refuses or reads otherwise, at any depth.
+		{`{"Choices":[{"index":0,"delta":{"content":"a"}}]}`, false},
+		{`{"choices":[{"INDEX":0,"delta":{"content":"a"}}]}`, false},
+		{`{"choices":[{"index":0,"delta":{"Content":"a"}}]}`, false},
+		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"Function":{"arguments":"a"}}]}}]}`, false},
+		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"ARGUMENTS":"a"}}]}}]}`, false},
+		{`{"choices":[{"index":0,"delta":{"content":"a","x":1,"X":2}}]}`, false},
+		{`{"choices":[{"index":0,"delta":{"content":"a"}}],"usage":{"a":1,"a":2}}`, false},
+		{`{"choices":[{"index":0,"delta":{"content":"a"}}],"usage":[{"a":{"b":1,"b":2}}]}`, false},
+		{`{"choices":[{"index":0,"delta":{"content":"a"}}],"Error":null}`, false},
+		{`{"choices":[{"index":0,"delta":{"content":"a"}}],"usage":{"x":[1,]}}`, false},
+		{`{"choices":[{"index":0,"delta":{"content":"\ud83d"}}]}`, false},
+		{`{"choices":[{"index":0,"delta":{"content":"a"}},,"x":1}`, false},
+		{`{"x_t":true, "choices":  [{},	"usage":  1}`, false},
 	} {
 		wiretest.CheckFastCase(t, tc.data, tc.took, func(data []byte) (bool, string) { return chatFastVsSlow(data, 0) })
 	}
@@ -143,6 +167,11 @@ func TestChatFastChunk(t *testing.T) {
 // tool_calls, finish_reason, an empty delta...), some repeated, some values
 // of the wrong kind.
 func chatData(rng *rand.Rand) []byte {
+	return wiretest.MutateBytes(rng, chatEvent(rng))
+}
+
+// chatEvent makes the data of a chunk as chatData does, unmutated.
+func chatEvent(rng *rand.Rand) []byte {
 	d := wiretest.Draw{Rand: rng}
 	pick, rare := d.Pick, d.Rare
 	str := func() string { return `"` + d.Chars(8) + `"` }
@@ -232,8 +261,7 @@ func chatData(rng *rand.Rand) []byte {
 	}
 	at := rng.IntN(len(members) + 1)
 	members = append(members[:at], append([]string{`"choices":` + choices}, members[at:]...)...)
-	data := []byte("{" + strings.Join(members, ",") + "}" + rare("", " ", "\n\t", "}", "x", "\v"))
-	return wiretest.MutateBytes(rng, data)
+	return []byte("{" + strings.Join(members, ",") + "}" + rare("", " ", "\n\t", "}", "x", "\v"))
 }
 
 // TestPropertyChatFastChunk: on generated and mutated chunks, the fast path
@@ -243,6 +271,14 @@ func TestPropertyChatFastChunk(t *testing.T) {
 		choice := rng.Int64N(2)
 		return chatFastVsSlow(chatData(rng), choice)
 	})
+}
+
+// TestPropertyLayoutChatFastChunk: the chunks in any layout (members in
+// any order, white space, unknown members, strings escaped as Python
+// writes them), mutated or not: the fast path takes each one it takes as
+// the API writes it, and reads what the token decoder reads.
+func TestPropertyLayoutChatFastChunk(t *testing.T) {
+	wiretest.LayoutProperty(t, chatEvent, func(data []byte) (bool, string) { return chatFastVsSlow(data, 0) })
 }
 
 func FuzzChatFastChunk(f *testing.F) {
@@ -255,4 +291,49 @@ func FuzzChatFastChunk(f *testing.F) {
 			t.Error(problem)
 		}
 	})
+}
+
+// TestPropertySequenceChatFastChunk: a reader kept from chunk to chunk,
+// whose fast path learns the layout of the chunks it reads, reads each
+// chunk of a sequence of one layout with other values (and mutations) as a
+// fresh token decoder does.
+func TestPropertySequenceChatFastChunk(t *testing.T) {
+	wiretest.SequenceProperty(t, chatEvent, func(events [][]byte) (int, string) {
+		viaParse, fast := ChatReader{}, ChatReader{}
+		took, problem := wiretest.Sequence(events, func(data []byte) (bool, string) {
+			return wiretest.FastVsSlow(data,
+				func(data []byte) (chatParsed, error) {
+					err := viaParse.parse(data, false)
+					return viaParse.parsed(), err
+				},
+				func(data []byte) (chatParsed, error) {
+					var r ChatReader
+					err := r.parseSlow(data)
+					return r.parsed(), err
+				},
+				func(data []byte) (chatParsed, bool) {
+					r := &fast
+					r.hasChosen, r.id, r.hasID = false, r.id[:0], false
+					ok := r.fastChunk(data)
+					if !ok && (r.hasChosen || r.hasError) {
+						return chatParsed{}, true // seen as taken, and different
+					}
+					return r.parsed(), ok
+				})
+		})
+		return took - fast.layout.Learns(), problem // the events read by the layout learned
+	})
+}
+
+// TestNamesLowerCase: the names the readers read are in lower case, which
+// adapter.Members's checks of names in another case rely on.
+func TestNamesLowerCase(t *testing.T) {
+	for _, names := range []adapter.Names{chunkNames, chatErrorNames, choiceNames, deltaNames, reasoningNames, callNames,
+		functionNames, eventNames, itemNames, responseNames, errorNames} {
+		for _, n := range names {
+			if n != strings.ToLower(n) {
+				t.Errorf("name %q is not in lower case", n)
+			}
+		}
+	}
 }

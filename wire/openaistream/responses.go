@@ -220,13 +220,17 @@ func eventItemType(typ []byte) string {
 // A ResponsesReader is for one goroutine. Its memory is reused from stream
 // to stream with [ResponsesReader.Reset].
 type ResponsesReader struct {
-	cfg   adapter.Config
-	resp  *toolcall.Response
-	dec   adapter.Decoder
-	n     int64 // events read
-	err   error // the first error: every later Event returns it
-	ended bool  // response.completed or response.incomplete came
-	done  bool  // data [DONE] came
+	cfg  adapter.Config
+	resp *toolcall.Response
+	dec  adapter.Decoder
+	// layout is the layout of the last event fastRead read, kept the
+	// fields of that event that fastSlot sets again.
+	layout adapter.Layout
+	kept   responsesKept
+	n      int64 // events read
+	err    error // the first error: every later Event returns it
+	ended  bool  // response.completed or response.incomplete came
+	done   bool  // data [DONE] came
 
 	otherCalls bool // an item added is a call the client runs that r does not read
 
@@ -250,8 +254,6 @@ type ResponsesReader struct {
 	nOutput   int
 	flat      responsesErr // an error event's code, message and param
 	nested    responsesErr // the same in its "error" object, or response.failed's
-	// fastScratch receives the strings fastDelta checks.
-	fastScratch []byte
 }
 
 // responsesItem is an output item. id, callID, name, args and input are

@@ -91,55 +91,112 @@ var (
 	errorNames    = adapter.Names{"type", "code", "message", "param"}
 )
 
-// fastDelta reads the data of an event, for parse, if it is an object of
-// plain names (no escapes) with string, plain-integer, true, false or null
-// values (strings checked by [adapter.Unquote]), of which only type,
-// output_index, item_id and delta are read (type a string, output_index an
-// integer, item_id a string or null, delta a string): the arguments and
-// text deltas, by comparing bytes rather than decoding tokens. It reports
-// false on any difference: then the token decoder reads data, and its
-// answer is the answer. When it reports true, r holds what the decoder
-// would have read.
+// fastDelta reads the data of an event, for parse, if it is an arguments,
+// text or reasoning delta, or an event of a type to come, whose members
+// the fast path reads: of the layout learned from the event before
+// (adapter.Layout), or else read by fastRead, whose layout it then
+// learns. It reports false on any difference (another type, a member such
+// events do not have, "error" among them): then the token decoder reads
+// data, and its answer is the answer. When it reports true, r holds what
+// the decoder would have read.
 func (r *ResponsesReader) fastDelta(data []byte) bool {
-	i := fastMembers(data, 0, func(name []byte, i int) int {
+	if !r.layout.Match(data, func(id uint8, i int) int { return r.fastSlot(id, data, i) }) {
+		r.typ, r.index, r.hasIndex, r.itemID, r.hasItemID, r.str, r.hasStr = r.typ[:0], 0, false, r.itemID[:0], false, r.str[:0], false
+		r.layout.Begin()
+		if !r.fastRead(data) {
+			r.layout.Forget()
+			return false
+		}
+		if r.layout.Learn(data) {
+			r.kept = responsesKept{append(r.kept.typ[:0], r.typ...), append(r.kept.itemID[:0], r.itemID...),
+				r.index, r.hasIndex, r.hasItemID}
+		}
+	}
+	switch r.kind = responsesKindOf(r.typ); r.kind {
+	case responsesArgsDelta, responsesText, responsesThinking:
+	case responsesIgnored:
+		// What the decoder reads of an event of a type to come: its type.
+		r.index, r.hasIndex, r.itemID, r.hasItemID, r.str, r.hasStr = 0, false, r.itemID[:0], false, r.str[:0], false
+	default:
+		return false
+	}
+	return true
+}
+
+// fastRead reads data with the adapters' shared byte scanner
+// ([adapter.Members]: members in any order, white space between tokens,
+// escapes in strings, members it does not read skipped), if it is an
+// object of which only type, output_index, item_id and delta are read,
+// each by fastSlot, and none of the members of the other events
+// (arguments, item, error...).
+func (r *ResponsesReader) fastRead(data []byte) bool {
+	ok := adapter.FastRoot(data, eventNames, func(name []byte, i int) int {
 		switch string(name) {
 		case "type":
-			if !hasAt(data, i, `"`) {
-				return -1
-			}
-			r.typ, i = adapter.Unquote(r.typ, data, i)
-			return i
+			return r.fastSlot(respSlotType, data, i)
 		case "output_index":
-			var ok bool
-			if r.index, i, ok = adapter.Index(data, i); !ok {
-				return -1
-			}
-			r.hasIndex = true
-			return i
+			return r.fastSlot(respSlotOutputIndex, data, i)
 		case "item_id":
-			r.hasItemID = !hasAt(data, i, "null")
-			r.itemID, i = fastNullableString(r.itemID, data, i)
-			return i
+			return r.fastSlot(respSlotItemID, data, i)
 		case "delta":
-			if !hasAt(data, i, `"`) {
-				return -1
-			}
-			r.str, i = adapter.Unquote(r.str, data, i)
-			r.hasStr = true
-			return i
+			return r.fastSlot(respSlotDelta, data, i)
 		case "arguments", "input", "name", "item", "response", "code", "message", "param", "error", "":
 			return -1
 		}
-		return fastScalar(data, i, &r.fastScratch)
+		return r.fastSlot(respSlotSkip, data, i)
 	})
-	if i < 0 || len(r.typ) == 0 || adapter.SkipSpace(data, i) != len(data) {
-		return false
+	return ok && len(r.typ) > 0
+}
+
+// The values of an event that fastSlot reads.
+const (
+	respSlotSkip        uint8 = iota // a member's value that is not read
+	respSlotType                     // the event's type
+	respSlotOutputIndex              // its output_index
+	respSlotItemID                   // its item_id
+	respSlotDelta                    // its delta
+)
+
+// fastSlot reads the value id at data[i:] into r as the decoder reads it
+// for a delta event (type a string, output_index an index, item_id a string
+// or null, delta a string), records it for the layout, and returns the
+// index of the byte after it, or -1. With i -1, it sets the field of value
+// id as the event learned had it.
+func (r *ResponsesReader) fastSlot(id uint8, data []byte, i int) (j int) {
+	if i < 0 { // a Kept value, as the event learned had it
+		switch id {
+		case respSlotType:
+			r.typ = append(r.typ[:0], r.kept.typ...)
+		case respSlotOutputIndex:
+			r.index, r.hasIndex = r.kept.index, r.kept.hasIndex
+		case respSlotItemID:
+			r.itemID, r.hasItemID = append(r.itemID[:0], r.kept.itemID...), r.kept.hasItemID
+		}
+		return 0
 	}
-	if r.kind = responsesKindOf(r.typ); r.kind == responsesIgnored {
-		// What the decoder reads of an event of a type to come: its type.
-		r.index, r.hasIndex, r.itemID, r.hasItemID, r.str, r.hasStr = 0, false, r.itemID[:0], false, r.str[:0], false
+	kind := adapter.Kept
+	switch id {
+	case respSlotType:
+		r.typ, j = adapter.Unquote(r.typ, data, i)
+	case respSlotOutputIndex:
+		j = adapter.ReadIndex(data, i, &r.index, &r.hasIndex)
+	case respSlotItemID:
+		r.itemID, r.hasItemID, j = adapter.NullableString(r.itemID, data, i)
+	case respSlotDelta:
+		r.str, j = adapter.Unquote(r.str, data, i)
+		r.hasStr, kind = true, adapter.Read
+	default:
+		j, kind = adapter.Skip(data, i), adapter.Skipped
 	}
-	return true
+	return r.layout.Record(id, kind, i, j)
+}
+
+// responsesKept are the fields of the event whose layout r.layout learned
+// that fastSlot sets again without reading them (adapter.Kept).
+type responsesKept struct {
+	typ, itemID         []byte
+	index               int64
+	hasIndex, hasItemID bool
 }
 
 // field reads a member of an event's data, as its kind has it: the

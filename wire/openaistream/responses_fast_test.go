@@ -23,29 +23,26 @@ func (r *ResponsesReader) parsed() responsesParsed {
 	return responsesParsed{string(r.typ), r.index, r.hasIndex, r.hasItemID, string(r.itemID), string(r.str), r.hasStr}
 }
 
-// responsesFastVsSlow checks that parse reads the data of an arguments
-// delta with the fast path as the token decoder does, or that the fast
-// path declines it. It reports whether the fast path took it.
+// responsesFastVsSlow checks parse and the fast path against the token
+// decoder (wiretest.FastVsSlow), and reports whether the fast path took
+// data.
 func responsesFastVsSlow(data []byte) (took bool, problem string) {
-	var fast, slow, viaParse ResponsesReader
-	errParse := viaParse.parse(data)
-	errSlow := slow.parseSlow(data)
-	if (errParse == nil) != (errSlow == nil) {
-		return false, fmt.Sprintf("%q: parse: %v, the decoder: %v", data, errParse, errSlow)
-	}
-	if errSlow == nil && viaParse.parsed() != slow.parsed() {
-		return false, fmt.Sprintf("%q: parse read %+v, the decoder %+v", data, viaParse.parsed(), slow.parsed())
-	}
-	if !fast.fastDelta(data) {
-		return false, ""
-	}
-	if errSlow != nil {
-		return true, fmt.Sprintf("%q: the fast path took it, the decoder rejects it: %v", data, errSlow)
-	}
-	if f, s := fast.parsed(), slow.parsed(); f != s {
-		return true, fmt.Sprintf("%q: the fast path read %+v, the decoder %+v", data, f, s)
-	}
-	return true, ""
+	return wiretest.FastVsSlow(data,
+		func(data []byte) (responsesParsed, error) {
+			var r ResponsesReader
+			err := r.parse(data)
+			return r.parsed(), err
+		},
+		func(data []byte) (responsesParsed, error) {
+			var r ResponsesReader
+			err := r.parseSlow(data)
+			return r.parsed(), err
+		},
+		func(data []byte) (responsesParsed, bool) {
+			var r ResponsesReader
+			ok := r.fastDelta(data)
+			return r.parsed(), ok
+		})
 }
 
 func TestResponsesFastDelta(t *testing.T) {
@@ -67,6 +64,17 @@ func TestResponsesFastDelta(t *testing.T) {
 		{`{"output_index":0,"delta":"x"}}`, false},
 		{`{"output_index":0, "delta":"x"}`, false},
 		{`{"output_index":0,"logprobs":[],"delta":"x"}`, false},
+		// Any layout: members in any order, white space, escapes in
+		// strings, members of any kind skipped.
+		{`{"type": "response.function_call_arguments.delta", "sequence_number": 7, "item_id": "fc_1", "output_index": 0, "delta": "{\"a\": \"caf\u00e9\""}`, true},
+		{"{\"delta\" :\t\"x\" ,\n\"output_index\":0,\"type\":\"response.output_text.delta\",\"logprobs\":[{\"token\":\"x\",\"top_logprobs\":[]}]}", true},
+		{`{"type":"response.content_part.added","item_id":"m","output_index":0,"content_index":0,"part":{"type":"output_text","annotations":[],"text":""}}`, true},
+		// Names the decoder refuses or reads otherwise, other kinds.
+		{`{"type":"response.function_call_arguments.delta","Delta":"x","output_index":0}`, false},
+		{`{"type":"response.function_call_arguments.delta","delta":"x","output_index":0,"Error":null}`, false},
+		{`{"type":"response.function_call_arguments.delta","delta":"x","output_index":0,"x":{"a":1,"a":2}}`, false},
+		{`{"type":"response.output_item.added","output_index":0,"delta":"x"}`, false},
+		{`{"type":"response.completed","output_index":0}`, false},
 	} {
 		wiretest.CheckFastCase(t, tc.data, tc.took, responsesFastVsSlow)
 	}
@@ -75,11 +83,19 @@ func TestResponsesFastDelta(t *testing.T) {
 // responsesData makes the data of an arguments delta, mostly as the API
 // writes it, sometimes not, and then mutates some of its bytes.
 func responsesData(rng *rand.Rand) []byte {
+	return wiretest.MutateBytes(rng, responsesEvent(rng))
+}
+
+// responsesEvent makes the data of an arguments delta as responsesData
+// does, unmutated.
+func responsesEvent(rng *rand.Rand) []byte {
 	d := wiretest.Draw{Rand: rng}
 	pick, rare := d.Pick, d.Rare
 	str := func() string { return `"` + d.Chars(8) + `"` }
 	members := []string{
-		`"type":"response.function_call_arguments.delta"`,
+		`"type":` + rare(`"response.function_call_arguments.delta"`, `"response.output_text.delta"`, `"response.reasoning_text.delta"`,
+			`"response.output_item.added"`, `"response.function_call_arguments.done"`, `"response.completed"`, `"error"`,
+			`"response.content_part.added"`, `""`, "null"),
 		`"sequence_number":` + fmt.Sprint(rng.IntN(1000)),
 		`"item_id":` + rare(str(), "null", "1", "{}"),
 		`"output_index":` + rare(fmt.Sprint(rng.IntN(5)), "01", "-1", "null", "999999999999999999", "1000000000000000000", `"1"`),
@@ -97,8 +113,7 @@ func responsesData(rng *rand.Rand) []byte {
 	if rng.IntN(4) == 0 {
 		members = members[:rng.IntN(len(members))]
 	}
-	data := []byte("{" + strings.Join(members, ",") + "}" + rare("", " ", "\n\t", "}", "x", "\v"))
-	return wiretest.MutateBytes(rng, data)
+	return []byte("{" + strings.Join(members, ",") + "}" + rare("", " ", "\n\t", "}", "x", "\v"))
 }
 
 // TestPropertyResponsesFastDelta: on generated and mutated arguments
@@ -110,6 +125,40 @@ func TestPropertyResponsesFastDelta(t *testing.T) {
 	})
 }
 
+// TestPropertyLayoutResponsesFastDelta: the arguments deltas in any layout
+// (members in any order, white space, unknown members, strings escaped as
+// Python writes them), mutated or not: the fast path takes each one it
+// takes as the API writes it, and reads what the token decoder reads.
+func TestPropertyLayoutResponsesFastDelta(t *testing.T) {
+	wiretest.LayoutProperty(t, responsesEvent, responsesFastVsSlow)
+}
+
 func FuzzResponsesFastDelta(f *testing.F) {
 	wiretest.FuzzFastPath(f, responsesData, responsesFastVsSlow)
+}
+
+// TestPropertySequenceResponsesFastDelta: a reader kept from event to
+// event, whose fast path learns the layout of the events it reads, reads
+// each event of a sequence of one layout with other values (and mutations)
+// as a fresh token decoder does.
+func TestPropertySequenceResponsesFastDelta(t *testing.T) {
+	wiretest.SequenceProperty(t, responsesEvent, func(events [][]byte) (int, string) {
+		var viaParse, fast ResponsesReader
+		took, problem := wiretest.Sequence(events, func(data []byte) (bool, string) {
+			return wiretest.FastVsSlow(data,
+				func(data []byte) (responsesParsed, error) { err := viaParse.parse(data); return viaParse.parsed(), err },
+				func(data []byte) (responsesParsed, error) {
+					var r ResponsesReader
+					err := r.parseSlow(data)
+					return r.parsed(), err
+				},
+				func(data []byte) (responsesParsed, bool) {
+					r := &fast
+					r.typ, r.index, r.hasIndex, r.itemID, r.hasItemID, r.str, r.hasStr = r.typ[:0], 0, false, r.itemID[:0], false, r.str[:0], false
+					ok := r.fastDelta(data)
+					return r.parsed(), ok
+				})
+		})
+		return took - fast.layout.Learns(), problem // the events read by the layout learned
+	})
 }

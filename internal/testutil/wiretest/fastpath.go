@@ -1,11 +1,13 @@
 package wiretest
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/argstream/argstream/internal/testutil"
+	"github.com/google/go-cmp/cmp"
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
@@ -120,4 +122,33 @@ func (d Draw) Chars(n int) string {
 			`"`, `\`, `\ud800`, `\udc00`, "\xff", "\xed\xa0\x80", "\x01", "\x7f", `\x`, `\u00`))
 	}
 	return b.String()
+}
+
+// FastVsSlow checks an adapter's reading of one event's data, each of the
+// three functions on a reader of its own, each returning the fields it
+// read: parse (the fast path, and the token decoder if it declines) must
+// end as slow (the token decoder alone) does, with an error or none, and
+// read the same fields; fast (the fast path alone) may decline, and must
+// otherwise read the same fields, of data slow does not reject. It
+// reports whether the fast path took data.
+func FastVsSlow[P any](data []byte, parse, slow func([]byte) (P, error), fast func([]byte) (P, bool)) (took bool, problem string) {
+	gotParse, errParse := parse(data)
+	gotSlow, errSlow := slow(data)
+	if (errParse == nil) != (errSlow == nil) {
+		return false, fmt.Sprintf("%q: parse: %v, the decoder: %v", data, errParse, errSlow)
+	}
+	if diff := cmp.Diff(gotSlow, gotParse); errSlow == nil && diff != "" {
+		return false, fmt.Sprintf("%q: parse read otherwise than the decoder (-decoder +parse):\n%s", data, diff)
+	}
+	gotFast, took := fast(data)
+	switch {
+	case !took:
+		return false, ""
+	case errSlow != nil:
+		return true, fmt.Sprintf("%q: the fast path took it, the decoder rejects it: %v", data, errSlow)
+	}
+	if diff := cmp.Diff(gotSlow, gotFast); diff != "" {
+		return true, fmt.Sprintf("%q: the fast path read otherwise than the decoder (-decoder +fast):\n%s", data, diff)
+	}
+	return true, ""
 }

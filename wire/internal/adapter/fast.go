@@ -2,94 +2,463 @@ package adapter
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/argstream/argstream/internal/jsonwire"
-	"github.com/go-json-experiment/json/jsontext"
 )
 
-// The helpers of the adapters' fast paths, which read the data of the
-// common delta events by comparing bytes, and leave anything else to the
-// Decoder: each reports failure (-1 or false) on what it does not expect.
+// This file holds the adapters' fast paths' shared reader, which reads the
+// data of the common events by scanning bytes, in any layout: members in
+// any order, JSON white space between tokens, escapes in strings, members
+// the adapter does not know of any kind (skipped after one validation).
+// Each function reports failure (-1 or false) on what it cannot read
+// exactly as the [Decoder] would, and the adapter then gives the data to
+// the Decoder, whose answer is the answer: an error there, or what the
+// fast path would not take (a name written with an escape, an object of
+// more than [FastMaxMembers] members, nesting deeper than fastMaxDepth, an
+// index of more than 15 digits).
+//
+// What the Decoder refuses the fast path never takes: a member name
+// repeated, at any depth; in an object the adapter reads, two names equal
+// under case folding, or a name equal under case folding to one of the
+// adapter's [Names] without being it; a string that is not valid UTF-8 or
+// holds a lone surrogate escape or a control byte; a number or literal
+// that is not JSON; bytes after the root object.
 
-// StringEnd returns the index of the quote that ends the JSON string that
-// begins at data[i], a quote: the first quote after it that follows an even
-// run of backslashes. It returns -1 if data[i] is not a quote or the string
-// does not end. It does not check the string: [jsontext.AppendUnquote] does.
-func StringEnd(data []byte, i int) int {
-	if i >= len(data) || data[i] != '"' {
-		return -1
-	}
-	return stringEnd(data, i+1)
+// FastMaxMembers is the most members an object may have for the fast path,
+// which compares each name with the ones before it.
+const FastMaxMembers = 16
+
+// fastMaxDepth is the deepest nesting of the values that [Skip] skips.
+const fastMaxDepth = 16
+
+// FastRoot reads data as one JSON object with [Members], white space
+// around it allowed, and reports whether it read all of data.
+func FastRoot(data []byte, known Names, member func(name []byte, i int) int) bool {
+	i := Members(data, SkipSpace(data, 0), known, member)
+	return i >= 0 && SkipSpace(data, i) == len(data)
 }
 
-// stringEnd is [StringEnd] from data[j], a byte of the string's body that is
-// not inside an escape.
-func stringEnd(data []byte, j int) int {
+// Members reads the object at data[i:], an object the adapter reads with
+// known as its [Names], calling member with the name of each of its members
+// and the index of the first byte of its value; member reads the value and
+// returns the index of the byte after it, or -1. Members returns the index
+// of the byte after the object, or -1: also for a name written with an
+// escape or holding a byte that is not printable ASCII, two names equal
+// under case folding, a name equal under case folding to one of known but
+// not it, or more than [FastMaxMembers] members, which the [Decoder]
+// decides. The names of known are in lower case, as the adapters' are
+// (TestNamesLowerCase in each): a name without an upper-case letter is then
+// equal to one of them under case folding only if it is that one.
+func Members(data []byte, i int, known Names, member func(name []byte, i int) int) int {
+	if i >= len(data) || data[i] != '{' {
+		return -1
+	}
+	if i = SkipSpace(data, i+1); i < len(data) && data[i] == '}' {
+		return i + 1
+	}
+	var names names
+	var seen uint64 // a bit for each name read, by nameHash
+	folded := false // a name of the object has an upper-case letter
 	for {
-		k := bytes.IndexByte(data[j:], '"')
-		if k < 0 {
+		// The name, printable ASCII in quotes, and its colon.
+		if i >= len(data) || data[i] != '"' || names.n == len(names.at) {
 			return -1
 		}
-		j += k
-		b := j
-		for data[b-1] == '\\' {
-			b--
+		start := i + 1
+		k, class := start, byte(0)
+		for ; k < len(data); k++ {
+			c := nameClass[data[k]]
+			if c >= nameEnd {
+				break
+			}
+			class |= c
 		}
-		if (j-b)%2 == 0 {
+		if k >= len(data) || data[k] != '"' || k-start > maxNameLen {
+			return -1
+		}
+		name := data[start:k]
+		if i = k + 1; i < len(data) && data[i] == ':' {
+			i++
+		} else if i = SkipSpace(data, i); i < len(data) && data[i] == ':' {
+			i++
+		} else {
+			return -1
+		}
+		if i < len(data) && jsonwire.IsSpace(data[i]) {
+			i = SkipSpace(data, i)
+		}
+		if class&nameUpper != 0 {
+			folded = true
+			for _, k := range known {
+				if len(k) == len(name) && string(name) != k && bytes.EqualFold(name, []byte(k)) {
+					return -1
+				}
+			}
+		}
+		// Compared with the names before it only if one may be equal to
+		// it (under case folding): nameHash ignores case.
+		if h := uint64(1) << nameHash(name); seen&h == 0 {
+			seen |= h
+		} else {
+			for _, e := range names.at[:names.n] {
+				if earlier := data[e>>16 : e>>16+e&0xFFFF]; len(earlier) == len(name) && (string(earlier) == string(name) || folded && bytes.EqualFold(earlier, name)) {
+					return -1
+				}
+			}
+		}
+		names.at[names.n] = uint64(start)<<16 | uint64(len(name))
+		names.n++
+		// The value, then ',' or '}'.
+		if i = member(name, i); i < 0 {
+			return -1
+		}
+		if i < len(data) && data[i] == ',' {
+			if i++; i < len(data) && jsonwire.IsSpace(data[i]) {
+				i = SkipSpace(data, i)
+			}
+			continue
+		}
+		if i < len(data) && data[i] == '}' {
+			return i + 1
+		}
+		var more bool
+		if i, more = Next(data, i, '}'); !more {
+			return i
+		}
+	}
+}
+
+// Next reads what follows a member or an element whose value ends at
+// data[i:] (i -1 for one not read), white space around it allowed: a ','
+// then more (the index of the next one's first byte, and true), or end, the
+// object's or array's closing byte (the index of the byte after it, and
+// false); -1 and false for anything else.
+func Next(data []byte, i int, end byte) (int, bool) {
+	if i < 0 {
+		return -1, false
+	}
+	switch i = SkipSpace(data, i); {
+	case i >= len(data):
+		return -1, false
+	case data[i] == ',':
+		return SkipSpace(data, i+1), true
+	case data[i] == end:
+		return i + 1, false
+	}
+	return -1, false
+}
+
+// names are the names of an object read so far, each its place in the
+// data (<<16) and its length: small, as it is made for every object.
+type names struct {
+	at [FastMaxMembers]uint64
+	n  int
+}
+
+// The classes of the bytes of a name for Members: a name is printable
+// ASCII, and ends at a quote.
+const (
+	nameUpper = 1 // 'A' to 'Z'
+	nameEnd   = 2 // a quote, or a byte no name of Members may hold
+)
+
+var nameClass = func() (t [256]byte) {
+	for c := range t {
+		switch {
+		case c < ' ' || c >= utf8.RuneSelf || c == '\\' || c == '"':
+			t[c] = nameEnd
+		case 'A' <= c && c <= 'Z':
+			t[c] = nameUpper
+		}
+	}
+	return t
+}()
+
+// nameHash is a hash of name from 0 to 63, the same for names equal under
+// ASCII case folding: its length, its first and last bytes in lower case.
+func nameHash(name []byte) uint {
+	if len(name) == 0 {
+		return 0
+	}
+	return uint(len(name)*7+int(name[0]|0x20)*3+int(name[len(name)-1]|0x20)) & 63
+}
+
+// maxNameLen is the longest name the fast path reads.
+const maxNameLen = 1<<16 - 1
+
+// plainEnd returns the index of the first byte of data[j:] that is not
+// plain ([jsonwire.PlainMask]: a quote, a backslash, a control byte or a
+// byte of a multi-byte UTF-8 sequence), or len(data). It reads eight bytes
+// at a time while eight remain.
+func plainEnd(data []byte, j int) int {
+	for ; j+8 <= len(data); j += 8 {
+		if m := jsonwire.PlainMask(binary.LittleEndian.Uint64(data[j:])); m != 0 {
+			return j + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; j < len(data); j++ {
+		if c := data[j]; c == '"' || c == '\\' || c < ' ' || c >= utf8.RuneSelf {
 			return j
 		}
-		j++
 	}
+	return j
 }
 
 // Unquote decodes the JSON string that begins at data[i], a quote, into
 // dst[:0], and returns dst with the index of the byte after the string, or
-// -1 if there is no valid string there. The string's plain prefix
-// ([jsonwire.ScanPlain]: no escape, control or non-ASCII byte; eight bytes at
-// a time) is its own text: a string that is plain to its end is copied as
-// it is, any other is ended from there and decoded, and checked, by
-// [jsontext.AppendUnquote].
+// -1 if there is no valid string there: one that ends, with no control
+// byte, valid UTF-8, and valid escapes, a surrogate escape only in a pair.
+// Its plain runs ([jsonwire.ScanPlain]: no escape, control or non-ASCII
+// byte) are scanned eight bytes at a time and copied whole.
 func Unquote(dst, data []byte, i int) ([]byte, int) {
-	j := plainEnd(data, i)
-	switch {
-	case j < 0:
-		return dst[:0], -1
-	case data[j] == '"':
-		return append(dst[:0], data[i+1:j]...), j + 1
-	}
-	if j = stringEnd(data, j); j < 0 {
-		return dst[:0], -1
-	}
-	dst, err := jsontext.AppendUnquote(dst[:0], data[i:j+1])
-	if err != nil {
-		return dst, -1
-	}
-	return dst, j + 1
+	return unquote(dst[:0], data, i, true)
 }
 
-// SkipString is [Unquote] for a string whose text is not needed: a plain one
-// is not copied, any other is decoded into *scratch to check it.
-func SkipString(data []byte, i int, scratch *[]byte) int {
-	if j := plainEnd(data, i); j >= 0 && data[j] == '"' {
-		return j + 1
-	}
-	var j int
-	*scratch, j = Unquote(*scratch, data, i)
+// SkipString is [Unquote] for a string whose text is not needed: it is
+// checked, not copied.
+func SkipString(data []byte, i int) int {
+	_, j := unquote(nil, data, i, false)
 	return j
 }
 
-// plainEnd returns the index of the first byte after the plain prefix of
-// the body of the string that begins at data[i], a quote: its closing
-// quote if the whole body is plain. It returns -1 if data[i] is not a
-// quote or the data ends within the prefix.
-func plainEnd(data []byte, i int) int {
+// NullableString reads the string or null at data[i:] as [Unquote] does, a
+// null as empty, and reports which it read: ok is false for a null. j is
+// -1 for anything else.
+func NullableString(dst, data []byte, i int) (_ []byte, ok bool, j int) {
+	if HasAt(data, i, "null") {
+		return dst[:0], false, i + 4
+	}
+	dst, j = Unquote(dst, data, i)
+	return dst, true, j
+}
+
+// unquote is [Unquote], appending to dst if keep is set.
+func unquote(dst, data []byte, i int, keep bool) ([]byte, int) {
 	if i >= len(data) || data[i] != '"' {
+		return dst, -1
+	}
+	start := i + 1 // of the text not yet appended
+	for j := start; ; {
+		if j = plainEnd(data, j); j >= len(data) {
+			return dst, -1
+		}
+		switch c := data[j]; {
+		case c == '"':
+			if keep {
+				dst = append(dst, data[start:j]...)
+			}
+			return dst, j + 1
+		case c == '\\':
+			if keep {
+				dst = append(dst, data[start:j]...)
+			}
+			var n int
+			if dst, n = unescape(dst, data[j:], keep); n == 0 {
+				return dst, -1
+			}
+			j += n
+			start = j
+		case c < utf8.RuneSelf: // a control byte
+			return dst, -1
+		default:
+			n := jsonwire.RuneLen(data[j:])
+			if n == 0 {
+				return dst, -1
+			}
+			j += n
+		}
+	}
+}
+
+// unescape decodes the escape at the start of b, appending its text to dst
+// if keep is set, and returns dst with the length of the escape, or 0 if
+// it is not valid: a \u escape of a surrogate is valid only as the first
+// of a pair.
+func unescape(dst, b []byte, keep bool) ([]byte, int) {
+	if len(b) < 2 {
+		return dst, 0
+	}
+	var c byte
+	switch b[1] {
+	case '"', '\\', '/':
+		c = b[1]
+	case 'b':
+		c = '\b'
+	case 'f':
+		c = '\f'
+	case 'n':
+		c = '\n'
+	case 'r':
+		c = '\r'
+	case 't':
+		c = '\t'
+	case 'u':
+		r, ok := Hex4(b, 2)
+		n := 6
+		switch {
+		case !ok:
+			return dst, 0
+		case utf16.IsSurrogate(r):
+			lo, ok := Hex4(b, 8)
+			if r >= 0xDC00 || !ok || b[6] != '\\' || b[7] != 'u' {
+				return dst, 0
+			}
+			if r = utf16.DecodeRune(r, lo); r == utf8.RuneError {
+				return dst, 0
+			}
+			n = 12
+		}
+		if keep {
+			dst = utf8.AppendRune(dst, r)
+		}
+		return dst, n
+	default:
+		return dst, 0
+	}
+	if keep {
+		dst = append(dst, c)
+	}
+	return dst, 2
+}
+
+// Hex4 reads the four hexadecimal digits at b[i:], of a \u escape.
+func Hex4(b []byte, i int) (rune, bool) {
+	if len(b) < i+4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[i : i+4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+// Skip skips the value at data[i:], of any kind, and returns the index of
+// the byte after it, or -1 if it is not valid JSON (strings are checked as
+// [Unquote] checks them, numbers by the JSON grammar) or if it is not one
+// the fast path takes: an object that repeats a name, has a name written
+// with an escape or more than [FastMaxMembers] members, or values nested
+// deeper than fastMaxDepth.
+func Skip(data []byte, i int) int { return skip(data, i, 0) }
+
+func skip(data []byte, i, depth int) int {
+	if i >= len(data) {
 		return -1
 	}
-	if j := i + 1 + jsonwire.ScanPlain(data[i+1:]); j < len(data) {
-		return j
+	switch c := data[i]; c {
+	case '"':
+		return SkipString(data, i)
+	case '{':
+		if depth == fastMaxDepth {
+			return -1
+		}
+		return skipObject(data, i, depth+1)
+	case '[':
+		if depth == fastMaxDepth {
+			return -1
+		}
+		return skipArray(data, i, depth+1)
+	case 't':
+		return literal(data, i, "true")
+	case 'f':
+		return literal(data, i, "false")
+	case 'n':
+		return literal(data, i, "null")
 	}
-	return -1
+	return number(data, i)
+}
+
+// skipObject skips the object at data[i:], a '{', at depth.
+func skipObject(data []byte, i, depth int) int {
+	if i = SkipSpace(data, i+1); i < len(data) && data[i] == '}' {
+		return i + 1
+	}
+	var names names
+	for {
+		j := SkipString(data, i)
+		if j < 0 || names.n == len(names.at) {
+			return -1
+		}
+		name := data[i+1 : j-1]
+		if bytes.IndexByte(name, '\\') >= 0 {
+			return -1 // compared as written, so not escaped
+		}
+		for _, e := range names.at[:names.n] {
+			if string(data[e>>16:e>>16+e&0xFFFF]) == string(name) {
+				return -1
+			}
+		}
+		if j-1-(i+1) > maxNameLen {
+			return -1
+		}
+		names.at[names.n] = uint64(i+1)<<16 | uint64(j-1-(i+1))
+		names.n++
+		if i = SkipSpace(data, j); i >= len(data) || data[i] != ':' {
+			return -1
+		}
+		var more bool
+		if i, more = Next(data, skip(data, SkipSpace(data, i+1), depth), '}'); !more {
+			return i
+		}
+	}
+}
+
+// skipArray skips the array at data[i:], a '[', at depth.
+func skipArray(data []byte, i, depth int) int {
+	if i = SkipSpace(data, i+1); i < len(data) && data[i] == ']' {
+		return i + 1
+	}
+	for {
+		var more bool
+		if i, more = Next(data, skip(data, i, depth), ']'); !more {
+			return i
+		}
+	}
+}
+
+// literal returns the index of the byte after lit at data[i:], or -1.
+func literal(data []byte, i int, lit string) int {
+	if !HasAt(data, i, lit) {
+		return -1
+	}
+	return i + len(lit)
+}
+
+// number returns the index of the byte after the JSON number at data[i:],
+// or -1. The byte after it is not checked: the caller's next token is.
+func number(data []byte, i int) int {
+	var n jsonwire.Num
+	j := i
+	for ; j < len(data); j++ {
+		next, ok := n.Step(data[j])
+		if !ok {
+			break
+		}
+		n = next
+	}
+	if j == i || !n.Complete() {
+		return -1
+	}
+	return j
+}
+
+// HasAt reports whether data[i:] begins with s.
+func HasAt(data []byte, i int, s string) bool {
+	return i >= 0 && len(data)-i >= len(s) && string(data[i:i+len(s)]) == s
 }
 
 // SkipSpace returns the index of the first byte of data[i:] that is not
@@ -99,6 +468,17 @@ func SkipSpace(data []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// ReadIndex reads the index at data[i:] as [Index] does into *n, sets
+// *has, and returns the index of the byte after it, or -1.
+func ReadIndex(data []byte, i int, n *int64, has *bool) int {
+	v, j, ok := Index(data, i)
+	if !ok {
+		return -1
+	}
+	*n, *has = v, true
+	return j
 }
 
 // Index reads the integer written at data[i:] in 1 to 15 plain digits, with

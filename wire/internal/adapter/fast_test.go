@@ -1,24 +1,22 @@
 package adapter
 
 import (
+	"bytes"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
 	"testing"
 
+	"github.com/argstream/argstream/internal/testutil"
+	"github.com/argstream/argstream/internal/testutil/jsonlayout"
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/gen"
+	"github.com/leanovate/gopter/prop"
 )
 
 func TestFastHelpers(t *testing.T) {
-	for _, tc := range []struct {
-		data string
-		i    int
-		want int
-	}{
-		{`"abc"`, 0, 4}, {`x""`, 1, 2}, {`"a\"b"`, 0, 5}, {`"a\\"b"`, 0, 4}, {`"a\\\"b"`, 0, 7},
-		{`"abc`, 0, -1}, {`abc"`, 0, -1}, {`"\"`, 0, -1}, {``, 0, -1},
-	} {
-		if got := StringEnd([]byte(tc.data), tc.i); got != tc.want {
-			t.Errorf("StringEnd(%q, %d) = %d, want %d", tc.data, tc.i, got, tc.want)
-		}
-	}
 	for _, tc := range []struct {
 		data string
 		n    int64
@@ -40,29 +38,203 @@ func TestFastHelpers(t *testing.T) {
 	}
 }
 
-// TestUnquote checks Unquote and SkipString against jsontext.AppendUnquote
-// on the string that StringEnd ends: the same text, or failure where it
-// fails, whether the string takes the plain path or not.
+// refValue is jsontext's reading of data as one value: its end, and its
+// text if it is a string; end is -1 if jsontext rejects it.
+func refValue(data []byte) (text []byte, end int) {
+	d := jsontext.NewDecoder(bytes.NewReader(data))
+	v, err := d.ReadValue()
+	if err != nil {
+		return nil, -1
+	}
+	end = int(d.InputOffset())
+	if v.Kind() == '"' { // before the next call, which v is borrowed until
+		text, _ = jsontext.AppendUnquote(nil, v)
+	}
+	if _, err := d.ReadToken(); err != io.EOF {
+		return nil, -1
+	}
+	return text, end
+}
+
+// unquoteVsRef checks Unquote and SkipString on s against jsontext: the
+// same text and end where jsontext reads s as one string, failure where it
+// does not.
+func unquoteVsRef(s string) string {
+	data := []byte(s)
+	want, wantEnd := refValue(data)
+	if len(s) == 0 || s[0] != '"' {
+		wantEnd = -1
+	}
+	got, end := Unquote([]byte("stale"), data, 0)
+	if end >= 0 && end != len(data) { // bytes after it: jsontext rejects the whole
+		end = -1
+	}
+	if end != wantEnd || end >= 0 && string(got) != string(want) {
+		return fmt.Sprintf("Unquote(%q) = %q, %d; jsontext %q, %d", s, got, end, want, wantEnd)
+	}
+	if end := SkipString(data, 0); (end == len(data)) != (wantEnd >= 0) {
+		return fmt.Sprintf("SkipString(%q) = %d; jsontext %d", s, end, wantEnd)
+	}
+	return ""
+}
+
 func TestUnquote(t *testing.T) {
 	for _, s := range []string{
 		`"abc"`, `""`, `"a\"b"`, `"a\\"`, `"tab\there"`, `"\u00e9t\u00e9"`, `"\ud83d\ude00"`, "\"\x7f del\"",
-		"\"h\xc3\xa9llo\"", `"0123456789abcdef0123456789"`, `"a/b\/c"`,
-		// Invalid: a control byte, a bad escape, a lone surrogate, bad UTF-8, no end.
-		"\"a\x01b\"", `"\x"`, `"\ud800"`, "\"\xff\"", "\"\xed\xa0\x80\"", `"abc`, `"\"`, `abc"`, ``,
+		"\"h\xc3\xa9llo\"", `"0123456789abcdef0123456789"`, `"a/b\/c"`, `"\b\f\n\r\t\u0000\u001F\uFFFF\uD83D\uDE00"`,
+		// Invalid: a control byte, a bad escape, a lone or reversed
+		// surrogate, bad UTF-8, no end.
+		"\"a\x01b\"", `"\x"`, `"\ud800"`, `"\udc00"`, `"\udc00\ud800"`, `"\ud800\u0041"`, `"\ud800\n"`, `"\ud800x"`,
+		`"\u00g0"`, `"\u00e"`, `"\`, "\"\xff\"", "\"\xed\xa0\x80\"", "\"\xc0\xaf\"", "\"\xe2\x82\"", `"abc`, `"\"`, `abc"`, ``,
 	} {
-		data := []byte(s + `,"next":1`)
-		want, err := jsontext.AppendUnquote(nil, data[:max(StringEnd(data, 0)+1, 0)])
-		wantEnd := StringEnd(data, 0) + 1
-		if err != nil || StringEnd(data, 0) < 0 {
-			wantEnd = -1
+		if problem := unquoteVsRef(s); problem != "" {
+			t.Error(problem)
 		}
-		got, end := Unquote([]byte("stale"), data, 0)
-		if end != wantEnd || end >= 0 && string(got) != string(want) {
-			t.Errorf("Unquote(%q) = %q, %d; want %q, %d", s, got, end, want, wantEnd)
+	}
+}
+
+// skipVsRef checks Skip on s against jsontext: Skip takes only what
+// jsontext reads as one value, ending where it does.
+func skipVsRef(s string) (took bool, problem string) {
+	data := []byte(s)
+	_, wantEnd := refValue(data)
+	i := SkipSpace(data, 0)
+	end := Skip(data, i)
+	if end >= 0 {
+		end = SkipSpace(data, end)
+	}
+	if end != len(data) {
+		return false, ""
+	}
+	if wantEnd < 0 {
+		return true, fmt.Sprintf("Skip(%q) took it, jsontext rejects it", s)
+	}
+	return true, ""
+}
+
+func TestSkip(t *testing.T) {
+	for _, tc := range []struct {
+		data string
+		took bool
+	}{
+		{`{}`, true}, {`[]`, true}, {` { "a" : [ 1 , -0.5e+3 , true , false , null , "x" , { } ] } `, true},
+		{`{"a":{"b":1},"b":{"a":1},"A":2}`, true}, {`[{"a":1},{"a":1}]`, true}, {"{\"é\":1,\"e\":2}", true},
+		{`{"a":1,"a":2}`, false}, {`[{"b":[{"c":1,"c":1}]}]`, false}, {`{"\u0061":1}`, false},
+		{`[1,]`, false}, {`{"a":1,}`, false}, {`{"a"}`, false}, {`{"a":}`, false}, {`[01]`, false}, {`[1.]`, false},
+		{`[-]`, false}, {`[1e]`, false}, {`[tru]`, false}, {`[nul]`, false}, {`[truex]`, false}, {`[1 2]`, false},
+		{`"\ud800"`, false}, {"[\"\xff\"]", false}, {`[`, false}, {`{`, false},
+		{strings.Repeat("[", 16) + strings.Repeat("]", 16), true},
+		{strings.Repeat("[", 17) + strings.Repeat("]", 17), false},
+	} {
+		took, problem := skipVsRef(tc.data)
+		if problem != "" {
+			t.Error(problem)
 		}
-		var scratch []byte
-		if end := SkipString(data, 0, &scratch); end != wantEnd {
-			t.Errorf("SkipString(%q) = %d, want %d", s, end, wantEnd)
+		if took != tc.took {
+			t.Errorf("Skip(%q) took it: %v, want %v", tc.data, took, tc.took)
+		}
+	}
+}
+
+// randomValue is a JSON value drawn from rng, at most depth deep, now and
+// then with a repeated name, an escaped one, a bad string or number.
+func randomValue(rng *rand.Rand, depth int) string {
+	pick := func(s ...string) string { return s[rng.IntN(len(s))] }
+	str := func() string {
+		var b strings.Builder
+		b.WriteByte('"')
+		for range rng.IntN(6) {
+			b.WriteString(pick("a", "é", "😀", `\"`, `\\`, `\/`, `\n`, `\u00e9`, `\ud83d\ude00`, `\u0000`, " ", "{",
+				`\ud800`, "\xff", "\x01", `\x`))
+		}
+		b.WriteByte('"')
+		return b.String()
+	}
+	switch k := rng.IntN(8); {
+	case k < 2 || depth == 0:
+		return pick(str(), "0", "-1", "1.5e-3", "01", "1.", "true", "false", "null", "nul", "-")
+	case k < 5:
+		var elems []string
+		for range rng.IntN(4) {
+			elems = append(elems, randomValue(rng, depth-1))
+		}
+		return "[" + strings.Join(elems, pick(",", ", ", "\n,\t")) + "]"
+	default:
+		var members []string
+		for range rng.IntN(4) {
+			name := pick(`"a"`, `"b"`, `"A"`, `"é"`, `"\u0061"`, `""`)
+			members = append(members, name+pick(":", " : ")+randomValue(rng, depth-1))
+		}
+		return "{" + strings.Join(members, pick(",", " ,\n")) + "}"
+	}
+}
+
+// TestPropertySkipUnquote: on random values, and on random strings
+// written as Python writes them, Skip and Unquote take only what jsontext
+// reads, and read it as jsontext does.
+func TestPropertySkipUnquote(t *testing.T) {
+	var took, declined int
+	properties := gopter.NewProperties(testutil.PropertyParameters(2000))
+	properties.Property("Skip and Unquote read as jsontext", prop.ForAll(
+		func(seed uint64) string {
+			rng := rand.New(rand.NewPCG(seed, 5))
+			v := randomValue(rng, 4)
+			ok, problem := skipVsRef(v)
+			if ok {
+				took++
+			} else {
+				declined++
+			}
+			if problem != "" {
+				return problem
+			}
+			if v[0] == '"' {
+				if problem := unquoteVsRef(v); problem != "" {
+					return problem
+				}
+				if text, end := refValue([]byte(v)); end >= 0 {
+					return unquoteVsRef(string(jsonlayout.AppendASCII(nil, text)))
+				}
+			}
+			return ""
+		},
+		gen.UInt64(),
+	))
+	properties.TestingRun(t)
+	if took == 0 || declined == 0 {
+		t.Errorf("Skip took %d values, declined %d: the generator misses a side", took, declined)
+	}
+}
+
+// TestMembers: names that the Decoder refuses or matches otherwise are
+// declined; the rest read in any layout.
+func TestMembers(t *testing.T) {
+	known := Names{"type", "partial_json"}
+	for _, tc := range []struct {
+		data string
+		want string // the names read, or "-" if declined
+	}{
+		{`{}`, ""}, {` { } `, ""},
+		{`{"type":"a","partial_json":"b"}`, "type,partial_json,"},
+		{"{ \"type\" :\t\"a\" ,\n\"x\" : [1, {\"y\": null}] }", "type,x,"},
+		{`{"X":1,"y":2,"Z":3}`, "X,y,Z,"},
+		{`{"Type":"a"}`, "-"}, {`{"PARTIAL_JSON":"a"}`, "-"}, {`{"x":1,"X":2}`, "-"}, {`{"X":1,"x":2}`, "-"},
+		{`{"type":"a","type":"b"}`, "-"}, {`{"\u0074ype":"a"}`, "-"}, {"{\"\xe2\x84\xaa\":1}", "-"},
+		{`{"a":1,}`, "-"}, {`{"a" 1}`, "-"}, {`{"a":1 "b":2}`, "-"}, {`{"a":1`, "-"},
+		{"{" + strings.Repeat(`"a":1,`, 0) + `"x0":1,"x1":1,"x2":1,"x3":1,"x4":1,"x5":1,"x6":1,"x7":1,"x8":1,"x9":1,"y0":1,"y1":1,"y2":1,"y3":1,"y4":1,"y5":1,"y6":1,"y7":1,"y8":1,"y9":1,"z0":1,"z1":1,"z2":1,"z3":1,"z4":1}`, "-"},
+	} {
+		data := []byte(tc.data)
+		var got strings.Builder
+		ok := FastRoot(data, known, func(name []byte, i int) int {
+			got.WriteString(string(name) + ",")
+			return Skip(data, i)
+		})
+		if !ok {
+			got.Reset()
+			got.WriteString("-")
+		}
+		if got.String() != tc.want {
+			t.Errorf("FastRoot(%q) read %q, want %q", tc.data, got.String(), tc.want)
 		}
 	}
 }
