@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/argstream/argstream/dialect"
@@ -58,6 +59,25 @@ func dialectRun(t *testing.T, face string, cfg Config, text, body string) (strin
 	calls := toolcall.New()
 	err := openaistream.ReadChat(context.Background(), resp.Body, calls, wire.OnText(func(_ int64, b []byte) { got.Write(b) }))
 	return got.String(), calls.End(), err
+}
+
+// waitRecords returns the records once there are n of them, or after two
+// seconds: through the proxy the client may read the stream's last event
+// before the handler, which records the calls at the upstream's end, has
+// returned.
+func waitRecords(mu *sync.Mutex, recs *[]Action, n int) []Action {
+	for range 200 {
+		mu.Lock()
+		got := slices.Clone(*recs)
+		mu.Unlock()
+		if len(got) >= n {
+			return got
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	return slices.Clone(*recs)
 }
 
 func dataEvents(data []string) []wiretest.SSEEvent {
@@ -120,10 +140,8 @@ func TestDialect(t *testing.T) {
 				if strings.Contains(text, "<tool_call>") || blocked != (c.records[len(c.records)-1] == Blocked) {
 					t.Errorf("text %q", text)
 				}
-				mu.Lock()
-				defer mu.Unlock()
-				if !slices.Equal(recs, c.records) {
-					t.Errorf("records %v, want %v", recs, c.records)
+				if got := waitRecords(&mu, &recs, len(c.records)); !slices.Equal(got, c.records) {
+					t.Errorf("records %v, want %v", got, c.records)
 				}
 			})
 		}
@@ -165,10 +183,8 @@ func TestDialectFamilies(t *testing.T) {
 			if !strings.HasPrefix(text, "Two.\n") || !strings.Contains(text, `The call to the tool "rm"`) {
 				t.Errorf("text %q", text)
 			}
-			mu.Lock()
-			defer mu.Unlock()
-			if !slices.Equal(recs, []Action{Forwarded, Blocked}) {
-				t.Errorf("records %v", recs)
+			if got := waitRecords(&mu, &recs, 2); !slices.Equal(got, []Action{Forwarded, Blocked}) {
+				t.Errorf("records %v", got)
 			}
 		})
 	}
