@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/argstream/argstream/fragment"
@@ -169,13 +170,41 @@ type stream struct {
 	stopNow  bool // a block cancelled the upstream: end the client's stream
 	fatal    error
 	recorded bool
-	closed   bool
+
+	// Close may come from another goroutine while Read waits on the
+	// upstream, as http.Response bodies allow: mu guards these, and a Read
+	// in progress finishes a Close that came during it.
+	mu         sync.Mutex
+	reading    bool // a Read is in progress
+	closeReq   bool // Close came during it
+	closed     bool
+	bodyClosed bool
 }
 
 // Read reads the client's bytes, reading the upstream as it needs to. They
 // are written into p itself when they fit: the stream keeps no buffer of
 // its own for them (an open stream's memory is mostly its buffers).
 func (s *stream) Read(p []byte) (int, error) {
+	s.mu.Lock()
+	if s.closed || s.closeReq {
+		s.mu.Unlock()
+		return 0, io.EOF
+	}
+	s.reading = true
+	s.mu.Unlock()
+	n, err := s.read(p)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reading = false
+	if s.closeReq {
+		s.finishClose()
+		return n, io.EOF
+	}
+	return n, err
+}
+
+// read is Read, once it is known that no Close came.
+func (s *stream) read(p []byte) (int, error) {
 	if s.off < len(s.out) {
 		// What did not fit the last read.
 		n := copy(p, s.out[s.off:])
@@ -210,16 +239,39 @@ func (s *stream) Read(p []byte) (int, error) {
 }
 
 // Close ends the stream: the upstream is cancelled if it was still read.
+// It may be called while a Read waits on the upstream, from another
+// goroutine: it then cancels the upstream and closes its body, which ends
+// that Read, and the Read finishes the rest (the calls' records).
 func (s *stream) Close() error {
-	if s.closed {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed || s.closeReq {
 		return nil
 	}
+	if s.reading {
+		s.closeReq = true
+		s.cancelUpstream()
+		return s.closeBody()
+	}
+	return s.finishClose()
+}
+
+// finishClose closes the stream, with s.mu held and no Read in progress.
+func (s *stream) finishClose() error {
 	s.closed = true
 	if !s.ended {
 		s.ended = true
 		s.cancelUpstream()
 	}
 	s.record()
+	return s.closeBody()
+}
+
+func (s *stream) closeBody() error {
+	if s.bodyClosed {
+		return nil
+	}
+	s.bodyClosed = true
 	return s.body.Close()
 }
 
