@@ -40,12 +40,12 @@ var SDKWires = []string{WireGemini, WireOllama, WireBedrock}
 
 // SDKWireRecordings are the recordings (or fixtures) of each of SDKWires,
 // in the wire package's testdata, from the bench directory. Gemini's are
-// the Gemini API ones, whole functionCall parts: the Vertex ones whose
+// the Gemini API ones with whole functionCall parts: the Vertex ones whose
 // arguments come as partialArgs are left out, since genai hands those to
-// its caller unassembled (a genai user has no arguments to compare).
+// its caller unassembled (a genai user has no arguments to compare), and
+// so is google-reasoning-gemini3, which has no tool call.
 var SDKWireRecordings = map[string][]string{
 	WireGemini: {
-		"../wire/geministream/testdata/vercel-ai__google-reasoning-gemini3.chunks.txt",
 		"../wire/geministream/testdata/vercel-ai__google-tool-call-gemini3.chunks.txt",
 		"../wire/geministream/testdata/vercel-ai__google-tool-call.chunks.txt",
 	},
@@ -342,6 +342,8 @@ func (p *genaiSDK) Read(body []byte) ([]WireCall, error) {
 // ollamaSDK is github.com/ollama/ollama/api as a program reads a stream:
 // Client.Chat with a ChatResponseFunc that collects each message's
 // tool_calls, their arguments as a map (ToolCallFunctionArguments.ToMap).
+// Client.Chat allocates an 8 MB line buffer per call (api/client.go,
+// maxBufferSize), which is most of its cost on a small response.
 type ollamaSDK struct {
 	rt     *fixedBody
 	client *ollamaapi.Client

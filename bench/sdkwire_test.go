@@ -13,7 +13,8 @@ import (
 // (the synthetic ones at 1k, and at the sizes of -wiresizes without
 // -short, and the recordings) the official SDK gives the calls argstream
 // gives: the same names, the same arguments once decoded, in the same
-// order; and that each stream has the argument events it counts.
+// order; that each part of a stream has a call; and that each stream has
+// the argument events it counts.
 func TestSDKWireContenders(t *testing.T) {
 	sizes := []string{"1k"}
 	if !testing.Short() {
@@ -33,6 +34,12 @@ func TestSDKWireContenders(t *testing.T) {
 			t.Run(wire+"/"+s.Name, func(t *testing.T) {
 				if s.Deltas == 0 {
 					t.Fatal("no argument event counted")
+				}
+				for i, part := range s.Parts {
+					// BenchmarkSDKWire reads each part on its own and wants a call of each.
+					if calls, _ := cs[0].New().Read(part); len(calls) == 0 {
+						t.Errorf("part %d: no tool call", i)
+					}
 				}
 				var want []outcome
 				for i, c := range cs {
