@@ -102,6 +102,8 @@
 // # Concurrency
 //
 // A [Guard], a [Transport] and the proxy are safe for concurrent use; each
-// response has its own state. [Config]'s callbacks are called from the
+// response has its own state. A response body is read by one goroutine,
+// and may be closed from another while a Read waits, as an
+// http.Response's body may. [Config]'s callbacks are called from the
 // goroutine that reads the response.
 package guard
