@@ -7,6 +7,7 @@ import (
 
 	"github.com/argstream/argstream"
 	"github.com/argstream/argstream/dialect"
+	"github.com/argstream/argstream/internal/timing"
 	"github.com/argstream/argstream/schema"
 	"github.com/argstream/argstream/toolcall"
 )
@@ -46,7 +47,7 @@ func BenchmarkDialect(b *testing.B) {
 						read()
 					}
 					ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
-					b.ReportMetric(ns/medianNs(streamer(b, w.Data, n)), "x_json")
+					b.ReportMetric(ns/timing.MedianNs(streamer(b, w.Data, n)), "x_json")
 				})
 			}
 		}

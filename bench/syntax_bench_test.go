@@ -3,15 +3,14 @@ package bench
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/argstream/argstream"
 	"github.com/argstream/argstream/aggregate"
 	"github.com/argstream/argstream/dialect"
 	"github.com/argstream/argstream/fragment"
+	"github.com/argstream/argstream/internal/timing"
 	"github.com/argstream/argstream/schema"
 	"github.com/argstream/argstream/token/dsml"
 	"github.com/argstream/argstream/token/minimax"
@@ -49,7 +48,7 @@ func BenchmarkSyntax(b *testing.B) {
 						feed()
 					}
 					ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
-					b.ReportMetric(ns/medianNs(streamer(b, w.Data, n)), "x_json")
+					b.ReportMetric(ns/timing.MedianNs(streamer(b, w.Data, n)), "x_json")
 				})
 			}
 		}
@@ -86,22 +85,6 @@ func streamer(b *testing.B, data []byte, n int, opts ...argstream.Option) func()
 			b.Fatal(err)
 		}
 	}
-}
-
-// medianNs returns the median time of one call of f over a few batches.
-func medianNs(f func()) float64 {
-	const batches, minBatch = 5, 10 * time.Millisecond
-	var per [batches]float64
-	for i := range per {
-		start, runs := time.Now(), 0
-		for runs == 0 || time.Since(start) < minBatch {
-			f()
-			runs++
-		}
-		per[i] = float64(time.Since(start).Nanoseconds()) / float64(runs)
-	}
-	slices.Sort(per[:])
-	return per[batches/2]
 }
 
 // schemaOf returns the schema of a tool whose arguments are doc, a JSON

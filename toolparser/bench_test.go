@@ -9,8 +9,8 @@ import (
 
 	"github.com/argstream/argstream"
 	"github.com/argstream/argstream/dialect"
-	"github.com/argstream/argstream/internal/testutil"
 	"github.com/argstream/argstream/internal/testutil/wiretest"
+	"github.com/argstream/argstream/internal/timing"
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/toolparser"
 	"github.com/argstream/argstream/wire"
@@ -77,7 +77,7 @@ func BenchmarkToolParser(b *testing.B) {
 				}
 				ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
 				b.ReportMetric(ns/float64(len(deltas)), "ns/delta")
-				b.ReportMetric(ns/testutil.MedianNs(p.ref), "x_ref")
+				b.ReportMetric(ns/timing.MedianNs(p.ref), "x_ref")
 			})
 		}
 	}
