@@ -212,7 +212,7 @@ func (r *Reader) feedMarked(p []byte) (int, error) {
 			}
 			switch res {
 			case stepDone:
-				err = r.marked(k, p, i)
+				err = r.marked(k)
 				start = i
 			case stepFail:
 				err = r.unmarked(p, i)
@@ -224,13 +224,13 @@ func (r *Reader) feedMarked(p []byte) (int, error) {
 				// NAME{...}: a server that drops special tokens from the
 				// text (vLLM's detokenizer) drops [ARGS]; '{' is in no
 				// name, and is read again as the arguments'.
-				err = r.headDone(bytes.TrimRight(r.hold[r.headAt:], " \t\r\n"), p, i)
+				err = r.headDone(r.hold[r.headAt:], p, i) // trimmed there
 				start = i
 				break
 			}
 			r.hold = append(r.hold, b)
 			i++
-			err = r.stepMarkedHead(b, p, i)
+			err = r.stepMarkedHead(p, i)
 			start = i
 		case mGLM:
 			err = r.stepGLM(p[i])
@@ -349,30 +349,27 @@ func (r *Reader) unmarked(p []byte, i int) error {
 	return err
 }
 
-// marked handles the marker lits[k] completed from r.back; p[i:] follows.
-func (r *Reader) marked(k int, p []byte, i int) error {
-	lit := r.lm.lits[k]
+// marked handles the marker lits[k] completed from r.back.
+func (r *Reader) marked(k int) error {
 	switch r.back {
 	case mProse:
-		return r.opened(k)
+		r.opened(k)
 	case mContent: // the message's end
 		r.mode = mProse
-		return nil
 	case mSection:
-		if lit == r.fam.call {
+		if r.lm.lits[k] == r.fam.call {
 			r.mode, r.headAt = mHead, len(r.hold)
-			return nil
+		} else {
+			r.mode = mProse // the section's end
 		}
-		r.mode = mProse // the section's end
-		return nil
-	case mEnv: // </tool_call> after Hermes' object
+	default: // mBody: the call's closer; mEnv: </tool_call> after Hermes' object
 		return r.endCall()
 	}
-	return r.endCall() // mBody: the call's closer
+	return nil
 }
 
 // opened handles the opening marker fam.opens[k], held in r.hold.
-func (r *Reader) opened(k int) error {
+func (r *Reader) opened(k int) {
 	switch r.fam.shape {
 	case shapeSection:
 		r.mode, r.sect = mSection, k
@@ -387,12 +384,11 @@ func (r *Reader) opened(k int) error {
 	case shapeHarmony:
 		r.mode, r.headAt = mHead, 0
 	}
-	return nil
 }
 
-// stepMarkedHead reads b, the last byte of r.hold, in a head: it holds bytes
+// stepMarkedHead reads the last byte of r.hold, p[i-1], in a head: it holds bytes
 // until the family's term, then reads the head.
-func (r *Reader) stepMarkedHead(b byte, p []byte, i int) error {
+func (r *Reader) stepMarkedHead(p []byte, i int) error {
 	term := r.fam.term
 	if !bytes.HasSuffix(r.hold[r.headAt:], []byte(term)) {
 		if len(r.hold) >= maxHead {
@@ -510,7 +506,7 @@ func (r *Reader) endCall() error {
 // emit hands prose to OnText, or a Harmony analysis message's content to
 // OnReasoning.
 func (r *Reader) emit(b []byte) {
-	if r.mode == mContent && r.reasoning || r.mode == mMark && r.back == mContent && r.reasoning {
+	if r.mode == mContent && r.reasoning {
 		if len(b) > 0 && r.cfg.onReasoning != nil {
 			r.cfg.onReasoning(b)
 		}
