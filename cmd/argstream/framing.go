@@ -18,6 +18,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/argstream/argstream/internal/tagscan"
 	"hash/crc32"
 	"io"
 	"strings"
@@ -289,8 +290,7 @@ func afterToolCall(after []byte) string {
 		return "hermes"
 	}
 	n := 0
-	for n < len(after) && (after[n] == '_' || after[n] == '-' || after[n] == '.' ||
-		'a' <= after[n] && after[n] <= 'z' || 'A' <= after[n] && after[n] <= 'Z' || '0' <= after[n] && after[n] <= '9') {
+	for n < len(after) && tagscan.Dotted.Allows(after[n]) { // a tool name's bytes
 		n++
 	}
 	if n > 0 && n < len(after) && (after[n] == '\n' || after[n] == '<') {
