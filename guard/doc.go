@@ -78,10 +78,13 @@
 // default, for the agent's own prompt to ask ([Config.BlockAsk] blocks it).
 // A Responses custom_tool_call (a tool whose input is free text, as Codex's
 // apply_patch) is judged as a call whose arguments are {"input":TEXT}, as
-// its text streams. A call whose input the gateway does not read (a Chat
-// custom tool's, and the Responses API's local_shell_call, shell_call,
-// apply_patch_call and computer_call items, which the agent runs) is not
-// judged: it ends the stream with an error, as do tool calls in a Chat
+// its text streams. A Chat custom tool's call ends the stream with an
+// error: the SDKs do not read its input as the gateway would judge it
+// (openai-go has no member for it, the JavaScript SDK keeps only its last
+// delta). A call whose input the gateway does not read (the Responses
+// API's local_shell_call, shell_call, apply_patch_call and computer_call
+// items, which the agent runs) is not judged: it ends the stream with an
+// error too, as do tool calls in a Chat
 // choice other than the first, and Chat tool calls without an index, which
 // the SDKs number otherwise. Gemini's wire ([wire.OfPath]: its path says
 // whether it streams) is judged as the others; a whole call is decided

@@ -305,6 +305,10 @@ func (s *stream) next() {
 			s.fail("a chunk has tool calls in a choice other than the first, which the gateway does not judge")
 			return
 		}
+		if cr, ok := s.w.(*chatRewriter); ok && cr.r.Custom() {
+			s.fail("a custom tool's call, whose input the SDKs read otherwise (openai-go not at all, the JavaScript SDK only its last delta)")
+			return
+		}
 		if cr, ok := s.w.(*chatRewriter); ok && cr.r.Indexless() {
 			s.fail("a tool call without an index, which the SDKs number otherwise (openai-go puts every one at index 0)")
 			return

@@ -68,10 +68,17 @@ import (
 //     call's index in the response (which need not start at 0, but may be
 //     at most 127 past the calls so far: openai-go drops a chunk that jumps
 //     further, with the other calls' deltas in it), and a "type", if any,
-//     of "function" (a custom tool's is malformed: its free text is not
-//     read yet). An element without an index (as Mistral's API sends
+//     of "function" or "custom". A custom tool's call (type "custom", or
+//     a "custom" object of "name" and "input", as Codex's apply_patch)
+//     has free text as its input, not JSON: it streams as the arguments
+//     {"input":TEXT}, TEXT its input deltas quoted one by one, closed by
+//     the finish_reason, as [ReadResponses] streams a custom_tool_call
+//     ([ChatReader.Custom] says one came). A call is of one kind: an
+//     element of the other kind (a custom call's function name or
+//     arguments, a function call's custom object or type), or one element
+//     of both, is malformed. An element without an index (as Mistral's API sends
 //     them) must state a whole call: its id, new to the stream, and its
-//     name, with its arguments if it has any; it is a new call, at the
+//     name, with its arguments (or input) if it has any; it is a new call, at the
 //     index after the largest so far, stopped at once (nothing can come
 //     for it later), and an element with an index that names it is
 //     malformed. The SDKs read such calls otherwise (openai-go files
@@ -147,6 +154,7 @@ type ChatReader struct {
 	// indexless holds the id of each call stated whole without an index
 	// (Mistral's API), by the index r gave it.
 	indexless map[int64]string
+	custom    bool    // a custom tool's call has come
 	touched   []int64 // the calls the last event concerned
 	known     []int64 // every call's index, in the order they came
 
@@ -162,6 +170,7 @@ type ChatReader struct {
 	errCode    []byte
 	errMessage []byte
 	errParam   []byte
+	quoted     []byte     // a custom call's arguments being written
 	choicePos  int        // the position in "choices" of the choice being read
 	cur        chatChoice // the choice being read
 	chosen     chatChoice // the chosen choice, if hasChosen
@@ -188,14 +197,51 @@ type chatCall struct {
 	hasType  bool
 	typ      []byte
 	id       []byte
-	name     []byte
-	args     []byte
+	name     []byte // function.name, or custom.name
+	args     []byte // function.arguments, or custom.input
+	// The objects the element has, non-null, as the token decoder reads
+	// them (the fast path declines an element with a "custom" member).
+	function, custom bool
 }
 
 // chatIdentity is what a [ChatReader] gave the Response of one call's
-// identity.
+// identity, and the call's kind.
 type chatIdentity struct {
 	id, name string
+	kind     callKind
+	// A custom call's arguments have begun, {"input":", and have ended.
+	opened, closed bool
+}
+
+// callKind is the kind of a Chat tool call, known from the first element
+// that says it.
+type callKind uint8
+
+const (
+	kindUnknown  callKind = iota
+	kindFunction          // a function's: its arguments are JSON
+	kindCustom            // a custom tool's: its input is free text
+)
+
+// kind reports the kind t says its call is, or an error if it says both.
+func (t *chatCall) kind() (callKind, error) {
+	custom := t.custom || t.hasType && string(t.typ) == "custom"
+	// A name or arguments not the custom object's are the function's (the
+	// fast path, which declines a custom object, does not set function).
+	function := !t.custom && (len(t.name) > 0 || len(t.args) > 0) || t.hasType && string(t.typ) == "function"
+	switch {
+	case t.hasType && string(t.typ) != "function" && string(t.typ) != "custom":
+		return 0, fmt.Errorf("a tool call of type %q", t.typ)
+	case t.function && t.custom:
+		return 0, errors.New("a tool_calls element with both a function and a custom object")
+	case custom && function:
+		return 0, fmt.Errorf("a tool_calls element of type %q with a function's name or arguments, or a custom object", t.typ)
+	case custom:
+		return kindCustom, nil
+	case function:
+		return kindFunction, nil
+	}
+	return kindUnknown, nil
 }
 
 // maxIndexGrowth is how far past the calls so far a new call's index, and
@@ -216,6 +262,7 @@ func (r *ChatReader) Reset(resp *toolcall.Response) {
 	r.resp, r.n, r.err, r.done, r.finished = resp, 0, nil, false, false
 	clear(r.names)
 	clear(r.indexless)
+	r.custom = false
 	r.count, r.hasChunkID = 0, false
 	r.touched, r.known = r.touched[:0], r.known[:0]
 }
@@ -253,6 +300,12 @@ func (r *ChatReader) OtherCalls() bool { return r.otherCalls }
 // a gateway must not forward them to a client of the official SDKs.
 func (r *ChatReader) Indexless() bool { return len(r.indexless) > 0 }
 
+// Custom reports whether a custom tool's call has come. The SDKs do not
+// read its input as r does (openai-go has no member for it; the
+// JavaScript SDK keeps only the last delta's "custom" object, not their
+// text put together), so a gateway must not forward it to their clients.
+func (r *ChatReader) Custom() bool { return r.custom }
+
 // EventCalls returns the indexes of the calls the last event concerned:
 // started or fed, or all of them for a finish_reason, which ends them all.
 // It is borrowed until the next [ChatReader.Event].
@@ -277,7 +330,7 @@ func (c *chatChoice) nextCall() *chatCall {
 	}
 	t := &c.calls[c.nCalls]
 	c.nCalls++
-	t.index, t.hasIndex, t.hasType = 0, false, false
+	t.index, t.hasIndex, t.hasType, t.function, t.custom = 0, false, false, false, false
 	t.typ, t.id, t.name, t.args = t.typ[:0], t.id[:0], t.name[:0], t.args[:0]
 	return t
 }
@@ -368,13 +421,14 @@ func (r *ChatReader) apply(c *chatChoice) error {
 		if err := r.identify(t); err != nil {
 			return err
 		}
-		if len(t.args) > 0 {
-			if err := r.resp.Chunk(t.index, t.args); err != nil {
-				return err
-			}
+		if err := r.arguments(t); err != nil {
+			return err
 		}
 		if !t.hasIndex {
 			// Stated whole: nothing can come for it later.
+			if err := r.closeCustom(t.index); err != nil {
+				return err
+			}
 			if err := r.resp.Stop(t.index); err != nil {
 				return err
 			}
@@ -391,6 +445,11 @@ func (r *ChatReader) apply(c *chatChoice) error {
 		// Cut short: a call's arguments may be missing their end.
 		r.resp.Incomplete()
 	default: // tool_calls, stop, function_call: every call is complete
+		for _, index := range r.known {
+			if err := r.closeCustom(index); err != nil {
+				return err
+			}
+		}
 		return r.resp.StopAll()
 	}
 	return nil
@@ -431,29 +490,54 @@ func (r *ChatReader) identify(t *chatCall) error {
 func (r *ChatReader) checkCalls(c *chatChoice) error {
 	for i := range c.nCalls {
 		t := &c.calls[i]
-		if t.hasType && string(t.typ) != "function" {
-			// The SDKs append its deltas as a function's, or as a custom
-			// tool's free text.
-			return r.malformed(fmt.Errorf("a tool call of type %q", t.typ))
+		kind, err := t.kind()
+		if err != nil {
+			return r.malformed(err)
 		}
 		if !t.hasIndex {
 			if err := r.placeIndexless(c, t); err != nil {
 				return err
 			}
-			continue
+		} else {
+			if _, ok := r.indexless[t.index]; ok {
+				return r.malformed(fmt.Errorf("a tool_calls element at index %d, the call stated whole without an index", t.index))
+			}
+			if t.index-r.count >= maxIndexGrowth {
+				return r.malformed(fmt.Errorf("a call at index %d, %d past the last", t.index, t.index-r.count+1))
+			}
+			r.count = max(r.count, t.index+1)
 		}
-		if _, ok := r.indexless[t.index]; ok {
-			return r.malformed(fmt.Errorf("a tool_calls element at index %d, the call stated whole without an index", t.index))
+		if err := r.checkKind(t.index, kind); err != nil {
+			return err
 		}
-		if t.index < r.count {
-			continue
-		}
-		if t.index-r.count >= maxIndexGrowth {
-			return r.malformed(fmt.Errorf("a call at index %d, %d past the last", t.index, t.index-r.count+1))
-		}
-		r.count = t.index + 1
 	}
 	return nil
+}
+
+// checkKind records that the call at index is of kind, if it is known,
+// and checks it is the kind an earlier element said. An error fails the
+// reader, so that the kinds of the chunk's elements may be recorded
+// before it is applied.
+func (r *ChatReader) checkKind(index int64, kind callKind) error {
+	if kind == kindUnknown {
+		return nil
+	}
+	known := r.names[index]
+	switch known.kind {
+	case kind:
+		return nil
+	case kindUnknown:
+		if r.names == nil {
+			r.names = make(map[int64]chatIdentity)
+		}
+		known.kind = kind
+		r.names[index] = known
+		r.custom = r.custom || kind == kindCustom
+		return nil
+	case kindCustom:
+		return r.malformed(fmt.Errorf("a function's tool_calls element for call %d, a custom tool's", index))
+	}
+	return r.malformed(fmt.Errorf("a custom tool's tool_calls element for call %d, a function's", index))
 }
 
 // placeIndexless gives t, a tool_calls element of c without an index, the

@@ -44,8 +44,9 @@ var (
 	choiceNames    = adapter.Names{"index", "delta", "finish_reason"}
 	deltaNames     = adapter.Names{"content", "refusal", "reasoning_content", "reasoning", "tool_calls"}
 	reasoningNames = adapter.Names{"text"}
-	callNames      = adapter.Names{"index", "id", "type", "function"}
+	callNames      = adapter.Names{"index", "id", "type", "function", "custom"}
 	functionNames  = adapter.Names{"name", "arguments"}
+	customNames    = adapter.Names{"name", "input"}
 )
 
 func (r *ChatReader) field(key []byte) (err error) {
@@ -202,7 +203,27 @@ func (r *ChatReader) callField(key []byte) (err error) {
 	case "type":
 		t.typ, t.hasType, err = r.dec.NullableString(t.typ)
 	case "function":
+		t.function = t.function || r.dec.Kind() == '{'
 		err = r.dec.Object(functionNames, r.functionField)
+	case "custom":
+		t.custom = t.custom || r.dec.Kind() == '{'
+		err = r.dec.Object(customNames, r.customField)
+	default:
+		err = r.dec.Skip()
+	}
+	return err
+}
+
+// customField reads a member of a custom tool's call: its "name" and
+// "input" into the call's name and arguments (kind tells them apart).
+func (r *ChatReader) customField(key []byte) (err error) {
+	c := &r.cur
+	t := &c.calls[c.nCalls-1]
+	switch string(key) {
+	case "name":
+		t.name, _, err = r.dec.NullableString(t.name)
+	case "input":
+		t.args, _, err = r.dec.NullableString(t.args)
 	default:
 		err = r.dec.Skip()
 	}

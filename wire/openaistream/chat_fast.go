@@ -157,6 +157,8 @@ func (r *ChatReader) fastCallElem(data []byte, i int) int {
 			return r.fastSlot(call+slotCallID, data, i)
 		case "type":
 			return r.fastSlot(call+slotCallType, data, i)
+		case "custom":
+			return -1 // a custom tool's call: parseSlow reads it
 		case "function":
 			return adapter.Members(data, i, functionNames, func(name []byte, i int) int {
 				switch string(name) {

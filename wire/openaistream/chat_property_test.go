@@ -30,6 +30,9 @@ type chatStream struct {
 	text   []string
 	finish int   // the event with the finish_reason
 	needs  []int // per call, its argument bytes up to the last significant one
+	// custom says which calls are a custom tool's, whose deltas are its
+	// input text: {"input":TEXT}, complete at the finish_reason.
+	custom []bool
 }
 
 // chatQuote writes s as a JSON string.
@@ -43,7 +46,8 @@ func chatQuote(s string) string {
 
 // chatWriteStream encodes p: each start as an element with id, type, name
 // and empty arguments, each delta as an element with arguments only, ends
-// as nothing (Chat has no per-call end); one to three elements per chunk,
+// as nothing (Chat has no per-call end), a quarter of the calls as a custom
+// tool's, their deltas its input text; one to three elements per chunk,
 // index first or last; text chunks of the chosen choice 0 and elements of
 // a choice 1 (n = 2) mixed in; then the finish_reason, sometimes a usage
 // chunk, and [DONE].
@@ -54,6 +58,7 @@ func chatWriteStream(p wiretest.WirePlan, rng *rand.Rand) chatStream {
 		deltas[i] = c.Deltas
 		doc := strings.Join(deltas[i], "")
 		s.needs = append(s.needs, len(strings.TrimRight(doc, " \t\r\n")))
+		s.custom = append(s.custom, rng.IntN(4) == 0)
 	}
 	add := func(data string, steps []wiretest.WireStep, fed map[int]int, text string) {
 		s.events = append(s.events, wiretest.SSEEvent{Data: data})
@@ -78,8 +83,16 @@ func chatWriteStream(p wiretest.WirePlan, rng *rand.Rand) chatStream {
 			index := fmt.Sprint(c.Index)
 			var fields []string
 			switch {
+			case st.Delta == -1 && s.custom[st.Call]:
+				fields = []string{`"id":` + chatQuote(c.ID), `"custom":{"name":` + chatQuote(c.Name) + `,"input":""}`}
+				if rng.IntN(2) == 0 {
+					fields = append(fields, `"type":"custom"`)
+				}
 			case st.Delta == -1:
 				fields = []string{`"id":` + chatQuote(c.ID), `"type":"function"`, `"function":{"name":` + chatQuote(c.Name) + `,"arguments":""}`}
+			case st.Delta < len(deltas[st.Call]) && s.custom[st.Call]:
+				d := deltas[st.Call][st.Delta]
+				fields = []string{`"custom":{"input":` + chatQuote(d) + `}`}
 			case st.Delta < len(deltas[st.Call]):
 				d := deltas[st.Call][st.Delta]
 				fields = []string{`"function":{"arguments":` + chatQuote(d) + `}`}
@@ -141,13 +154,27 @@ func (s chatStream) want(k int) ([]wiretest.CallOutcome, string) {
 			continue
 		}
 		o := wiretest.CallOutcome{Index: c.Index, ID: c.ID, Name: c.Name, Truncated: true}
-		if fed[i] >= s.needs[i] {
+		if s.custom[i] {
+			if k > s.finish {
+				o.Arguments, o.Truncated, o.Executable = chatCustomWant(s.plan.Calls[i].Deltas), false, true
+			}
+		} else if fed[i] >= s.needs[i] {
 			o = wiretest.CallOutcome{Index: c.Index, ID: c.ID, Name: c.Name, Arguments: c.Want, Executable: true}
 		}
 		out = append(out, o)
 	}
 	slices.SortFunc(out, func(a, b wiretest.CallOutcome) int { return cmp.Compare(a.Index, b.Index) })
 	return out, text.String()
+}
+
+// chatCustomWant is the arguments of a custom call of the input deltas:
+// {"input":TEXT}, as the aggregator writes them.
+func chatCustomWant(deltas []string) string {
+	want, err := testutil.Canonical([]byte(`{"input":` + chatQuote(strings.Join(deltas, "")) + `}`))
+	if err != nil {
+		panic(err)
+	}
+	return string(want)
 }
 
 // chatCheckPlan reads a generated stream whole, then cut at a byte, and
@@ -165,10 +192,14 @@ func chatCheckPlan(t *testing.T, resp *toolcall.Response, docs []testutil.Doc, s
 	if got.Err != nil {
 		return fmt.Sprintf("whole: ReadChat = %v\nstream %q", got.Err, stream)
 	}
-	if diff := gocmp.Diff(p.Want(), got.Calls); diff != "" {
+	want, text := s.want(len(s.events))
+	if !slices.Contains(s.custom, true) && !gocmp.Equal(p.Want(), want) {
+		return fmt.Sprintf("whole: want %v, the plan's %v", want, p.Want()) // the test's own check
+	}
+	if diff := gocmp.Diff(want, got.Calls); diff != "" {
 		return fmt.Sprintf("whole: (-want +got):\n%s\nstream %q", diff, stream)
 	}
-	if _, text := s.want(len(s.events)); got.Text[0] != text {
+	if got.Text[0] != text {
 		return fmt.Sprintf("whole: text %q, want %q", got.Text[0], text)
 	}
 

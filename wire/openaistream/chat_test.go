@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
@@ -104,6 +105,24 @@ func TestChatShapes(t *testing.T) {
 			chatDelta(`{"tool_calls":[{"id":"call_1","function":{"name":"g","arguments":"{\"b\":"}}]}`)),
 			// Whole when it comes: its arguments cut are truncated.
 			[]wiretest.CallOutcome{chatOK(0, "call_0", "f", `{}`), {Index: 1, ID: "call_1", Name: "g", Truncated: true}}},
+		// A custom tool's free text streams as {"input":TEXT}, closed by
+		// the finish_reason.
+		{"a custom tool's call", chatWhole(
+			chatDelta(`{"tool_calls":[{"index":0,"id":"call_0","type":"custom","custom":{"name":"apply_patch","input":""}}]}`),
+			chatDelta(`{"tool_calls":[{"index":0,"custom":{"input":"*** Begin Patch\n\"a\"\t"}}]}`),
+			chatDelta(`{"tool_calls":[{"index":0,"type":"custom","custom":{"input":"\u00e9 <\/x>"}}]}`)),
+			[]wiretest.CallOutcome{chatOK(0, "call_0", "apply_patch", `{"input":"*** Begin Patch\n\"a\"\té </x>"}`)}},
+		{"a custom call by its object alone, beside a function's", chatWhole(
+			chatStart("0", "call_0", "f"),
+			chatDelta(`{"tool_calls":[{"index":1,"id":"call_1","custom":{"name":"shell","input":"ls"}},{"index":0,"function":{"arguments":"{}"}}]}`),
+			chatDelta(`{"tool_calls":[{"index":1,"custom":{"name":null,"input":null},"function":null}]}`)),
+			[]wiretest.CallOutcome{chatOK(0, "call_0", "f", `{}`), chatOK(1, "call_1", "shell", `{"input":"ls"}`)}},
+		{"a custom call whole without an index", chatWhole(
+			chatDelta(`{"tool_calls":[{"id":"c9","type":"custom","custom":{"name":"shell","input":"a\u0000b"}}]}`)),
+			[]wiretest.CallOutcome{chatOK(0, "c9", "shell", `{"input":"a\u0000b"}`)}},
+		{"a custom call with no input", chatWhole(
+			chatDelta(`{"tool_calls":[{"index":0,"id":"c","type":"custom","custom":{"name":"now"}}]}`)),
+			[]wiretest.CallOutcome{chatOK(0, "c", "now", `{"input":""}`)}},
 	} {
 		got := chatRead(t, strings.NewReader(tc.stream), toolcall.New())
 		if got.Err != nil {
@@ -112,6 +131,43 @@ func TestChatShapes(t *testing.T) {
 		if diff := gocmp.Diff(tc.want, got.Calls); diff != "" {
 			t.Errorf("%s: (-want +got):\n%s", tc.name, diff)
 		}
+	}
+}
+
+// TestChatCustom: a custom tool's call reads the same whatever the reads,
+// a call of the other kind after it fails the stream, and the reader
+// says one came (a gateway must not forward it: the SDKs do not read its
+// input as the reader does).
+func TestChatCustom(t *testing.T) {
+	custom := chatDelta(`{"tool_calls":[{"index":1,"id":"call_1","type":"custom","custom":{"name":"shell","input":"rm \"-rf\"\n/"}}]}`)
+	stream := chatWhole(chatStart("0", "call_0", "f"), chatArgs("0", `"{}"`), custom,
+		chatDelta(`{"tool_calls":[{"index":1,"custom":{"input":" é"}}]}`))
+	chatAdapter.CheckSplits(t, "custom", []byte(stream), func(rd io.Reader) wiretest.Got {
+		return chatAdapter.Run(toolcall.New(), rd)
+	})
+	r := NewChatReader(toolcall.New())
+	rd := sse.NewReader(strings.NewReader(stream))
+	var before []bool
+	for rd.Next() {
+		if err := r.Event(rd.Event()); err != nil {
+			t.Fatal(err)
+		}
+		before = append(before, r.Custom())
+	}
+	if want := []bool{false, false, false, true, true, true, true, true}; !slices.Equal(before, want) {
+		t.Errorf("Custom after each event = %v, want %v", before, want)
+	}
+	r.Reset(toolcall.New())
+	if r.Custom() {
+		t.Error("Custom after Reset")
+	}
+
+	// The call is the custom tool's: a function's arguments for it fail
+	// the stream, and leave what came unchanged.
+	resp := toolcall.New()
+	err := ReadChat(context.Background(), strings.NewReader(chatWhole(custom, chatArgs("1", `"{}"`))), resp)
+	if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), "a function's tool_calls element for call 1, a custom tool's") {
+		t.Errorf("a function's arguments for a custom call: %v", err)
 	}
 }
 
@@ -248,6 +304,14 @@ func TestChatMalformed(t *testing.T) {
 		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":{"a":1}}}]}}]}`, `arguments is not a string`},
 		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":7,"function":{"arguments":"{}"}}]}}]}`, `id is not a string`},
 		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":"f"}]}}]}`, `function is not an object`},
+		{`{"id":"chatcmpl-1","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"custom":"f"}]}}]}`, `custom is not an object`},
+		{`{"id":"chatcmpl-1","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"custom":{"input":1}}]}}]}`, `input is not a string`},
+		{`{"id":"chatcmpl-1","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"type":"shell","function":{"arguments":"{}"}}]}}]}`, `a tool call of type "shell"`},
+		{`{"id":"chatcmpl-1","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"type":"custom","function":{"name":"f","arguments":""}}]}}]}`, `of type "custom" with a function's name or arguments`},
+		{`{"id":"chatcmpl-1","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"type":"function","custom":{"name":"f"}}]}}]}`, `of type "function" with a function's name or arguments, or a custom object`},
+		{`{"id":"chatcmpl-1","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{},"custom":{}}]}}]}`, `both a function and a custom object`},
+		{`{"id":"chatcmpl-1","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"custom":{"name":"f"}},{"index":0,"function":{"arguments":"{}"}}]}}]}`, `a function's tool_calls element for call 0, a custom tool's`},
+		{`{"id":"chatcmpl-1","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"type":"function"},{"index":0,"custom":{"input":"x"}}]}}]}`, `a custom tool's tool_calls element for call 0, a function's`},
 		{`{"choices":[{"index":0,"delta":{}},{"delta":{"content":"x"}}]}`, `/choices/1 is choice 0 again`},
 		{`{"error":5}`, `/error is not an object`},
 		{`{"choices":[{"index":0,"delta":{"content":"\ud800"}}]}`, ``},

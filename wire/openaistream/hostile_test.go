@@ -72,8 +72,11 @@ func chatHostile() []hostileCase {
 			`{"id":"chatcmpl-2","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":" "}}]}}]}`), ErrMalformed, nil},
 		{"a chunk without the stream's id", chatWhole(chatStart("0", "call_1", "write"),
 			`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{}"}}]}}]}`), ErrMalformed, nil},
-		{"a custom tool (openai-go appends it as a function's)", chatWhole(
-			chatDelta(`{"tool_calls":[{"index":0,"id":"call_0","type":"custom","custom":{"name":"shell","input":"ls"}}]}`)), ErrMalformed, nil},
+		{"a custom type with a function's arguments (openai-go appends them as a function's)", chatWhole(
+			chatDelta(`{"tool_calls":[{"index":0,"id":"call_0","type":"custom","function":{"name":"shell","arguments":"{}"}}]}`)), ErrMalformed, nil},
+		{"a custom call's input restated as a function's arguments", chatWhole(
+			chatDelta(`{"tool_calls":[{"index":0,"id":"call_0","type":"custom","custom":{"name":"shell","input":"ls"}}]}`),
+			chatDelta(`{"tool_calls":[{"index":0,"function":{"arguments":"{\"input\":\"rm\"}"}}]}`)), ErrMalformed, nil},
 		{"an index far past the calls (openai-go drops the chunk, and the other calls' deltas in it)", chatWhole(chatStart("0", "call_1", "write"),
 			chatDelta(`{"tool_calls":[{"index":0,"function":{"arguments":"{\"path\":\"../\"}"}},{"index":500,"function":{"arguments":"{}"}}]}`)), ErrMalformed, nil},
 		{"a choice index past 127 (openai-go drops the chunk)", chatWhole(chatStart("0", "call_1", "write"),

@@ -1,6 +1,7 @@
 package openaistream
 
-// A custom_tool_call's input is free text; the reader streams it as the
+// A custom tool's input is free text (a Responses custom_tool_call's, a
+// Chat tool call's of type "custom"); the readers stream it as the
 // arguments {"input":TEXT}, so that policies, sinks and renderers read it
 // as any call. Here: how those arguments are written, streamed and
 // restated.
@@ -62,5 +63,42 @@ func (r *ResponsesReader) closeCustom(index int64) error {
 	}
 	c.closed = true
 	r.calls[index] = c
+	return r.resp.Chunk(index, []byte(customClose))
+}
+
+// arguments gives the Response t's arguments: a function's as they came,
+// a custom call's input quoted, after the {"input":" that opens them if
+// they have not begun.
+func (r *ChatReader) arguments(t *chatCall) error {
+	if !r.custom || r.names[t.index].kind != kindCustom {
+		if len(t.args) == 0 {
+			return nil
+		}
+		return r.resp.Chunk(t.index, t.args)
+	}
+	r.quoted = r.quoted[:0]
+	if known := r.names[t.index]; !known.opened {
+		known.opened = true
+		r.names[t.index] = known
+		r.quoted = append(r.quoted, customOpen...)
+	}
+	if r.quoted = customChunk(r.quoted, t.args); len(r.quoted) == 0 {
+		return nil
+	}
+	return r.resp.Chunk(t.index, r.quoted)
+}
+
+// closeCustom ends the arguments of the custom call at index, which has
+// ended, once.
+func (r *ChatReader) closeCustom(index int64) error {
+	if !r.custom {
+		return nil
+	}
+	known := r.names[index]
+	if known.kind != kindCustom || !known.opened || known.closed {
+		return nil
+	}
+	known.closed = true
+	r.names[index] = known
 	return r.resp.Chunk(index, []byte(customClose))
 }
