@@ -265,7 +265,7 @@ func SDKWireContenders(wire string) []WireContender {
 		panic("unknown wire " + wire)
 	}
 	return []WireContender{
-		{Name: "argstream", New: func() WireParser { return newArgstreamParser(read) }},
+		{Name: "argstream", New: func() WireParser { return newArgstreamParser(read, nil) }},
 		{Name: "sdk", New: sdk},
 	}
 }

@@ -26,10 +26,13 @@ var wireSizes = flag.String("wiresizes", "1k,100k", "the workload `sizes` of Ben
 // written again with members sorted or shuffled, spaced, with an unknown
 // object member, escaped as Python writes it); and the contenders of
 // WireContenders:
-// argstream (the wire adapter driving a toolcall.Response reused with
-// Reset, End giving the compact arguments), argstream-policy (the same with
-// PolicyFile applied to every call), sdk (the provider's Go SDK: its SSE
-// decoding, its accumulator, json.Unmarshal of the arguments).
+// argstream (the wire adapter's reader and its SSE reader driving a
+// toolcall.Response, all three kept from response to response with Reset,
+// End giving the compact arguments), argstream-policy (the same with
+// PolicyFile applied to every call), argstream-new (the adapter's Read
+// function, whose reader and SSE reader are new for each response), sdk
+// (the provider's Go SDK: its SSE decoding, its accumulator, json.Unmarshal
+// of the arguments).
 //
 // Beside ns/op, MB/s (of SSE bytes), B/op and allocs/op, it reports per
 // argument delta event: ns/delta (time on the wall), cpu-ns/delta (the

@@ -19,6 +19,7 @@ import (
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire/anthropicstream"
 	"github.com/argstream/argstream/wire/openaistream"
+	"github.com/argstream/argstream/wire/sse"
 	openaisdk "github.com/openai/openai-go/v3"
 	openaisse "github.com/openai/openai-go/v3/packages/ssestream"
 	"github.com/openai/openai-go/v3/responses"
@@ -49,39 +50,48 @@ type WireParser interface {
 
 // A WireContender is one way to read a wire.
 type WireContender struct {
-	Name string // "argstream", "argstream-policy" or "sdk"
+	Name string // "argstream", "argstream-policy", "argstream-new" or "sdk"
 	New  func() WireParser
 }
 
-// WireContenders returns the contenders for wire: argstream's adapter, the
-// same with a policy, and the provider's official Go SDK. policy is the
-// policy the second applies to every call, whatever its tool.
+// WireContenders returns the contenders for wire: argstream's adapter
+// (its reader, SSE reader and Response kept from response to response, as
+// a server that reads many responses keeps them), the same with a policy,
+// argstream's Read function, whose reader and SSE reader are new for each
+// response (the Response kept), and the provider's official Go SDK, last.
+// policy is the policy the second applies to every call, whatever its
+// tool.
 func WireContenders(wire string, pol *policy.Policy) []WireContender {
 	var read readFunc
+	var reader func(*toolcall.Response) eventReader
 	var sdk func() WireParser
 	switch wire {
 	case WireAnthropic:
 		read = func(ctx context.Context, r io.Reader, resp *toolcall.Response) error {
 			return anthropicstream.Read(ctx, r, resp)
 		}
+		reader = func(resp *toolcall.Response) eventReader { return anthropicstream.NewReader(resp) }
 		sdk = func() WireParser { return &anthropicSDK{} }
 	case WireChat:
 		read = func(ctx context.Context, r io.Reader, resp *toolcall.Response) error {
 			return openaistream.ReadChat(ctx, r, resp)
 		}
+		reader = func(resp *toolcall.Response) eventReader { return openaistream.NewChatReader(resp) }
 		sdk = func() WireParser { return &chatSDK{} }
 	case WireResponses:
 		read = func(ctx context.Context, r io.Reader, resp *toolcall.Response) error {
 			return openaistream.ReadResponses(ctx, r, resp)
 		}
+		reader = func(resp *toolcall.Response) eventReader { return openaistream.NewResponsesReader(resp) }
 		sdk = func() WireParser { return &responsesSDK{} }
 	default:
 		panic("unknown wire " + wire)
 	}
 	policyFor := func(string) *policy.Policy { return pol }
 	return []WireContender{
-		{Name: "argstream", New: func() WireParser { return newArgstreamParser(read) }},
-		{Name: "argstream-policy", New: func() WireParser { return newArgstreamParser(read, toolcall.WithPolicy(policyFor)) }},
+		{Name: "argstream", New: func() WireParser { return newArgstreamParser(nil, reader) }},
+		{Name: "argstream-policy", New: func() WireParser { return newArgstreamParser(nil, reader, toolcall.WithPolicy(policyFor)) }},
+		{Name: "argstream-new", New: func() WireParser { return newArgstreamParser(read, nil) }},
 		{Name: "sdk", New: sdk},
 	}
 }
@@ -103,25 +113,49 @@ const PolicyFile = "../testdata/policy/fs_create_file.rules.json"
 
 type readFunc func(ctx context.Context, r io.Reader, resp *toolcall.Response) error
 
+// eventReader is a wire adapter's reader of one stream's events, kept from
+// stream to stream.
+type eventReader interface {
+	Reset(resp *toolcall.Response)
+	ReadEvents(ctx context.Context, events *sse.Reader) error
+}
+
 // argstreamParser is argstream's whole path as a gateway runs it: the wire
 // adapter reads the body (a bytes.Reader) and drives a toolcall.Response
 // kept from response to response with Reset; End gives each call's
-// aggregated compact arguments.
+// aggregated compact arguments. The adapter is a reader kept with its SSE
+// reader and Reset too, or, with read, the adapter's Read function, which
+// makes them anew.
 type argstreamParser struct {
-	read  readFunc
-	resp  *toolcall.Response
-	body  bytes.Reader
-	calls []WireCall
+	read   readFunc
+	r      eventReader
+	events *sse.Reader
+	resp   *toolcall.Response
+	body   bytes.Reader
+	calls  []WireCall
 }
 
-func newArgstreamParser(read readFunc, opts ...toolcall.Option) *argstreamParser {
-	return &argstreamParser{read: read, resp: toolcall.New(opts...)}
+// newArgstreamParser returns the parser of read, if not nil, or else of a
+// reader of reader's.
+func newArgstreamParser(read readFunc, reader func(*toolcall.Response) eventReader, opts ...toolcall.Option) *argstreamParser {
+	p := &argstreamParser{read: read, resp: toolcall.New(opts...)}
+	if read == nil {
+		p.r, p.events = reader(p.resp), sse.NewReader(nil)
+	}
+	return p
 }
 
 func (p *argstreamParser) Read(body []byte) ([]WireCall, error) {
 	p.resp.Reset()
 	p.body.Reset(body)
-	err := p.read(context.Background(), &p.body, p.resp)
+	var err error
+	if p.read != nil {
+		err = p.read(context.Background(), &p.body, p.resp)
+	} else {
+		p.r.Reset(p.resp)
+		p.events.Reset(&p.body)
+		err = p.r.ReadEvents(context.Background(), p.events)
+	}
 	p.calls = p.calls[:0]
 	for _, r := range p.resp.End() {
 		// A call its policy asks about is complete and valid, its

@@ -47,10 +47,16 @@ var ErrMalformed = wire.ErrMalformed
 // The options are [wire.OnText] and [wire.OnThinking], called with each
 // text_delta and thinking_delta: the content block's index and its text.
 func Read(ctx context.Context, body io.Reader, resp *toolcall.Response, opts ...wire.Option) error {
-	r := NewReader(resp, opts...)
-	rd := sse.NewReader(body)
+	return NewReader(resp, opts...).ReadEvents(ctx, sse.NewReader(body))
+}
+
+// ReadEvents reads the events of one stream from events to its end, as
+// [Read] reads them from a body, into r's Response. A caller that reads
+// many responses keeps r and events, and readies both for the next one
+// with their Reset: then a response costs no allocation but its calls'.
+func (r *Reader) ReadEvents(ctx context.Context, events *sse.Reader) error {
 	s := adapter.Stream{Name: "anthropic", Last: "message_stop", CompleteAtEOF: r.Ended, Malformed: ErrMalformed}
-	return r.fail(adapter.Loop(ctx, rd, s, func(ev sse.Event) (bool, error) {
+	return r.fail(adapter.Loop(ctx, events, s, func(ev sse.Event) (bool, error) {
 		return false, r.Event(ev)
 	}))
 }

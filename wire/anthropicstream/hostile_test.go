@@ -170,3 +170,17 @@ func TestEventCalls(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestReadEventsReused: a Reader and its SSE reader kept from stream to
+// stream with Reset read each stream as Read does, through recordings and
+// hostile streams one after the other.
+func TestReadEventsReused(t *testing.T) {
+	var streams [][]byte
+	for _, rec := range recordings {
+		streams = append(streams, readRecording(t, rec.file))
+	}
+	for _, tc := range hostileCases() {
+		streams = append(streams, []byte(tc.stream))
+	}
+	anthropicAdapter.CheckReadEvents(t, NewReader(toolcall.New()), streams)
+}

@@ -112,12 +112,20 @@ import (
 // ReadChat returns an error wrapping [ErrMalformed] with the event's number
 // (counting every event from 1), having failed resp.
 //
-// ReadChat allocates per stream, and per tool call: the strings of its id
+// ReadChat allocates per stream (a [ChatReader] kept with its SSE reader
+// does not), and per tool call: the strings of its id
 // and name, converted once even if a server repeats the id in every delta.
 func ReadChat(ctx context.Context, body io.Reader, resp *toolcall.Response, opts ...wire.Option) error {
-	r := NewChatReader(resp, opts...)
-	stream := adapter.Stream{Name: "openai", Last: "[DONE]", CompleteAtEOF: func() bool { return r.finished }, Malformed: ErrMalformed}
-	return r.fail(adapter.Loop(ctx, sse.NewReader(body), stream, func(ev sse.Event) (bool, error) {
+	return NewChatReader(resp, opts...).ReadEvents(ctx, sse.NewReader(body))
+}
+
+// ReadEvents reads the events of one stream from events to its end, as
+// [ReadChat] reads them from a body, into r's Response. A caller that reads
+// many responses keeps r and events, and readies both for the next one
+// with their Reset: then a response allocates only for its calls.
+func (r *ChatReader) ReadEvents(ctx context.Context, events *sse.Reader) error {
+	stream := adapter.Stream{Name: "openai", Last: "[DONE]", CompleteAtEOF: r.Finished, Malformed: ErrMalformed}
+	return r.fail(adapter.Loop(ctx, events, stream, func(ev sse.Event) (bool, error) {
 		err := r.Event(ev)
 		return r.done, err
 	}))

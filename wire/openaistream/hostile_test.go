@@ -230,3 +230,25 @@ func TestEventCalls(t *testing.T) {
 		t.Errorf("responses (-want +got):\n%s", diff)
 	}
 }
+
+// TestReadEventsReused: a ChatReader or ResponsesReader and its SSE reader
+// kept from stream to stream with Reset read each stream as ReadChat or
+// ReadResponses does, through recordings and hostile streams one after
+// the other.
+func TestReadEventsReused(t *testing.T) {
+	var chat, responses [][]byte
+	for _, rec := range chatRecordings {
+		chat = append(chat, chatRecording(t, rec.file, rec.chunks))
+	}
+	for _, tc := range chatHostile() {
+		chat = append(chat, []byte(tc.stream))
+	}
+	chatAdapter.CheckReadEvents(t, NewChatReader(toolcall.New()), chat)
+	for _, rec := range responsesRecordings {
+		responses = append(responses, responsesParts(t, readRecording(t, rec.file), rec.chunks)...)
+	}
+	for _, tc := range responsesHostile() {
+		responses = append(responses, []byte(tc.stream))
+	}
+	responsesAdapter.CheckReadEvents(t, NewResponsesReader(toolcall.New()), responses)
+}

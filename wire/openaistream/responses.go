@@ -127,15 +127,23 @@ import (
 //
 // # Memory
 //
-// ReadResponses allocates per stream (its reader and buffers) and per call
+// ReadResponses allocates per stream (its reader and buffers: a
+// [ResponsesReader] kept with its SSE reader does not) and per call
 // (the strings of its id and name, and what maps the call's item id to its
 // output_index), never per delta once its buffers have grown to the
 // largest event. Comparing a restatement costs one parse of it into a
 // buffer the Response keeps.
 func ReadResponses(ctx context.Context, body io.Reader, resp *toolcall.Response, opts ...wire.Option) error {
-	r := NewResponsesReader(resp, opts...)
+	return NewResponsesReader(resp, opts...).ReadEvents(ctx, sse.NewReader(body))
+}
+
+// ReadEvents reads the events of one stream from events to its end, as
+// [ReadResponses] reads them from a body, into r's Response. A caller that
+// reads many responses keeps r and events, and readies both for the next
+// one with their Reset: then a response allocates only for its calls.
+func (r *ResponsesReader) ReadEvents(ctx context.Context, events *sse.Reader) error {
 	stream := adapter.Stream{Name: "openai", Last: "response.completed", CompleteAtEOF: r.complete, Malformed: ErrMalformed}
-	return r.fail(adapter.Loop(ctx, sse.NewReader(body), stream, func(ev sse.Event) (bool, error) {
+	return r.fail(adapter.Loop(ctx, events, stream, func(ev sse.Event) (bool, error) {
 		err := r.Event(ev)
 		if err == nil && r.done && !r.ended {
 			err = fmt.Errorf("openai: stream ended (data [DONE]) before response.completed: %w", io.ErrUnexpectedEOF)

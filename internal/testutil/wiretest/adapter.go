@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"runtime"
@@ -426,4 +427,37 @@ func BenchHeld(b *testing.B, n int, open func() any) {
 		b.StartTimer()
 	}
 	b.ReportMetric(perResponse, "B/response")
+}
+
+// EventReader is a wire's reader of one stream's events, kept from stream
+// to stream: anthropicstream.Reader, openaistream.ChatReader...
+type EventReader interface {
+	Reset(resp *toolcall.Response)
+	ReadEvents(ctx context.Context, events *sse.Reader) error
+}
+
+// CheckReadEvents reads streams in order, twice over, with r and one
+// sse.Reader kept and Reset from stream to stream, and checks that each
+// read ends as a's Read of the stream alone does: the same calls, and the
+// same error or none. Streams that fail, end cut short or hold provider
+// errors among them check that Reset forgets all of a stream.
+func (a Adapter) CheckReadEvents(t testing.TB, r EventReader, streams [][]byte) {
+	t.Helper()
+	resp := toolcall.New()
+	events := sse.NewReader(nil)
+	for round := range 2 {
+		for i, stream := range streams {
+			want := a.Run(toolcall.New(), bytes.NewReader(stream))
+			resp.Reset()
+			r.Reset(resp)
+			events.Reset(bytes.NewReader(stream))
+			err := r.ReadEvents(context.Background(), events)
+			if fmt.Sprint(err) != fmt.Sprint(want.Err) {
+				t.Errorf("round %d, stream %d: ReadEvents = %v, %s = %v", round, i, err, a.Name, want.Err)
+			}
+			if diff := cmp.Diff(want.Calls, Outcomes(resp.End())); diff != "" {
+				t.Errorf("round %d, stream %d: ReadEvents's calls against %s's (-%s +ReadEvents):\n%s", round, i, a.Name, a.Name, diff)
+			}
+		}
+	}
 }
