@@ -518,6 +518,8 @@ var recordings = []shippedRecording{
 	{"vercel-ai__azure__azure-tool-call.1.chunks.txt", "openai-responses", expectResponses},
 	{"vercel-ai__openai__responses__openai-reasoning-encrypted-content.1.chunks.txt", "openai-responses", expectResponses},
 	{"vercel-ai__openai__responses__openai-tool-search.1.chunks.txt", "openai-responses", expectResponses},
+	// Appended: the tests above name recordings by position.
+	{"vercel-ai__mistral__stream-tool-deltas.sse", "openai-chat", expectChat},
 }
 
 // TestReplayRecordingsListed: the table above has every recording.

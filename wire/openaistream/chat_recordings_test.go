@@ -44,6 +44,9 @@ var chatRecordings = []struct {
 	{"vercel-ai__deepseek__deepseek-tool-call.chunks.txt", true, false, []string{"weather"}, 0, "", "The user is asking"},
 	// The second chunk has "name": "", which must not erase the name.
 	{"vercel-ai__mistral__mistral-incremental-tool-call.chunks.txt", true, false, []string{"webSearchTool"}, 0, "", ""},
+	// Mistral's API: a whole call without an index, and the finish_reason
+	// and usage in its chunk.
+	{"vercel-ai__mistral__stream-tool-deltas.sse", false, false, []string{"test-tool"}, 0, "", ""},
 }
 
 // chatRecording returns the SSE stream of a recording.
