@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/bits"
+	"slices"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -29,8 +30,10 @@ import (
 // that is not JSON; bytes after the root object.
 
 // FastMaxMembers is the most members an object may have for the fast path,
-// which compares each name with the ones before it.
-const FastMaxMembers = 16
+// which compares each name with the ones before it that may be equal to
+// it. It is enough for the response objects of OpenAI's Responses events
+// (about 30 members).
+const FastMaxMembers = 64
 
 // fastMaxDepth is the deepest nesting of the values that [Skip] skips.
 const fastMaxDepth = 16
@@ -61,11 +64,10 @@ func Members(data []byte, i int, known Names, member func(name []byte, i int) in
 		return i + 1
 	}
 	var names names
-	var seen uint64 // a bit for each name read, by nameHash
 	folded := false // a name of the object has an upper-case letter
 	for {
 		// The name, printable ASCII in quotes, and its colon.
-		if i >= len(data) || data[i] != '"' || names.n == len(names.at) {
+		if i >= len(data) || data[i] != '"' {
 			return -1
 		}
 		start := i + 1
@@ -99,19 +101,9 @@ func Members(data []byte, i int, known Names, member func(name []byte, i int) in
 				}
 			}
 		}
-		// Compared with the names before it only if one may be equal to
-		// it (under case folding): nameHash ignores case.
-		if h := uint64(1) << nameHash(name); seen&h == 0 {
-			seen |= h
-		} else {
-			for _, e := range names.at[:names.n] {
-				if earlier := data[e>>16 : e>>16+e&0xFFFF]; len(earlier) == len(name) && (string(earlier) == string(name) || folded && bytes.EqualFold(earlier, name)) {
-					return -1
-				}
-			}
+		if names.repeated(data, name, start, folded) {
+			return -1
 		}
-		names.at[names.n] = uint64(start)<<16 | uint64(len(name))
-		names.n++
 		// The value, then ',' or '}'.
 		if i = member(name, i); i < 0 {
 			return -1
@@ -153,10 +145,46 @@ func Next(data []byte, i int, end byte) (int, bool) {
 }
 
 // names are the names of an object read so far, each its place in the
-// data (<<16) and its length: small, as it is made for every object.
+// data (<<16) and its length: the first namesInPlace in place, as names is
+// made for every object, and those of the rare larger objects in more.
 type names struct {
-	at [FastMaxMembers]uint64
-	n  int
+	at   [namesInPlace]uint64
+	n    int
+	more []uint64
+	seen uint64 // a bit for each name read, by nameHash
+}
+
+const namesInPlace = 16
+
+// repeated reports whether name, at data[start:], repeats a name of the
+// object read before it: the same bytes, or, with folded, the same under
+// ASCII case folding. If not, it adds name, and reports false; it reports
+// true too for a name past the FastMaxMembers-th or longer than maxNameLen,
+// which the fast path does not read.
+func (ns *names) repeated(data, name []byte, start int, folded bool) bool {
+	if ns.n == FastMaxMembers || len(name) > maxNameLen {
+		return true
+	}
+	// Compared with the names before it only if one may be equal to it
+	// (under case folding): nameHash ignores case.
+	if h := uint64(1) << nameHash(name); ns.seen&h == 0 {
+		ns.seen |= h
+	} else {
+		equal := func(e uint64) bool {
+			earlier := data[e>>16 : e>>16+e&0xFFFF]
+			return len(earlier) == len(name) && (string(earlier) == string(name) || folded && bytes.EqualFold(earlier, name))
+		}
+		if slices.ContainsFunc(ns.at[:min(ns.n, namesInPlace)], equal) || slices.ContainsFunc(ns.more, equal) {
+			return true
+		}
+	}
+	if e := uint64(start)<<16 | uint64(len(name)); ns.n < namesInPlace {
+		ns.at[ns.n] = e
+	} else {
+		ns.more = append(ns.more, e)
+	}
+	ns.n++
+	return false
 }
 
 // The classes of the bytes of a name for Members: a name is printable
@@ -390,23 +418,16 @@ func skipObject(data []byte, i, depth int) int {
 	var names names
 	for {
 		j := SkipString(data, i)
-		if j < 0 || names.n == len(names.at) {
+		if j < 0 {
 			return -1
 		}
 		name := data[i+1 : j-1]
 		if bytes.IndexByte(name, '\\') >= 0 {
 			return -1 // compared as written, so not escaped
 		}
-		for _, e := range names.at[:names.n] {
-			if string(data[e>>16:e>>16+e&0xFFFF]) == string(name) {
-				return -1
-			}
-		}
-		if j-1-(i+1) > maxNameLen {
+		if names.repeated(data, name, i+1, false) {
 			return -1
 		}
-		names.at[names.n] = uint64(i+1)<<16 | uint64(j-1-(i+1))
-		names.n++
 		if i = SkipSpace(data, j); i >= len(data) || data[i] != ':' {
 			return -1
 		}

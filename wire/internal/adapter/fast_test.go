@@ -206,6 +206,28 @@ func TestPropertySkipUnquote(t *testing.T) {
 	}
 }
 
+// manyMembers is an object of n members m0, m1... and then extra, if not
+// empty.
+func manyMembers(n int, extra string) string {
+	var b strings.Builder
+	for k := range n {
+		fmt.Fprintf(&b, `,"m%d":%d`, k, k)
+	}
+	if extra != "" {
+		b.WriteString("," + extra)
+	}
+	return "{" + b.String()[1:] + "}"
+}
+
+// manyNames is what TestMembers reads of manyMembers(n, ...).
+func manyNames(n int) string {
+	var b strings.Builder
+	for k := range n {
+		fmt.Fprintf(&b, "m%d,", k)
+	}
+	return b.String()
+}
+
 // TestMembers: names that the Decoder refuses or matches otherwise are
 // declined; the rest read in any layout.
 func TestMembers(t *testing.T) {
@@ -221,7 +243,12 @@ func TestMembers(t *testing.T) {
 		{`{"Type":"a"}`, "-"}, {`{"PARTIAL_JSON":"a"}`, "-"}, {`{"x":1,"X":2}`, "-"}, {`{"X":1,"x":2}`, "-"},
 		{`{"type":"a","type":"b"}`, "-"}, {`{"\u0074ype":"a"}`, "-"}, {"{\"\xe2\x84\xaa\":1}", "-"},
 		{`{"a":1,}`, "-"}, {`{"a" 1}`, "-"}, {`{"a":1 "b":2}`, "-"}, {`{"a":1`, "-"},
-		{"{" + strings.Repeat(`"a":1,`, 0) + `"x0":1,"x1":1,"x2":1,"x3":1,"x4":1,"x5":1,"x6":1,"x7":1,"x8":1,"x9":1,"y0":1,"y1":1,"y2":1,"y3":1,"y4":1,"y5":1,"y6":1,"y7":1,"y8":1,"y9":1,"z0":1,"z1":1,"z2":1,"z3":1,"z4":1}`, "-"},
+		// More than FastMaxMembers: declined; as many: read, past the
+		// names kept in place, a repeat of any of them declined.
+		{manyMembers(FastMaxMembers+1, ""), "-"},
+		{manyMembers(FastMaxMembers, ""), manyNames(FastMaxMembers)},
+		{manyMembers(40, `"m3":0`), "-"}, {manyMembers(40, `"m39":0`), "-"}, {manyMembers(40, `"M20":0`), "-"},
+		{manyMembers(40, `"m40":0`), manyNames(41)},
 	} {
 		data := []byte(tc.data)
 		var got strings.Builder
@@ -235,6 +262,18 @@ func TestMembers(t *testing.T) {
 		}
 		if got.String() != tc.want {
 			t.Errorf("FastRoot(%q) read %q, want %q", tc.data, got.String(), tc.want)
+		}
+	}
+	// Skip's objects alike.
+	for _, tc := range []struct {
+		data string
+		ok   bool
+	}{
+		{manyMembers(FastMaxMembers, ""), true}, {manyMembers(FastMaxMembers+1, ""), false},
+		{manyMembers(40, `"m17":0`), false}, {manyMembers(40, `"m2":0`), false}, {manyMembers(40, `"M2":0`), true},
+	} {
+		if got := Skip([]byte(tc.data), 0); (got == len(tc.data)) != tc.ok || !tc.ok && got != -1 {
+			t.Errorf("Skip(%q) = %d, want ok %v", tc.data, got, tc.ok)
 		}
 	}
 }
