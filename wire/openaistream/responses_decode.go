@@ -12,6 +12,17 @@ import (
 
 // parse decodes the fields of one event's data into r.
 func (r *ResponsesReader) parse(data []byte) error {
+	r.resetFields()
+	if r.fastDelta(data) {
+		return nil
+	}
+	// fastDelta may have set some of them.
+	r.typ, r.index, r.hasIndex, r.itemID, r.hasItemID, r.str, r.hasStr = r.typ[:0], 0, false, r.itemID[:0], false, r.str[:0], false
+	return r.parseSlow(data)
+}
+
+// resetFields empties the fields of the event read, keeping their buffers.
+func (r *ResponsesReader) resetFields() {
 	r.typ = r.typ[:0]
 	r.index, r.hasIndex = 0, false
 	r.itemID, r.hasItemID = r.itemID[:0], false
@@ -20,13 +31,6 @@ func (r *ResponsesReader) parse(data []byte) error {
 	r.nOutput = 0
 	r.flat.reset()
 	r.nested.reset()
-
-	if r.fastDelta(data) {
-		return nil
-	}
-	// fastDelta may have set some of them.
-	r.typ, r.index, r.hasIndex, r.itemID, r.hasItemID, r.str, r.hasStr = r.typ[:0], 0, false, r.itemID[:0], false, r.str[:0], false
-	return r.parseSlow(data)
 }
 
 // parseSlow decodes data token by token with r.dec; parse has reset r.
@@ -91,23 +95,33 @@ var (
 	errorNames    = adapter.Names{"type", "code", "message", "param"}
 )
 
-// fastDelta reads the data of an event, for parse, if it is an arguments,
-// text or reasoning delta, or an event of a type to come, whose members
-// the fast path reads: of the layout learned from the event before
-// (adapter.Layout), or else read by fastRead, whose layout it then
-// learns. It reports false on any difference (another type, a member such
-// events do not have, "error" among them): then the token decoder reads
-// data, and its answer is the answer. When it reports true, r holds what
-// the decoder would have read.
+// fastDelta reads the data of an event, for parse, if the fast path reads
+// it: a delta of arguments, text or reasoning, of the layout learned from
+// the event before (adapter.Layout), or else any event but an error's
+// (and response.failed), read by fastRead, whose layout it then learns if
+// it is a delta's. It reports false on any difference (a member such
+// events do not have, "error" among them, a value the fast path does not
+// take): then the token decoder reads data, and its answer is the answer.
+// When it reports true, r holds what the decoder would have read.
 func (r *ResponsesReader) fastDelta(data []byte) bool {
+	whole := false // an event that is not a delta, read by fastMembers
 	if !r.layout.Match(data, func(id uint8, i int) int { return r.fastSlot(id, data, i) }) {
 		r.typ, r.index, r.hasIndex, r.itemID, r.hasItemID, r.str, r.hasStr = r.typ[:0], 0, false, r.itemID[:0], false, r.str[:0], false
 		r.layout.Begin()
-		if !r.fastRead(data) {
+		at, ok := r.fastRead(data)
+		if ok {
+			whole, ok = r.fastMembers(data, at)
+		}
+		switch {
+		case !ok:
 			r.layout.Forget()
 			return false
-		}
-		if r.layout.Learn(data) {
+		case whole || at.whole():
+			// An event that carries an item, a response or whole
+			// arguments comes once: its layout is not learned, and the
+			// deltas' stays.
+			r.layout.Forget()
+		case r.layout.Learn(data):
 			r.kept = responsesKept{append(r.kept.typ[:0], r.typ...), append(r.kept.itemID[:0], r.itemID...),
 				r.index, r.hasIndex, r.hasItemID}
 		}
@@ -118,18 +132,32 @@ func (r *ResponsesReader) fastDelta(data []byte) bool {
 		// What the decoder reads of an event of a type to come: its type.
 		r.index, r.hasIndex, r.itemID, r.hasItemID, r.str, r.hasStr = 0, false, r.itemID[:0], false, r.str[:0], false
 	default:
-		return false
+		return whole
 	}
 	return true
+}
+
+// responsesAt holds where fastRead found the values of the members that
+// only some events' kinds read, or -1: read once the event's type is
+// known.
+type responsesAt struct {
+	arguments, input, name, item, response int
+}
+
+// whole reports whether the event has one of the members of the events
+// that come once for a call or a response, and are not deltas.
+func (at responsesAt) whole() bool {
+	return at.arguments >= 0 || at.input >= 0 || at.name >= 0 || at.item >= 0 || at.response >= 0
 }
 
 // fastRead reads data with the adapters' shared byte scanner
 // ([adapter.Members]: members in any order, white space between tokens,
 // escapes in strings, members it does not read skipped), if it is an
-// object of which only type, output_index, item_id and delta are read,
-// each by fastSlot, and none of the members of the other events
-// (arguments, item, error...).
-func (r *ResponsesReader) fastRead(data []byte) bool {
+// object with a type, and no "error" member: type, output_index, item_id
+// and delta are read by fastSlot; arguments, input, name, item and
+// response are checked, and where they are returned, for fastMembers.
+func (r *ResponsesReader) fastRead(data []byte) (responsesAt, bool) {
+	at := responsesAt{-1, -1, -1, -1, -1}
 	ok := adapter.FastRoot(data, eventNames, func(name []byte, i int) int {
 		switch string(name) {
 		case "type":
@@ -140,12 +168,184 @@ func (r *ResponsesReader) fastRead(data []byte) bool {
 			return r.fastSlot(respSlotItemID, data, i)
 		case "delta":
 			return r.fastSlot(respSlotDelta, data, i)
-		case "arguments", "input", "name", "item", "response", "code", "message", "param", "error", "":
+		case "arguments":
+			at.arguments = i
+		case "input":
+			at.input = i
+		case "name":
+			at.name = i
+		case "item":
+			at.item = i
+		case "response":
+			at.response = i
+		case "error", "":
 			return -1
 		}
 		return r.fastSlot(respSlotSkip, data, i)
 	})
-	return ok && len(r.typ) > 0
+	return at, ok && len(r.typ) > 0
+}
+
+// fastMembers reads, as the decoder reads them for the event's kind, the
+// members of the event at the places at holds, those the kind reads: the
+// arguments (or input) and name of an arguments done event, the item of an
+// output item event, the response of response.completed or .incomplete.
+// It reports whether the event is one of those (whole), and ok false for
+// an error's event and response.failed, which the decoder reads, and for a
+// value the fast path does not take.
+func (r *ResponsesReader) fastMembers(data []byte, at responsesAt) (whole, ok bool) {
+	j := 0
+	switch responsesKindOf(r.typ) {
+	case responsesArgsDelta, responsesText, responsesThinking, responsesIgnored:
+		return false, true
+	case responsesArgsDone:
+		r.str, r.hasStr = r.str[:0], false // a "delta" is not read
+		// A custom_tool_call_input.done event has its input, the others
+		// their arguments.
+		if k := at.arguments; eventItemType(r.typ) == "custom_tool_call" {
+			at.arguments = at.input
+		} else if k >= 0 {
+			at.arguments = k
+		}
+		if at.arguments >= 0 {
+			r.str, j = adapter.UnquoteWhole(r.str, data, at.arguments)
+			r.hasStr = j >= 0
+		}
+		if j >= 0 && at.name >= 0 {
+			r.name, _, j = adapter.NullableString(r.name, data, at.name)
+		}
+	case responsesItemAdded, responsesItemDone:
+		r.str, r.hasStr = r.str[:0], false
+		if at.item >= 0 {
+			j = r.fastItem(data, at.item, &r.item)
+		}
+	case responsesEnd:
+		r.str, r.hasStr = r.str[:0], false
+		if at.response >= 0 && !adapter.HasAt(data, at.response, "null") {
+			j = adapter.Members(data, at.response, responseNames, func(name []byte, i int) int {
+				switch string(name) {
+				case "output":
+					return r.fastOutput(data, i)
+				case "error":
+					return r.nested.fastRead(data, i)
+				}
+				return adapter.Skip(data, i)
+			})
+		}
+	default: // an error's event, response.failed
+		return false, false
+	}
+	return true, j >= 0
+}
+
+// fastItem reads the item object (or null) at data[i:] into it as
+// itemField does, and returns the index of the byte after it, or -1.
+func (r *ResponsesReader) fastItem(data []byte, i int, it *responsesItem) int {
+	if adapter.HasAt(data, i, "null") {
+		return i + 4
+	}
+	return adapter.Members(data, i, itemNames, func(name []byte, i int) (j int) {
+		var dst *[]byte
+		switch string(name) {
+		case "type":
+			it.typ, j = adapter.Unquote(it.typ, data, i)
+			return j
+		case "id":
+			dst = &it.id
+		case "call_id":
+			dst = &it.callID
+		case "name":
+			dst = &it.name
+		case "arguments":
+			dst = &it.args
+		case "input":
+			dst = &it.input
+		default:
+			return adapter.Skip(data, i)
+		}
+		// Read leniently, as itemField reads: a value of another kind is
+		// an error for a call only.
+		if c := data[i]; c != '"' && c != 'n' {
+			if it.bad == "" {
+				it.bad = string(name)
+			}
+			return adapter.Skip(data, i)
+		}
+		switch string(name) {
+		case "arguments":
+			it.args, j = fastLong(it.args, data, i, &it.hasArgs)
+		case "input":
+			it.input, j = fastLong(it.input, data, i, &it.hasInput)
+		default:
+			*dst, _, j = adapter.NullableString(*dst, data, i)
+		}
+		return j
+	})
+}
+
+// fastLong reads the string or null at data[i:], which may be long (a
+// call's arguments or input), into dst[:0] as NullableString does, setting
+// *has for a string.
+func fastLong(dst, data []byte, i int, has *bool) ([]byte, int) {
+	if *has = !adapter.HasAt(data, i, "null"); !*has {
+		return dst[:0], i + 4
+	}
+	return adapter.UnquoteWhole(dst, data, i)
+}
+
+// fastOutput reads the output array at data[i:] into r.output as
+// responseField does, and returns the index of the byte after it, or -1:
+// also for an element that is not an object, which the decoder reads.
+func (r *ResponsesReader) fastOutput(data []byte, i int) int {
+	if i >= len(data) || data[i] != '[' {
+		return -1
+	}
+	r.nOutput = 0
+	if i = adapter.SkipSpace(data, i+1); i < len(data) && data[i] == ']' {
+		return i + 1
+	}
+	for {
+		if r.nOutput == len(r.output) {
+			r.output = append(r.output, responsesItem{})
+		}
+		it := &r.output[r.nOutput]
+		it.reset()
+		r.nOutput++
+		if i >= len(data) || data[i] != '{' {
+			return -1
+		}
+		var more bool
+		if i, more = adapter.Next(data, r.fastItem(data, i, it), ']'); !more {
+			return i
+		}
+	}
+}
+
+// fastRead reads the error object (or null) at data[i:] into e as field
+// does, and returns the index of the byte after it, or -1.
+func (e *responsesErr) fastRead(data []byte, i int) int {
+	if adapter.HasAt(data, i, "null") {
+		return i + 4
+	}
+	return adapter.Members(data, i, errorNames, func(name []byte, i int) (j int) {
+		switch string(name) {
+		case "type":
+			e.typ, _, j = adapter.NullableString(e.typ, data, i)
+		case "message":
+			e.msg, _, j = adapter.NullableString(e.msg, data, i)
+		case "param":
+			e.param, _, j = adapter.NullableString(e.param, data, i)
+		case "code":
+			if c := data[i]; c == '"' || c == 'n' {
+				e.code, _, j = adapter.NullableString(e.code, data, i)
+			} else if j = adapter.Skip(data, i); j >= 0 {
+				e.code = append(e.code[:0], data[i:j]...)
+			}
+		default:
+			j = adapter.Skip(data, i)
+		}
+		return j
+	})
 }
 
 // The values of an event that fastSlot reads.

@@ -9,18 +9,39 @@ import (
 	"github.com/argstream/argstream/internal/testutil/wiretest"
 )
 
-// responsesParsed is what parse reads from the data of an arguments delta.
+// responsesParsed is what parse reads from the data of an event.
 type responsesParsed struct {
 	Typ                 string
+	Kind                responsesKind
 	Index               int64
 	HasIndex, HasItemID bool
 	ItemID              string
 	Str                 string
 	HasStr              bool
+	Name                string
+	Item                itemParsed
+	Output              []itemParsed
+	Err                 [4]string // the response's error: type, code, message, param
+}
+
+// itemParsed is what parse reads of an output item.
+type itemParsed struct {
+	Typ, ID, CallID, Name, Args, Input string
+	HasArgs, HasInput                  bool
+	Bad                                string
+}
+
+func (it *responsesItem) parsed() itemParsed {
+	return itemParsed{string(it.typ), string(it.id), string(it.callID), string(it.name), string(it.args), string(it.input), it.hasArgs, it.hasInput, it.bad}
 }
 
 func (r *ResponsesReader) parsed() responsesParsed {
-	return responsesParsed{string(r.typ), r.index, r.hasIndex, r.hasItemID, string(r.itemID), string(r.str), r.hasStr}
+	p := responsesParsed{string(r.typ), r.kind, r.index, r.hasIndex, r.hasItemID, string(r.itemID), string(r.str), r.hasStr,
+		string(r.name), r.item.parsed(), nil, [4]string{string(r.nested.typ), string(r.nested.code), string(r.nested.msg), string(r.nested.param)}}
+	for k := range r.nOutput {
+		p.Output = append(p.Output, r.output[k].parsed())
+	}
+	return p
 }
 
 // responsesFastVsSlow checks parse and the fast path against the token
@@ -73,8 +94,21 @@ func TestResponsesFastDelta(t *testing.T) {
 		{`{"type":"response.function_call_arguments.delta","Delta":"x","output_index":0}`, false},
 		{`{"type":"response.function_call_arguments.delta","delta":"x","output_index":0,"Error":null}`, false},
 		{`{"type":"response.function_call_arguments.delta","delta":"x","output_index":0,"x":{"a":1,"a":2}}`, false},
-		{`{"type":"response.output_item.added","output_index":0,"delta":"x"}`, false},
-		{`{"type":"response.completed","output_index":0}`, false},
+		// The events that are not deltas, read by fastMembers.
+		{`{"type":"response.output_item.added","output_index":0,"delta":"x"}`, true},
+		{`{"type":"response.completed","output_index":0}`, true},
+		{`{"type":"response.output_item.added","output_index":0,"item":{"type":"function_call","id":"fc_1","call_id":"c","name":"f","arguments":""}}`, true},
+		{`{"type":"response.output_item.done","output_index":0,"item":{"type":"function_call","arguments":{"a":1},"name":null}}`, true},
+		{`{"type":"response.function_call_arguments.done","output_index":0,"item_id":"fc_1","arguments":"{\"a\":1}","name":"f"}`, true},
+		{`{"type":"response.custom_tool_call_input.done","output_index":0,"item_id":"ct_1","input":"x","arguments":1}`, true},
+		{`{"type":"response.function_call_arguments.done","output_index":0,"arguments":1}`, false},
+		{`{"type":"response.completed","response":{"id":"r","output":[{"type":"function_call","arguments":"{}"},{"type":"message","content":[]}],"error":null}}`, true},
+		{`{"type":"response.completed","response":{"output":[1]}}`, false},
+		{`{"type":"response.completed","response":{"error":{"code":429,"message":"m"}}}`, true},
+		{`{"type":"response.failed","response":{"error":{"code":"x"}}}`, false},
+		{`{"type":"error","code":"x","message":"m"}`, false},
+		{`{"type":"response.created","response":{"id":"r","output":[],"tools":[{"a":1,"a":2}]}}`, false},
+		{`{"type":"response.created","response":{"id":"r","output":[]}}`, true},
 	} {
 		wiretest.CheckFastCase(t, tc.data, tc.took, responsesFastVsSlow)
 	}
@@ -94,12 +128,47 @@ func responsesEvent(rng *rand.Rand) []byte {
 	str := func() string { return `"` + d.Chars(8) + `"` }
 	members := []string{
 		`"type":` + rare(`"response.function_call_arguments.delta"`, `"response.output_text.delta"`, `"response.reasoning_text.delta"`,
-			`"response.output_item.added"`, `"response.function_call_arguments.done"`, `"response.completed"`, `"error"`,
+			`"response.output_item.added"`, `"response.output_item.done"`, `"response.function_call_arguments.done"`,
+			`"response.custom_tool_call_input.done"`, `"response.completed"`, `"response.incomplete"`, `"response.failed"`, `"error"`,
 			`"response.content_part.added"`, `""`, "null"),
 		`"sequence_number":` + fmt.Sprint(rng.IntN(1000)),
 		`"item_id":` + rare(str(), "null", "1", "{}"),
 		`"output_index":` + rare(fmt.Sprint(rng.IntN(5)), "01", "-1", "null", "999999999999999999", "1000000000000000000", `"1"`),
 		`"delta":` + rare(str(), "null", "1", "[]"),
+	}
+	// The members of the events that are not deltas: some of them, with
+	// values of every kind.
+	item := func() string {
+		fields := []string{`"type":` + rare(pick(`"function_call"`, `"custom_tool_call"`, `"message"`), "null", "1")}
+		for _, name := range []string{"id", "call_id", "name", "arguments", "input", "status"} {
+			if rng.IntN(3) > 0 {
+				fields = append(fields, `"`+name+`":`+rare(str(), "null", "1", `{"a":[1]}`, "[]", `"\ud800"`))
+			}
+		}
+		if rng.IntN(4) == 0 {
+			fields = append(fields, `"content":[{"type":"output_text","text":`+str()+`}]`)
+		}
+		rng.Shuffle(len(fields), func(i, j int) { fields[i], fields[j] = fields[j], fields[i] })
+		return rare("{"+strings.Join(fields, ", ")+"}", "null", "[]", `"x"`)
+	}
+	switch rng.IntN(4) {
+	case 0:
+		members = append(members, `"item":`+item())
+	case 1:
+		var output []string
+		for range rng.IntN(4) {
+			output = append(output, item())
+		}
+		fields := []string{`"id":"resp_1"`, `"status":"completed"`, `"tools":[{"type":"function","name":"f","parameters":{"type":"object"}}]`,
+			`"output":` + rare("["+strings.Join(output, ",")+"]", "null", "{}"),
+			`"error":` + rare("null", `{"type":`+str()+`,"code":`+pick(str(), "429", "null")+`,"message":`+str()+`,"param":null}`, "1")}
+		rng.Shuffle(len(fields), func(i, j int) { fields[i], fields[j] = fields[j], fields[i] })
+		members = append(members, `"response":`+rare("{"+strings.Join(fields, ",")+"}", "null", "[]"))
+	case 2:
+		members = append(members, `"`+pick("arguments", "input")+`":`+rare(str(), "null", "1"))
+		if rng.IntN(2) == 0 {
+			members = append(members, `"name":`+rare(str(), "null", "1"))
+		}
 	}
 	if rng.IntN(2) == 0 {
 		members = append(members, `"obfuscation":`+str())
@@ -153,10 +222,9 @@ func TestPropertySequenceResponsesFastDelta(t *testing.T) {
 					return r.parsed(), err
 				},
 				func(data []byte) (responsesParsed, bool) {
-					r := &fast
-					r.typ, r.index, r.hasIndex, r.itemID, r.hasItemID, r.str, r.hasStr = r.typ[:0], 0, false, r.itemID[:0], false, r.str[:0], false
-					ok := r.fastDelta(data)
-					return r.parsed(), ok
+					fast.resetFields()
+					ok := fast.fastDelta(data)
+					return fast.parsed(), ok
 				})
 		})
 		return took - fast.layout.Learns(), problem // the events read by the layout learned

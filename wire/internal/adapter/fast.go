@@ -246,6 +246,16 @@ func Unquote(dst, data []byte, i int) ([]byte, int) {
 	return unquote(dst[:0], data, i, true)
 }
 
+// UnquoteWhole is [Unquote] for a string that may be long (a call's whole
+// arguments): dst grows at once to the string's length, not by doubling
+// as its runs are appended, at the cost of a second scan.
+func UnquoteWhole(dst, data []byte, i int) ([]byte, int) {
+	if j := SkipString(data, i); j >= 0 {
+		dst = slices.Grow(dst[:0], j-i)
+	}
+	return Unquote(dst, data, i)
+}
+
 // SkipString is [Unquote] for a string whose text is not needed: it is
 // checked, not copied.
 func SkipString(data []byte, i int) int {
