@@ -1,7 +1,9 @@
 package coherestream
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"math/rand/v2"
 	"strconv"
 
@@ -71,3 +73,5 @@ func join(groups ...[]string) []string {
 	}
 	return out
 }
+
+func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
