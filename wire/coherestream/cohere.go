@@ -161,8 +161,10 @@ func (r *Reader) malformed(err error) error {
 // anything is done with it.
 func (r *Reader) event(ev sse.Event) error {
 	if r.ended {
-		if ev.IsDone() && len(ev.Type) == 0 {
-			return nil // an end marker the SDKs' readers stop at
+		if ev.IsDone() {
+			// Cohere ends its streams with data [DONE] (the Python SDK's
+			// issue 730 quotes it), where cohere-go stops.
+			return nil
 		}
 		return r.malformed(errors.New("an event after message-end"))
 	}

@@ -15,8 +15,8 @@
 //		}
 //	}
 //
-// [Read] reads the body to its end: Cohere sends no [DONE], and
-// message-end is the last event. End then gives each call's Result. A
+// [Read] reads the body to its end: message-end is the last event, and
+// a data [DONE] may follow it. End then gives each call's Result. A
 // Response reused with Reset serves one stream after another. [Reader] is
 // the same step, one event at a time, for a caller that reads the events
 // itself (a gateway that forwards them, a file that holds several
@@ -78,8 +78,8 @@
 //     (Response.Incomplete): a call that had no tool-call-end then ends
 //     truncated, and one whose arguments are a bare number too. With any
 //     other finish reason, a call that had no tool-call-end is malformed.
-//     Any event after message-end is malformed (but a data-only [DONE],
-//     which is ignored).
+//     Any event after message-end is malformed, but data [DONE], which
+//     Cohere sends last, and which is ignored.
 //   - content-end, citation-start, citation-end, debug, and types to come:
 //     checked (one JSON object, as below) and ignored, as the SDKs ignore
 //     the types they do not know.

@@ -151,6 +151,8 @@ func TestMalformed(t *testing.T) {
 		{"late message-start", stream(planEv, startEv), "event 2:", "after other events"},
 		{"a call in message-start", stream(`{"type":"message-start","delta":{"message":{"tool_calls":[{"id":"a"}]}}}`), "event 1:", "not empty"},
 		{"open call at COMPLETE", stream(c0, doneEv), "event 2:", "no tool-call-end"},
+		{"[DONE] before message-end", stream(c0, "[DONE]"), "event 2:", "not a JSON object"},
+		{"an event after [DONE]", stream(endCallEv, "[DONE]", planEv), "event 3:", "after message-end"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			results, err := cohereAdapter.ReadChecked(t, []byte(tc.stream))
