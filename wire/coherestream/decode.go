@@ -75,9 +75,20 @@ func (f *fields) reset() {
 	f.callsKind, f.callsItems, f.hasFunc = 0, 0, false
 }
 
-// parse decodes the fields of one event's data into r.f.
+// parse decodes the fields of one event's data into r.f: by the fast path
+// (fast.go) if it takes the data, else by the token decoder.
 func (r *Reader) parse(data []byte) error {
 	r.f.reset()
+	if r.fastParse(data) {
+		return nil
+	}
+	r.f.reset()
+	return r.parseSlow(data)
+}
+
+// parseSlow decodes the fields of one event's data into r.f with the token
+// decoder, whose answer is the answer.
+func (r *Reader) parseSlow(data []byte) error {
 	r.dec.Reset(data)
 	if err := r.dec.Root(rootNames, r.rootField); err != nil {
 		return r.malformed(err)

@@ -132,8 +132,10 @@
 //
 // # Memory
 //
-// The data of each event is decoded with jsontext tokens into buffers that
-// Read keeps for the stream: once they have grown to the largest event, Read
+// The data of each event is decoded into buffers that Read keeps for the
+// stream, by a byte scanner shared by the adapters (the fast path, which
+// reads the common events in any layout and takes only what the token
+// decoder would read the same way) or else with jsontext tokens: once they have grown to the largest event, Read
 // does not allocate per event (a reused Response not allocating either).
 // It allocates per stream (its Reader and buffers) and per call (the
 // strings of its name and id, the set of the ids, and a byte of state per
