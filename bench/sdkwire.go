@@ -409,7 +409,9 @@ func newBedrockSDK() WireParser {
 	return &bedrockSDK{hc: hc, client: c}
 }
 
-type bedrockCall struct {
+// streamedCall is a call whose arguments an SDK hands over in pieces, as
+// a program gathers them: Bedrock's and Cohere's.
+type streamedCall struct {
 	name  string
 	input strings.Builder
 }
@@ -426,13 +428,13 @@ func (p *bedrockSDK) Read(body []byte) ([]WireCall, error) {
 	}
 	stream := out.GetStream()
 	defer stream.Close()
-	var calls []*bedrockCall
-	byIndex := map[int32]*bedrockCall{}
+	var calls []*streamedCall
+	byIndex := map[int32]*streamedCall{}
 	for ev := range stream.Events() {
 		switch ev := ev.(type) {
 		case *bedrocktypes.ConverseStreamOutputMemberContentBlockStart:
 			if tu, ok := ev.Value.Start.(*bedrocktypes.ContentBlockStartMemberToolUse); ok {
-				c := &bedrockCall{name: aws.ToString(tu.Value.Name)}
+				c := &streamedCall{name: aws.ToString(tu.Value.Name)}
 				calls = append(calls, c)
 				byIndex[aws.ToInt32(ev.Value.ContentBlockIndex)] = c
 			}

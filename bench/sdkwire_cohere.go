@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"strings"
 
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire/coherestream"
@@ -111,11 +110,6 @@ func newCohereSDK() WireParser {
 	return &cohereSDK{hc: hc, client: c}
 }
 
-type cohereCall struct {
-	name string
-	args strings.Builder
-}
-
 func (p *cohereSDK) Read(body []byte) ([]WireCall, error) {
 	p.hc.body = body
 	p.calls = p.calls[:0]
@@ -127,8 +121,8 @@ func (p *cohereSDK) Read(body []byte) ([]WireCall, error) {
 		return nil, err
 	}
 	_ = stream.Close()
-	var calls []*cohereCall
-	byIndex := map[int]*cohereCall{}
+	var calls []*streamedCall
+	byIndex := map[int]*streamedCall{}
 	sc := bufio.NewScanner(bytes.NewReader(body))
 	sc.Buffer(nil, 1<<24)
 	for sc.Scan() {
@@ -142,13 +136,13 @@ func (p *cohereSDK) Read(body []byte) ([]WireCall, error) {
 		}
 		switch {
 		case ev.ToolCallStart != nil && ev.ToolCallStart.Index != nil:
-			c := &cohereCall{}
+			c := &streamedCall{}
 			if fn := ev.ToolCallStart.GetDelta().GetMessage().GetToolCalls().GetFunction(); fn != nil {
 				if fn.Name != nil {
 					c.name = *fn.Name
 				}
 				if fn.Arguments != nil {
-					c.args.WriteString(*fn.Arguments)
+					c.input.WriteString(*fn.Arguments)
 				}
 			}
 			calls = append(calls, c)
@@ -156,7 +150,7 @@ func (p *cohereSDK) Read(body []byte) ([]WireCall, error) {
 		case ev.ToolCallDelta != nil && ev.ToolCallDelta.Index != nil:
 			if c := byIndex[*ev.ToolCallDelta.Index]; c != nil {
 				if a := ev.ToolCallDelta.GetDelta().GetMessage().GetToolCalls().GetFunction().GetArguments(); a != nil {
-					c.args.WriteString(*a)
+					c.input.WriteString(*a)
 				}
 			}
 		}
@@ -165,7 +159,7 @@ func (p *cohereSDK) Read(body []byte) ([]WireCall, error) {
 		return nil, err
 	}
 	for _, c := range calls {
-		args := c.args.String()
+		args := c.input.String()
 		if args == "" {
 			args = "{}"
 		}

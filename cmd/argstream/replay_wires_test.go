@@ -39,23 +39,7 @@ func TestReplayGeminiOllama(t *testing.T) {
 			if got.code != exitOK || got.stderr != "" {
 				t.Fatalf("exit %d, stderr %q", got.code, got.stderr)
 			}
-			var calls []string
-			for _, ev := range parseEvents(t, got.stdout) {
-				switch ev.Event {
-				case "response":
-					if ev.Wire != tc.wire {
-						t.Errorf("response %d read as %q, want %q", *ev.Response, ev.Wire, tc.wire)
-					}
-				case "end":
-					if ev.Executable == nil || !*ev.Executable {
-						t.Errorf("call %+v not executable", ev)
-					}
-					calls = append(calls, fmt.Sprintf("%d %s %s", *ev.Response, *ev.Name, ev.Arguments))
-				}
-			}
-			if strings.Join(calls, "; ") != strings.Join(tc.want, "; ") {
-				t.Errorf("calls %q, want %q", calls, tc.want)
-			}
+			checkReplayedCalls(t, got.stdout, tc.wire, tc.want)
 		})
 	}
 
@@ -141,29 +125,34 @@ func TestReplayCohere(t *testing.T) {
 			if got.code != exitOK || got.stderr != "" {
 				t.Fatalf("exit %d, stderr %q", got.code, got.stderr)
 			}
-			var calls []string
-			thinking := false
-			for _, ev := range parseEvents(t, got.stdout) {
-				switch ev.Event {
-				case "response":
-					if ev.Wire != "cohere" {
-						t.Errorf("response %d read as %q, want cohere", *ev.Response, ev.Wire)
-					}
-				case "thinking":
-					thinking = true
-				case "end":
-					if ev.Executable == nil || !*ev.Executable {
-						t.Errorf("call %+v not executable", ev)
-					}
-					calls = append(calls, fmt.Sprintf("%d %s %s", *ev.Response, *ev.Name, ev.Arguments))
-				}
-			}
-			if strings.Join(calls, "; ") != strings.Join(tc.want, "; ") {
-				t.Errorf("calls %q, want %q", calls, tc.want)
-			}
-			if !thinking {
+			checkReplayedCalls(t, got.stdout, "cohere", tc.want)
+			if !strings.Contains(got.stdout, `{"event":"thinking","response":0,"index":0,"text":"I"}`) {
 				t.Error("the tool plan was not reported as thinking")
 			}
 		})
+	}
+}
+
+// checkReplayedCalls checks replay's JSON lines: every response read as
+// wire, every call executable, and the calls, "RESPONSE NAME ARGUMENTS",
+// those of want in order.
+func checkReplayedCalls(t *testing.T, stdout, wire string, want []string) {
+	t.Helper()
+	var calls []string
+	for _, ev := range parseEvents(t, stdout) {
+		switch ev.Event {
+		case "response":
+			if ev.Wire != wire {
+				t.Errorf("response %d read as %q, want %q", *ev.Response, ev.Wire, wire)
+			}
+		case "end":
+			if ev.Executable == nil || !*ev.Executable {
+				t.Errorf("call %+v not executable", ev)
+			}
+			calls = append(calls, fmt.Sprintf("%d %s %s", *ev.Response, *ev.Name, ev.Arguments))
+		}
+	}
+	if strings.Join(calls, "; ") != strings.Join(want, "; ") {
+		t.Errorf("calls %q, want %q", calls, want)
 	}
 }
