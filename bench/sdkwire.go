@@ -36,7 +36,7 @@ const (
 )
 
 // SDKWires lists the wires of BenchmarkSDKWire in the order it runs them.
-var SDKWires = []string{WireGemini, WireOllama, WireBedrock}
+var SDKWires = []string{WireGemini, WireOllama, WireBedrock, WireCohere}
 
 // SDKWireRecordings are the recordings (or fixtures) of each of SDKWires,
 // in the wire package's testdata, from the bench directory. Gemini's are
@@ -56,6 +56,10 @@ var SDKWireRecordings = map[string][]string{
 	WireBedrock: {
 		"../wire/bedrockstream/testdata/converse-tool-use.bin",
 	},
+	WireCohere: {
+		"../wire/coherestream/testdata/vercel-ai__cohere-tool-call.chunks.txt",
+		"../wire/coherestream/testdata/vercel-ai__cohere-empty-tool-call.chunks.txt",
+	},
 }
 
 // LoadSDKWireStreams returns, for wire (one of SDKWires), the synthetic
@@ -64,7 +68,8 @@ var SDKWireRecordings = map[string][]string{
 // "recordings". Deltas counts the events that carry arguments: Gemini's
 // functionCall parts and Ollama's tool_calls elements (each a whole call:
 // these two APIs do not stream arguments), Bedrock's contentBlockDelta
-// events with toolUse input (the arguments cut by CutDeltas).
+// events with toolUse input and Cohere's tool-call-delta events (the
+// arguments cut by CutDeltas).
 func LoadSDKWireStreams(wire, dir string, sizes []string) ([]WireStream, error) {
 	var ss []WireStream
 	for _, size := range sizes {
@@ -87,8 +92,13 @@ func LoadSDKWireStreams(wire, dir string, sizes []string) ([]WireStream, error) 
 		if err != nil {
 			return nil, err
 		}
-		if wire == WireGemini {
+		switch wire {
+		case WireGemini:
 			data = frameData(data)
+		case WireCohere:
+			if data, err = frameTyped(data); err != nil {
+				return nil, err
+			}
 		}
 		n, err := countSDKWireDeltas(wire, data)
 		if err != nil {
@@ -116,7 +126,7 @@ func frameData(chunks []byte) []byte {
 // named name whose arguments are args (a JSON object), and the number of
 // its argument events. Gemini: one chunk with the whole functionCall, then
 // a last chunk with finishReason and usage; Ollama: the tool_calls line,
-// then the done line; Bedrock: messageStart, the toolUse block's start,
+// then the done line; Cohere: see cohereStream; Bedrock: messageStart, the toolUse block's start,
 // args cut by CutDeltas in contentBlockDelta events, its stop, messageStop
 // and metadata, each an event stream message.
 func SDKWireStream(wire, name string, args []byte) ([]byte, int, error) {
@@ -133,6 +143,8 @@ func SDKWireStream(wire, name string, args []byte) ([]byte, int, error) {
 		b.WriteString(`{"model":"llama3.2","created_at":"2025-07-07T20:22:19.184789Z","message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"` + name + `","arguments":` + string(args) + `}}]},"done":false}` + "\n")
 		b.WriteString(`{"model":"llama3.2","created_at":"2025-07-07T20:22:19.19314Z","message":{"role":"assistant","content":""},"done_reason":"stop","done":true,"total_duration":182242375,"load_duration":41295167,"prompt_eval_count":169,"prompt_eval_duration":24573166,"eval_count":` + strconv.Itoa(len(args)/4) + `,"eval_duration":114959084}` + "\n")
 		return b.Bytes(), 1, nil
+	case WireCohere:
+		return cohereStream(name, args)
 	case WireBedrock:
 		ev := func(typ, payload string) { b.Write(eventMessage(typ, []byte(payload))) }
 		ev("messageStart", `{"role":"assistant"}`)
@@ -215,6 +227,8 @@ func countSDKWireDeltas(wire string, data []byte) (int, error) {
 			}
 			n += len(v.Message.ToolCalls)
 		}
+	case WireCohere:
+		n = countCohereDeltas(data)
 	case WireBedrock:
 		for len(data) > 0 {
 			if len(data) < 12 {
@@ -261,6 +275,8 @@ func SDKWireContenders(wire string) []WireContender {
 			return bedrockstream.Read(ctx, r, resp)
 		}
 		sdk = newBedrockSDK
+	case WireCohere:
+		read, sdk = readCohere, newCohereSDK
 	default:
 		panic("unknown wire " + wire)
 	}
@@ -393,7 +409,9 @@ func newBedrockSDK() WireParser {
 	return &bedrockSDK{hc: hc, client: c}
 }
 
-type bedrockCall struct {
+// streamedCall is a call whose arguments an SDK hands over in pieces, as
+// a program gathers them: Bedrock's and Cohere's.
+type streamedCall struct {
 	name  string
 	input strings.Builder
 }
@@ -410,13 +428,13 @@ func (p *bedrockSDK) Read(body []byte) ([]WireCall, error) {
 	}
 	stream := out.GetStream()
 	defer stream.Close()
-	var calls []*bedrockCall
-	byIndex := map[int32]*bedrockCall{}
+	var calls []*streamedCall
+	byIndex := map[int32]*streamedCall{}
 	for ev := range stream.Events() {
 		switch ev := ev.(type) {
 		case *bedrocktypes.ConverseStreamOutputMemberContentBlockStart:
 			if tu, ok := ev.Value.Start.(*bedrocktypes.ContentBlockStartMemberToolUse); ok {
-				c := &bedrockCall{name: aws.ToString(tu.Value.Name)}
+				c := &streamedCall{name: aws.ToString(tu.Value.Name)}
 				calls = append(calls, c)
 				byIndex[aws.ToInt32(ev.Value.ContentBlockIndex)] = c
 			}

@@ -7,14 +7,15 @@ import (
 
 // BenchmarkSDKWire measures issue 23's new wires as BenchmarkWire measures
 // the others, in their documented layout only:
-// BenchmarkSDKWire/wire=W/stream=S/impl=C for the wires gemini, ollama and
-// bedrock; the synthetic streams of the workloads at the sizes of
+// BenchmarkSDKWire/wire=W/stream=S/impl=C for the wires gemini, ollama,
+// bedrock and cohere; the synthetic streams of the workloads at the sizes of
 // -wiresizes (SDKWireStream) and, as stream=recordings, the wire's
 // recordings of SDKWireRecordings one after the other; the contenders of
 // SDKWireContenders: argstream (the wire package's Read driving a
 // toolcall.Response reused with Reset) and sdk (the official Go SDK:
 // genai's GenerateContentStream, ollama/api's Client.Chat, bedrockruntime's
-// ConverseStream, each reading the same bytes from a fake transport).
+// ConverseStream, each reading the same bytes from a fake transport, and
+// cohere-go's V2ChatStreamResponse decoding each event: see cohereSDK).
 // It reports BenchmarkWire's metrics, vs-argstream among them: the SDK's
 // CPU time over argstream's on the same stream, measured in the same
 // process. A Gemini or Ollama call comes whole in one event, so their

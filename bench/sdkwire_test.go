@@ -101,7 +101,7 @@ func TestSDKWireStreamDeltas(t *testing.T) {
 			t.Fatalf("%s: %v", wire, err)
 		}
 		want := 1
-		if wire == WireBedrock {
+		if wire == WireBedrock || wire == WireCohere {
 			want = len(CutDeltas(args))
 		}
 		if n != want || counted != want {

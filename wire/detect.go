@@ -22,13 +22,14 @@ const (
 	Gemini               // Google's Gemini API, streamGenerateContent?alt=sse: package geministream
 	Ollama               // Ollama's /api/chat, JSON lines: package ollamastream
 	Bedrock              // Amazon Bedrock's ConverseStream, AWS event stream frames: package bedrockstream
+	Cohere               // Cohere's v2 chat stream, /v2/chat: package coherestream
 )
 
-var kindNames = [...]string{Unknown: "unknown", Anthropic: "anthropic", OpenAIChat: "openai-chat", OpenAIResponses: "openai-responses", Gemini: "gemini", Ollama: "ollama", Bedrock: "bedrock"}
+var kindNames = [...]string{Unknown: "unknown", Anthropic: "anthropic", OpenAIChat: "openai-chat", OpenAIResponses: "openai-responses", Gemini: "gemini", Ollama: "ollama", Bedrock: "bedrock", Cohere: "cohere"}
 
 // String returns the wire's name as the command's --wire flag spells it:
 // "anthropic", "openai-chat", "openai-responses", "gemini", "ollama",
-// "bedrock", or "unknown".
+// "bedrock", "cohere", or "unknown".
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]
@@ -43,7 +44,7 @@ func ParseKind(s string) (Kind, error) {
 			return Kind(k), nil
 		}
 	}
-	return Unknown, fmt.Errorf("wire: unknown wire %q (want anthropic, openai-chat, openai-responses, gemini, ollama or bedrock)", s)
+	return Unknown, fmt.Errorf("wire: unknown wire %q (want anthropic, openai-chat, openai-responses, gemini, ollama, bedrock or cohere)", s)
 }
 
 // OfPath returns the wire of a request to the HTTP path p: the last
@@ -59,7 +60,8 @@ func ParseKind(s string) (Kind, error) {
 //     the like);
 //   - .../models/MODEL:streamGenerateContent and :generateContent: [Gemini];
 //   - .../api/chat: [Ollama];
-//   - .../model/MODEL/converse-stream: [Bedrock].
+//   - .../model/MODEL/converse-stream: [Bedrock];
+//   - .../v2/chat: [Cohere].
 //
 // Any other path is [Unknown]: a gateway must then tell the wire from the
 // response itself ([OfEvent]), since the same wire may be served elsewhere.
@@ -81,12 +83,19 @@ func OfPath(p string) Kind {
 		return Ollama
 	case strings.HasSuffix(p, "/converse-stream"):
 		return Bedrock
+	case strings.HasSuffix(p, "/v2/chat"):
+		return Cohere
 	}
 	return Unknown
 }
 
 // anthropicTypes are the event types only Anthropic's Messages stream has.
 var anthropicTypes = []string{"message_start", "message_delta", "message_stop", "ping"}
+
+// cohereTypes are the event types of Cohere's v2 chat stream: hyphenated,
+// where Anthropic's have an underscore.
+var cohereTypes = []string{"message-start", "content-start", "content-delta", "content-end", "tool-plan-delta",
+	"tool-call-start", "tool-call-delta", "tool-call-end", "citation-start", "citation-end", "message-end"}
 
 // OfEvent tells the wire of a stream from one of its events, or returns
 // [Unknown]:
@@ -100,7 +109,10 @@ var anthropicTypes = []string{"message_start", "message_delta", "message_stop", 
 //     "choices" member, an {"error": {...}} without a "type", or [DONE];
 //   - [Gemini]: data with a "candidates" member and no "choices";
 //   - [Ollama]: data (one JSON line of Ollama's stream) with a "message"
-//     object and a "done" member, and no "type".
+//     object and a "done" member, and no "type";
+//   - [Cohere]: a Cohere v2 chat event type (message-start, content-delta,
+//     tool-plan-delta, tool-call-start...) in the event field or the data's
+//     "type".
 //
 // An "error" event type alone tells nothing: both Anthropic and the
 // Responses API send it.
@@ -173,6 +185,11 @@ func ofType(t []byte) Kind {
 	for _, a := range anthropicTypes {
 		if string(t) == a {
 			return Anthropic
+		}
+	}
+	for _, c := range cohereTypes {
+		if string(t) == c {
+			return Cohere
 		}
 	}
 	return Unknown

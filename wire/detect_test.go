@@ -30,7 +30,11 @@ func TestOfPath(t *testing.T) {
 		"/v1beta/models/gemini-2.5-flash:countTokens":                           Unknown,
 		"/api/chat": Ollama,
 		"/model/anthropic.claude-sonnet-4-5/converse-stream": Bedrock,
-		"/api/generate": Unknown,
+		"/api/generate":        Unknown,
+		"/v2/chat":             Cohere,
+		"/v2/chat/":            Cohere,
+		"/v1/chat":             Unknown,
+		"/v2/chat/completions": OpenAIChat,
 	} {
 		if got := OfPath(p); got != want {
 			t.Errorf("OfPath(%q) = %v, want %v", p, got, want)
@@ -58,6 +62,12 @@ func TestOfEvent(t *testing.T) {
 		{"", `{"model":"qwen3","created_at":"t","message":{"role":"assistant","content":"hi"},"done":false}`, Ollama},
 		{"", `{"model":"qwen3","message":"not an object","done":false}`, Unknown},
 		{"", `{"type":"future"}`, Unknown},
+		{"tool-call-delta", `{"type":"tool-call-delta","index":0}`, Cohere},
+		{"", `{"id":"m1","type":"message-start","delta":{"message":{"role":"assistant"}}}`, Cohere},
+		{"", `{"type":"content-delta","index":0,"delta":{"message":{"content":{"text":"hi"}}}}`, Cohere},
+		{"", `{"type":"tool-plan-delta","delta":{"message":{"tool_plan":"I will"}}}`, Cohere},
+		{"", `{"type":"message-end","delta":{"finish_reason":"COMPLETE"}}`, Cohere},
+		{"", `{"type":"debug"}`, Unknown},
 		{"", `not json`, Unknown},
 		{"error", `{"message":"m"}`, Unknown},
 	} {
@@ -68,7 +78,7 @@ func TestOfEvent(t *testing.T) {
 }
 
 func TestParseKind(t *testing.T) {
-	for _, k := range []Kind{Anthropic, OpenAIChat, OpenAIResponses, Gemini, Ollama, Bedrock} {
+	for _, k := range []Kind{Anthropic, OpenAIChat, OpenAIResponses, Gemini, Ollama, Bedrock, Cohere} {
 		if got, err := ParseKind(k.String()); got != k || err != nil {
 			t.Errorf("ParseKind(%q) = %v, %v", k, got, err)
 		}

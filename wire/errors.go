@@ -37,7 +37,7 @@ type ProviderError struct {
 // Error returns the error as each adapter has always written it:
 // "anthropic: error event: TYPE: MESSAGE" on Anthropic, and "openai: error
 // event: TYPE: CODE: MESSAGE" on the OpenAI wires ("gemini: ...",
-// "ollama: ...", "bedrock: ..." on theirs), without the TYPE or CODE that is empty.
+// "ollama: ...", "bedrock: ...", "cohere: ..." on theirs), without the TYPE or CODE that is empty.
 func (e *ProviderError) Error() string {
 	if e.Wire == Anthropic {
 		return "anthropic: error event: " + e.Type + ": " + e.Message
@@ -46,7 +46,7 @@ func (e *ProviderError) Error() string {
 	switch e.Wire {
 	case OpenAIChat, OpenAIResponses:
 		b.WriteString("openai")
-	case Gemini, Ollama, Bedrock:
+	case Gemini, Ollama, Bedrock, Cohere:
 		b.WriteString(e.Wire.String())
 	default:
 		b.WriteString("wire")

@@ -26,7 +26,7 @@ import (
 // a chunk has had a finish_reason; at the Responses API's
 // response.completed, response.incomplete or response.failed; at Gemini's
 // finishReason (and the events of metadata that follow it); at Ollama's
-// line that says done. Events are given whole: the wire's reader would act
+// line that says done; at Cohere's message-end. Events are given whole: the wire's reader would act
 // on none before its end.
 type responseCut struct {
 	wire string
@@ -130,6 +130,8 @@ func (c *responseCut) classify(ev sse.Event) (ends, follows bool) {
 		return ends, d.Candidates == nil
 	case "ollama":
 		return string(d.Done) == "true", false
+	case "cohere":
+		return typ == "message-end", false
 	case "openai-chat":
 		if c.chatID == "" {
 			c.chatID = d.ID

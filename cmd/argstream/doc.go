@@ -5,7 +5,7 @@
 //	argstream fields [SYNTAX] [--split N | --split random:SEED | --chunks CHUNKS.json] [FILE]
 //	argstream aggregate [SYNTAX] [--split N | --split random:SEED | --chunks CHUNKS.json] [FILE]
 //	argstream policy --rules RULES.json [SYNTAX] [--split N | --split random:SEED | --chunks CHUNKS.json] [FILE]
-//	argstream replay [--wire auto|anthropic|openai-chat|openai-responses|gemini|ollama|bedrock] [--framing auto|sse|jsonl|eventstream] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [FILE]
+//	argstream replay [--wire auto|anthropic|openai-chat|openai-responses|gemini|ollama|bedrock|cohere] [--framing auto|sse|jsonl|eventstream] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [FILE]
 //	argstream replay --syntax NAME [--schema TOOLS.json] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [FILE]
 //	argstream replay --render function_call|json [--syntax ...] [--rules RULES.json | --rules-dir DIR] [--pace recorded|none|BYTES_PER_SEC] [--width N] [FILE]
 //	argstream proxy --upstream URL [--listen ADDR] (--rules RULES.json | --rules-dir DIR) [--ask forward|block] [--dialect NAME [--tools TOOLS.json]] [--audit FILE] [--admin ADDR] [--drain DURATION]

@@ -220,7 +220,7 @@ func looksLike(head []byte, whole bool) (what, try string) {
 		if w := sseWire(head); w != "" {
 			return "server-sent events of " + w, " (--wire " + w + ")"
 		}
-		return "server-sent events of no wire replay knows", " (the wires are anthropic, openai-chat, openai-responses, gemini and ollama)"
+		return "server-sent events of no wire replay knows", " (the wires are anthropic, openai-chat, openai-responses, gemini, ollama and cohere)"
 	}
 	if syn := calledIn(trimmed); syn != "" {
 		return "an assistant's text with tool calls in " + syn + " syntax", " (--syntax " + syn + ")"

@@ -379,7 +379,7 @@ func TestHelp(t *testing.T) {
 	// A command's flags are spelt --flag, as its usage line spells them,
 	// with their values and defaults.
 	got := invoke("", "replay", "--help")
-	for _, want := range []string{"\n  --format text|jsonl\n", "(default text)", "\n  --wire auto|anthropic|openai-chat|openai-responses|gemini|ollama|bedrock\n",
+	for _, want := range []string{"\n  --format text|jsonl\n", "(default text)", "\n  --wire auto|anthropic|openai-chat|openai-responses|gemini|ollama|bedrock|cohere\n",
 		"(default auto)", "\n  --rules-dir DIR\n", "\n  --width N\n", "\n  --framing auto|sse|jsonl|eventstream\n"} {
 		if !strings.Contains(got.stdout, want) {
 			t.Errorf("replay --help lacks %q:\n%s", want, got.stdout)

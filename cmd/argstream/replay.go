@@ -34,13 +34,14 @@ import (
 	"github.com/argstream/argstream/wire"
 	"github.com/argstream/argstream/wire/anthropicstream"
 	"github.com/argstream/argstream/wire/bedrockstream"
+	"github.com/argstream/argstream/wire/coherestream"
 	"github.com/argstream/argstream/wire/geministream"
 	"github.com/argstream/argstream/wire/ollamastream"
 	"github.com/argstream/argstream/wire/openaistream"
 	"github.com/argstream/argstream/wire/sse"
 )
 
-const replayUsage = "replay [--wire auto|anthropic|openai-chat|openai-responses|gemini|ollama|bedrock] [--framing auto|sse|jsonl|eventstream] [--syntax SYNTAX [--schema TOOLS.json]] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [--render function_call|json [--pace recorded|none|BYTES_PER_SEC] [--width N]] [FILE]"
+const replayUsage = "replay [--wire auto|anthropic|openai-chat|openai-responses|gemini|ollama|bedrock|cohere] [--framing auto|sse|jsonl|eventstream] [--syntax SYNTAX [--schema TOOLS.json]] [--rules RULES.json | --rules-dir DIR] [--format text|jsonl] [--render function_call|json [--pace recorded|none|BYTES_PER_SEC] [--width N]] [FILE]"
 
 // A wireReader reads one response of a provider's stream from body into
 // resp, calling onText and onThinking with the model's text.
@@ -61,6 +62,9 @@ var wireReaders = map[string]wireReader{
 		return geministream.Read(ctx, body, resp, wire.OnText(onText), wire.OnThinking(onThinking))
 	},
 	"ollama": readOllama,
+	"cohere": func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(int64, []byte)) error {
+		return coherestream.Read(ctx, body, resp, wire.OnText(onText), wire.OnThinking(onThinking))
+	},
 	"bedrock": func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(int64, []byte)) error {
 		return bedrockstream.Read(ctx, body, resp, wire.OnText(onText), wire.OnThinking(onThinking))
 	},
@@ -95,7 +99,7 @@ func readOllama(ctx context.Context, body io.Reader, resp *toolcall.Response, on
 // call's arguments or error.
 func runReplay(e env, args []string) int {
 	fs := newFlags("replay")
-	wire := fs.String("wire", "auto", "the provider's stream: auto (told from its first events), anthropic, openai-chat, openai-responses, gemini, ollama or bedrock")
+	wire := fs.String("wire", "auto", "the provider's stream: auto (told from its first events), anthropic, openai-chat, openai-responses, gemini, ollama, bedrock or cohere")
 	rulesFile, rulesDir := rulesFlags(fs)
 	format := fs.String("format", "text", "text (for a person) or jsonl (one JSON object per event)")
 	style := fs.String("render", "", "show the calls as a person sees them, in the style function_call or json, with a permission prompt for ask")
@@ -122,7 +126,7 @@ func runReplay(e env, args []string) int {
 		return usageError(e, errors.New("--schema needs --syntax"))
 	}
 	if _, known := wireReaders[*wire]; !known && *wire != "auto" {
-		return usageError(e, fmt.Errorf("--wire %s: want auto, anthropic, openai-chat, openai-responses, gemini, ollama or bedrock", *wire))
+		return usageError(e, fmt.Errorf("--wire %s: want auto, anthropic, openai-chat, openai-responses, gemini, ollama, bedrock or cohere", *wire))
 	}
 	if *format != "text" && *format != "jsonl" {
 		return usageError(e, fmt.Errorf("--format %s: want text or jsonl", *format))
@@ -402,7 +406,7 @@ func (rp *replayer) begin(n int, wire string) (head []byte, told string, code in
 		which = "its only event"
 	}
 	what, try := looksLike(rp.in.head, true)
-	return nil, "", usageError(rp.e, fmt.Errorf("%s: cannot tell the wire from %s: it looks like %s%s: use --wire anthropic, openai-chat, openai-responses, gemini or ollama", rp.name, which, what, try)), false
+	return nil, "", usageError(rp.e, fmt.Errorf("%s: cannot tell the wire from %s: it looks like %s%s: use --wire anthropic, openai-chat, openai-responses, gemini, ollama or cohere", rp.name, which, what, try)), false
 }
 
 // streamError reports the error that ended response n. For the first,

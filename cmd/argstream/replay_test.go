@@ -1386,12 +1386,12 @@ func TestReplayUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--wire", "cohere", file}, "argstream: --wire cohere: want auto, anthropic, openai-chat, openai-responses, gemini, ollama or bedrock\n"},
+		{[]string{"--wire", "mistral", file}, "argstream: --wire mistral: want auto, anthropic, openai-chat, openai-responses, gemini, ollama, bedrock or cohere\n"},
 		{[]string{"--format", "rfd", file}, "argstream: --format rfd: want text or jsonl\n"},
 		{[]string{file, file}, "argstream: more than one FILE: "},
 		{[]string{"--split", "3", file}, "argstream: flag provided but not defined: --split\n"},
 		{[]string{streams + "nope.sse"}, "argstream: " + streams + "nope.sse: "},
-		{[]string{undecided}, "argstream: " + undecided + ": cannot tell the wire from the first 16 events: it looks like server-sent events of no wire replay knows (the wires are anthropic, openai-chat, openai-responses, gemini and ollama): use --wire anthropic, openai-chat, openai-responses, gemini or ollama\n"},
+		{[]string{undecided}, "argstream: " + undecided + ": cannot tell the wire from the first 16 events: it looks like server-sent events of no wire replay knows (the wires are anthropic, openai-chat, openai-responses, gemini, ollama and cohere): use --wire anthropic, openai-chat, openai-responses, gemini, ollama or cohere\n"},
 		{[]string{few}, "argstream: " + few + ": cannot tell the wire from its 3 events: it looks like server-sent events of no wire replay knows"},
 		{[]string{one}, "argstream: " + one + ": cannot tell the wire from its only event: it looks like server-sent events of no wire replay knows"},
 		{[]string{"--framing", "xml", file}, "argstream: --framing xml: want auto, sse, jsonl or eventstream\n"},

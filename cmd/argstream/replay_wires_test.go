@@ -39,23 +39,7 @@ func TestReplayGeminiOllama(t *testing.T) {
 			if got.code != exitOK || got.stderr != "" {
 				t.Fatalf("exit %d, stderr %q", got.code, got.stderr)
 			}
-			var calls []string
-			for _, ev := range parseEvents(t, got.stdout) {
-				switch ev.Event {
-				case "response":
-					if ev.Wire != tc.wire {
-						t.Errorf("response %d read as %q, want %q", *ev.Response, ev.Wire, tc.wire)
-					}
-				case "end":
-					if ev.Executable == nil || !*ev.Executable {
-						t.Errorf("call %+v not executable", ev)
-					}
-					calls = append(calls, fmt.Sprintf("%d %s %s", *ev.Response, *ev.Name, ev.Arguments))
-				}
-			}
-			if strings.Join(calls, "; ") != strings.Join(tc.want, "; ") {
-				t.Errorf("calls %q, want %q", calls, tc.want)
-			}
+			checkReplayedCalls(t, got.stdout, tc.wire, tc.want)
 		})
 	}
 
@@ -104,5 +88,71 @@ func TestReplayBedrock(t *testing.T) {
 	got := replayCmd(nil, "--wire", "anthropic", file)
 	if got.code != exitUsage || !strings.Contains(got.stderr, "AWS event stream frames are Bedrock's wire, not anthropic: use --wire bedrock") {
 		t.Errorf("--wire anthropic: exit %d, stderr %q", got.code, got.stderr)
+	}
+}
+
+// TestReplayCohere: replay tells Cohere's v2 chat stream from its first
+// events, as SSE with event names or as the recordings' JSON lines, reads
+// its calls as they stream, and cuts a file of several responses at each
+// one's message-end.
+func TestReplayCohere(t *testing.T) {
+	chunks, err := os.ReadFile("../../wire/coherestream/testdata/vercel-ai__cohere-tool-call.chunks.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.TrimSuffix(string(chunks), "\n") + "\n"
+	var named strings.Builder
+	for line := range strings.Lines(lines) {
+		typ := strings.SplitN(strings.SplitN(line, `"type":"`, 2)[1], `"`, 2)[0]
+		fmt.Fprintf(&named, "event: %s\ndata: %s\n", typ, line)
+	}
+	one := []string{`0 weather {"location":"San Francisco"}`, `0 cityAttractions {"city":"San Francisco"}`}
+	two := append(append([]string{}, one...), `1 weather {"location":"San Francisco"}`, `1 cityAttractions {"city":"San Francisco"}`)
+	for _, tc := range []struct {
+		name, input string
+		args        []string
+		want        []string
+	}{
+		{"json lines", lines, nil, one},
+		{"json lines twice", lines + lines, nil, two},
+		{"sse", named.String(), nil, one},
+		{"sse twice", named.String() + named.String(), nil, two},
+		{"sse, --wire cohere", named.String(), []string{"--wire", "cohere"}, one},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append(append([]string{"--format", "jsonl"}, tc.args...), writeFile(t, strings.ReplaceAll(tc.name, " ", "_")+".txt", tc.input))
+			got := replayCmd(nil, args...)
+			if got.code != exitOK || got.stderr != "" {
+				t.Fatalf("exit %d, stderr %q", got.code, got.stderr)
+			}
+			checkReplayedCalls(t, got.stdout, "cohere", tc.want)
+			if !strings.Contains(got.stdout, `{"event":"thinking","response":0,"index":0,"text":"I"}`) {
+				t.Error("the tool plan was not reported as thinking")
+			}
+		})
+	}
+}
+
+// checkReplayedCalls checks replay's JSON lines: every response read as
+// wire, every call executable, and the calls, "RESPONSE NAME ARGUMENTS",
+// those of want in order.
+func checkReplayedCalls(t *testing.T, stdout, wire string, want []string) {
+	t.Helper()
+	var calls []string
+	for _, ev := range parseEvents(t, stdout) {
+		switch ev.Event {
+		case "response":
+			if ev.Wire != wire {
+				t.Errorf("response %d read as %q, want %q", *ev.Response, ev.Wire, wire)
+			}
+		case "end":
+			if ev.Executable == nil || !*ev.Executable {
+				t.Errorf("call %+v not executable", ev)
+			}
+			calls = append(calls, fmt.Sprintf("%d %s %s", *ev.Response, *ev.Name, ev.Arguments))
+		}
+	}
+	if strings.Join(calls, "; ") != strings.Join(want, "; ") {
+		t.Errorf("calls %q, want %q", calls, want)
 	}
 }

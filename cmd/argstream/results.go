@@ -34,6 +34,7 @@ var wireLabels = map[string]labels{
 	"anthropic":        {"block %d call", "block %d %s"},
 	"openai-chat":      {"tool call %d", "choice %d %s"},
 	"openai-responses": {"item %d call", "item %d %s"},
+	"cohere":           {"tool call %d", "content %d %s"},
 }
 
 // textLabels are those of the calls written in an assistant's text
