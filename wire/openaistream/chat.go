@@ -162,9 +162,12 @@ type ChatReader struct {
 	// indexless holds the id of each call stated whole without an index
 	// (Mistral's API), by the index r gave it.
 	indexless map[int64]string
-	custom    bool    // a custom tool's call has come
-	touched   []int64 // the calls the last event concerned
-	known     []int64 // every call's index, in the order they came
+	custom    bool // a custom tool's call has come
+	// lastFunction is the index + 1 of the last call checkKind found a
+	// function's, or 0.
+	lastFunction int64
+	touched      []int64 // the calls the last event concerned
+	known        []int64 // every call's index, in the order they came
 
 	chunkID    []byte // the "id" of the stream's chunks
 	hasChunkID bool   // a chunk with an id has come: chunkID
@@ -270,7 +273,7 @@ func (r *ChatReader) Reset(resp *toolcall.Response) {
 	r.resp, r.n, r.err, r.done, r.finished = resp, 0, nil, false, false
 	clear(r.names)
 	clear(r.indexless)
-	r.custom = false
+	r.custom, r.lastFunction = false, 0
 	r.count, r.hasChunkID = 0, false
 	r.touched, r.known = r.touched[:0], r.known[:0]
 }
@@ -525,28 +528,40 @@ func (r *ChatReader) checkCalls(c *chatChoice) error {
 // checkKind records that the call at index is of kind, if it is known,
 // and checks it is the kind an earlier element said. An error fails the
 // reader, so that the kinds of the chunk's elements may be recorded
-// before it is applied.
+// before it is applied. The deltas of a function's arguments, one call's
+// after another's, cost no lookup (lastFunction).
 func (r *ChatReader) checkKind(index int64, kind callKind) error {
-	if kind == kindUnknown {
+	if kind == kindUnknown || kind == kindFunction && index+1 == r.lastFunction {
 		return nil
 	}
-	known := r.names[index]
+	known, seen := r.names[index]
 	switch known.kind {
 	case kind:
-		return nil
 	case kindUnknown:
+		if !seen && len(r.names) == maxTrackedCalls {
+			// The Response takes far fewer; the chunk is not yet its.
+			return r.malformed(fmt.Errorf("more than %d tool calls", maxTrackedCalls))
+		}
 		if r.names == nil {
 			r.names = make(map[int64]chatIdentity)
 		}
 		known.kind = kind
 		r.names[index] = known
 		r.custom = r.custom || kind == kindCustom
-		return nil
 	case kindCustom:
 		return r.malformed(fmt.Errorf("a function's tool_calls element for call %d, a custom tool's", index))
+	default:
+		return r.malformed(fmt.Errorf("a custom tool's tool_calls element for call %d, a function's", index))
 	}
-	return r.malformed(fmt.Errorf("a custom tool's tool_calls element for call %d, a function's", index))
+	if kind == kindFunction {
+		r.lastFunction = index + 1
+	}
+	return nil
 }
+
+// maxTrackedCalls bounds the calls whose kind a ChatReader records before
+// the Response takes them, at most toolcall.DefaultMaxCalls by default.
+const maxTrackedCalls = 1 << 16
 
 // placeIndexless gives t, a tool_calls element of c without an index, the
 // index of a new call: such an element must state a whole call, its id

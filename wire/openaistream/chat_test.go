@@ -3,6 +3,7 @@ package openaistream
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -419,4 +420,25 @@ func TestChatContext(t *testing.T) {
 func TestChatResponseEnded(t *testing.T) {
 	chatAdapter.CheckEnded(t, "", []byte(chatWhole(chatStart("0", "call_1", "f"), chatArgs("0", `"{}"`))))
 	chatAdapter.CheckEnded(t, "arguments only: ", []byte(chatWhole(chatArgs("0", `"{}"`))))
+}
+
+// TestChatTrackedCalls: a chunk of more calls than a reader tracks is
+// malformed before the Response has any of them, whatever its calls'
+// limit.
+func TestChatTrackedCalls(t *testing.T) {
+	var elems strings.Builder
+	for k := range maxTrackedCalls + 1 {
+		if k > 0 {
+			elems.WriteByte(',')
+		}
+		fmt.Fprintf(&elems, `{"index":%d,"type":"function"}`, k)
+	}
+	resp := toolcall.New(toolcall.WithMaxCalls(1 << 20))
+	err := ReadChat(context.Background(), strings.NewReader(wiretest.DataSSE(chatDelta(`{"tool_calls":[`+elems.String()+`]}`))), resp)
+	if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), "more than 65536 tool calls") {
+		t.Errorf("ReadChat = %v, want malformed: more than 65536 tool calls", err)
+	}
+	if calls := resp.End(); len(calls) != 0 {
+		t.Errorf("%d calls, want none", len(calls))
+	}
 }
