@@ -14,14 +14,15 @@ import (
 const (
 	LayoutDocumented = "documented"     // as the API writes it (the recordings as recorded)
 	LayoutSorted     = "sorted"         // members sorted by name at every level (json.Marshal of a map)
-	LayoutShuffled   = "shuffled"       // members in a random order at every level (a fixed seed)
+	LayoutShuffled   = "shuffled"       // members in a new random order at every level of every event (an encoder that walks a map)
+	LayoutReordered  = "reordered"      // members in an order of their own at every level, the same in every event (a relay that encodes its own structs)
 	LayoutSpaced     = "spaced"         // a space after every ':' and ',' (Python's json.dumps)
 	LayoutUnknown    = "unknown-member" // an unknown object member first in every event's data (a relay's)
 	LayoutPython     = "python-escaped" // spaced, and every character outside ASCII as \u escapes (json.dumps's ensure_ascii)
 )
 
 // WireLayouts lists the layouts in the order the benchmarks run them.
-var WireLayouts = []string{LayoutDocumented, LayoutSorted, LayoutShuffled, LayoutSpaced, LayoutUnknown, LayoutPython}
+var WireLayouts = []string{LayoutDocumented, LayoutSorted, LayoutShuffled, LayoutReordered, LayoutSpaced, LayoutUnknown, LayoutPython}
 
 // UnknownMember is the member LayoutUnknown adds to the data of every
 // event: an object with nested objects, arrays and scalars, as a relay
@@ -40,6 +41,8 @@ func Relayout(stream []byte, layout string) ([]byte, error) {
 		l.Order = jsonlayout.Sorted
 	case LayoutShuffled:
 		l.Order = jsonlayout.Shuffled
+	case LayoutReordered:
+		l.Order, l.Seed = jsonlayout.Reordered, 1
 	case LayoutSpaced:
 		l.Spaces = []string{" "}
 	case LayoutUnknown:

@@ -10,7 +10,10 @@ package jsonlayout
 
 import (
 	"bytes"
+	"cmp"
+	"encoding/binary"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"math/rand/v2"
 	"slices"
@@ -26,7 +29,11 @@ type Order uint8
 const (
 	Documented Order = iota // as they are in the input
 	Sorted                  // by their names' JSON text, byte by byte
-	Shuffled                // at random, drawn from Layout.Rand
+	Shuffled                // at random, drawn from Layout.Rand for each object
+	// Reordered: by a hash of their names seeded with Layout.Seed, so that
+	// the same names come in the same order in every value written (as an
+	// encoder of its own structs writes them), an order other than sorted.
+	Reordered
 )
 
 // Layout says how [Relayout] writes a value.
@@ -49,6 +56,7 @@ type Layout struct {
 	// names keep their JSON text.
 	ASCII bool
 	Rand  *rand.Rand
+	Seed  uint64 // Reordered's
 }
 
 // Relayout writes the JSON text data again in layout l. Numbers and
@@ -147,6 +155,19 @@ func (l *Layout) write(out []byte, n node, depth int) []byte {
 		if l.Rand != nil {
 			l.Rand.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		}
+	case Reordered:
+		rank := func(name []byte) uint64 {
+			h := fnv.New64a()
+			h.Write(binary.LittleEndian.AppendUint64(nil, l.Seed))
+			h.Write(name)
+			// splitmix64's finalizer: FNV alone keeps names of one letter
+			// in their order.
+			x := h.Sum64()
+			x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+			x = (x ^ x>>27) * 0x94d049bb133111eb
+			return x ^ x>>31
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(rank(n.names[a]), rank(n.names[b])) })
 	}
 	out = append(out, '{')
 	first := true
