@@ -13,10 +13,10 @@ import (
 // parse decodes the fields of one event's data into r.
 func (r *ResponsesReader) parse(data []byte) error {
 	r.resetFields()
-	if r.fastDelta(data) {
+	if r.fastEvent(data) {
 		return nil
 	}
-	// fastDelta may have set some of them.
+	// fastEvent may have set some of them.
 	r.typ, r.index, r.hasIndex, r.itemID, r.hasItemID, r.str, r.hasStr = r.typ[:0], 0, false, r.itemID[:0], false, r.str[:0], false
 	return r.parseSlow(data)
 }
@@ -95,7 +95,7 @@ var (
 	errorNames    = adapter.Names{"type", "code", "message", "param"}
 )
 
-// fastDelta reads the data of an event, for parse, if the fast path reads
+// fastEvent reads the data of an event, for parse, if the fast path reads
 // it: a delta of arguments, text or reasoning, of the layout learned from
 // the event before (adapter.Layout), or else any event but an error's
 // (and response.failed), read by fastRead, whose layout it then learns if
@@ -103,7 +103,7 @@ var (
 // events do not have, "error" among them, a value the fast path does not
 // take): then the token decoder reads data, and its answer is the answer.
 // When it reports true, r holds what the decoder would have read.
-func (r *ResponsesReader) fastDelta(data []byte) bool {
+func (r *ResponsesReader) fastEvent(data []byte) bool {
 	whole := false // an event that is not a delta, read by fastMembers
 	if !r.layout.Match(data, func(id uint8, i int) int { return r.fastSlot(id, data, i) }) {
 		r.typ, r.index, r.hasIndex, r.itemID, r.hasItemID, r.str, r.hasStr = r.typ[:0], 0, false, r.itemID[:0], false, r.str[:0], false

@@ -61,7 +61,7 @@ func responsesFastVsSlow(data []byte) (took bool, problem string) {
 		},
 		func(data []byte) (responsesParsed, bool) {
 			var r ResponsesReader
-			ok := r.fastDelta(data)
+			ok := r.fastEvent(data)
 			return r.parsed(), ok
 		})
 }
@@ -223,7 +223,7 @@ func TestPropertySequenceResponsesFastDelta(t *testing.T) {
 				},
 				func(data []byte) (responsesParsed, bool) {
 					fast.resetFields()
-					ok := fast.fastDelta(data)
+					ok := fast.fastEvent(data)
 					return fast.parsed(), ok
 				})
 		})
