@@ -1,8 +1,9 @@
 package openaistream
 
 // The decoding of an event's data into the ResponsesReader's reused
-// fields: a fast path for the deltas, then the token decoder, which reads
-// the members the event's kind has.
+// fields: a fast path for every event but an error's (the deltas of a
+// layout learned read by comparing bytes), then the token decoder, which
+// reads the members the event's kind has.
 
 import (
 	"errors"
