@@ -7,6 +7,7 @@ package openaistream
 
 import (
 	"errors"
+	"slices"
 
 	"github.com/argstream/argstream/wire/internal/adapter"
 )
@@ -143,6 +144,9 @@ func (r *ResponsesReader) fastEvent(data []byte) bool {
 // known.
 type responsesAt struct {
 	arguments, input, name, item, response int
+	// The ends of arguments and input: a call's whole arguments, whose
+	// buffer grows to their length at once.
+	argumentsEnd, inputEnd int
 }
 
 // whole reports whether the event has one of the members of the events
@@ -158,7 +162,7 @@ func (at responsesAt) whole() bool {
 // and delta are read by fastSlot; arguments, input, name, item and
 // response are checked, and where they are returned, for fastMembers.
 func (r *ResponsesReader) fastRead(data []byte) (responsesAt, bool) {
-	at := responsesAt{-1, -1, -1, -1, -1}
+	at := responsesAt{-1, -1, -1, -1, -1, -1, -1}
 	ok := adapter.FastRoot(data, eventNames, func(name []byte, i int) int {
 		switch string(name) {
 		case "type":
@@ -170,9 +174,11 @@ func (r *ResponsesReader) fastRead(data []byte) (responsesAt, bool) {
 		case "delta":
 			return r.fastSlot(respSlotDelta, data, i)
 		case "arguments":
-			at.arguments = i
+			at.arguments, at.argumentsEnd = i, r.fastSlot(respSlotSkip, data, i)
+			return at.argumentsEnd
 		case "input":
-			at.input = i
+			at.input, at.inputEnd = i, r.fastSlot(respSlotSkip, data, i)
+			return at.inputEnd
 		case "name":
 			at.name = i
 		case "item":
@@ -203,13 +209,12 @@ func (r *ResponsesReader) fastMembers(data []byte, at responsesAt) (whole, ok bo
 		r.str, r.hasStr = r.str[:0], false // a "delta" is not read
 		// A custom_tool_call_input.done event has its input, the others
 		// their arguments.
-		if k := at.arguments; eventItemType(r.typ) == "custom_tool_call" {
-			at.arguments = at.input
-		} else if k >= 0 {
-			at.arguments = k
+		start, end := at.arguments, at.argumentsEnd
+		if eventItemType(r.typ) == "custom_tool_call" {
+			start, end = at.input, at.inputEnd
 		}
-		if at.arguments >= 0 {
-			r.str, j = adapter.UnquoteWhole(r.str, data, at.arguments)
+		if start >= 0 {
+			r.str, j = adapter.Unquote(slices.Grow(r.str[:0], end-start), data, start)
 			r.hasStr = j >= 0
 		}
 		if j >= 0 && at.name >= 0 {
