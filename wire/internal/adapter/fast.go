@@ -3,6 +3,7 @@ package adapter
 import (
 	"bytes"
 	"encoding/binary"
+	"math"
 	"math/bits"
 	"slices"
 	"unicode/utf16"
@@ -71,14 +72,7 @@ func Members(data []byte, i int, known Names, member func(name []byte, i int) in
 			return -1
 		}
 		start := i + 1
-		k, class := start, byte(0)
-		for ; k < len(data); k++ {
-			c := nameClass[data[k]]
-			if c >= nameEnd {
-				break
-			}
-			class |= c
-		}
+		k := plainEnd(data, start) // a name is printable ASCII: it ends at its quote
 		if k >= len(data) || data[k] != '"' || k-start > maxNameLen {
 			return -1
 		}
@@ -93,7 +87,7 @@ func Members(data []byte, i int, known Names, member func(name []byte, i int) in
 		if i < len(data) && jsonwire.IsSpace(data[i]) {
 			i = SkipSpace(data, i)
 		}
-		if class&nameUpper != 0 {
+		if hasUpper(name) {
 			folded = true
 			for _, k := range known {
 				if len(k) == len(name) && string(name) != k && bytes.EqualFold(name, []byte(k)) {
@@ -101,7 +95,13 @@ func Members(data []byte, i int, known Names, member func(name []byte, i int) in
 				}
 			}
 		}
-		if names.repeated(data, name, start, folded) {
+		// Compared with the names before it only if one may be equal to
+		// it (under case folding): nameHash ignores case.
+		if h := uint64(1) << nameHash(name); names.seen&h == 0 && names.n < namesInPlace {
+			names.seen |= h
+			names.at[names.n] = uint32(start)
+			names.n++
+		} else if names.repeated(data, name, start, folded) {
 			return -1
 		}
 		// The value, then ',' or '}'.
@@ -145,12 +145,13 @@ func Next(data []byte, i int, end byte) (int, bool) {
 }
 
 // names are the names of an object read so far, each its place in the
-// data (<<16) and its length: the first namesInPlace in place, as names is
-// made for every object, and those of the rare larger objects in more.
+// data (a name has no escape: it is the bytes up to the next quote): the
+// first namesInPlace in place, as names is made for every object, and
+// those of the rare larger objects in more.
 type names struct {
-	at   [namesInPlace]uint64
+	at   [namesInPlace]uint32
 	n    int
-	more []uint64
+	more []uint32
 	seen uint64 // a bit for each name read, by nameHash
 }
 
@@ -159,52 +160,56 @@ const namesInPlace = 16
 // repeated reports whether name, at data[start:], repeats a name of the
 // object read before it: the same bytes, or, with folded, the same under
 // ASCII case folding. If not, it adds name, and reports false; it reports
-// true too for a name past the FastMaxMembers-th or longer than maxNameLen,
-// which the fast path does not read.
+// true too for a name past the FastMaxMembers-th, longer than maxNameLen,
+// or in data past 4 GiB, which the fast path does not read.
 func (ns *names) repeated(data, name []byte, start int, folded bool) bool {
-	if ns.n == FastMaxMembers || len(name) > maxNameLen {
+	if ns.n == FastMaxMembers || len(name) > maxNameLen || start > math.MaxUint32 {
 		return true
 	}
-	// Compared with the names before it only if one may be equal to it
-	// (under case folding): nameHash ignores case.
 	if h := uint64(1) << nameHash(name); ns.seen&h == 0 {
 		ns.seen |= h
 	} else {
-		equal := func(e uint64) bool {
-			earlier := data[e>>16 : e>>16+e&0xFFFF]
-			return len(earlier) == len(name) && (string(earlier) == string(name) || folded && bytes.EqualFold(earlier, name))
+		equal := func(at uint32) bool {
+			end := int(at) + len(name)
+			if end >= len(data) || data[end] != '"' {
+				return false // longer, or shorter: it ends before
+			}
+			earlier := data[at:end]
+			return string(earlier) == string(name) || folded && bytes.EqualFold(earlier, name)
 		}
 		if slices.ContainsFunc(ns.at[:min(ns.n, namesInPlace)], equal) || slices.ContainsFunc(ns.more, equal) {
 			return true
 		}
 	}
-	if e := uint64(start)<<16 | uint64(len(name)); ns.n < namesInPlace {
-		ns.at[ns.n] = e
+	if ns.n < namesInPlace {
+		ns.at[ns.n] = uint32(start)
 	} else {
-		ns.more = append(ns.more, e)
+		ns.more = append(ns.more, uint32(start))
 	}
 	ns.n++
 	return false
 }
 
-// The classes of the bytes of a name for Members: a name is printable
-// ASCII, and ends at a quote.
-const (
-	nameUpper = 1 // 'A' to 'Z'
-	nameEnd   = 2 // a quote, or a byte no name of Members may hold
-)
-
-var nameClass = func() (t [256]byte) {
-	for c := range t {
-		switch {
-		case c < ' ' || c >= utf8.RuneSelf || c == '\\' || c == '"':
-			t[c] = nameEnd
-		case 'A' <= c && c <= 'Z':
-			t[c] = nameUpper
+// hasUpper reports whether name, printable ASCII, has a letter from 'A'
+// to 'Z', eight bytes at a time.
+func hasUpper(name []byte) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for len(name) >= 8 {
+		// For bytes below 0x80, x + (0x80 - c) sets a byte's high bit
+		// exactly where it is c or above, with no carry between bytes.
+		x := binary.LittleEndian.Uint64(name)
+		if (x+ones*(0x80-'A'))&^(x+ones*(0x80-'Z'-1))&highs != 0 {
+			return true
+		}
+		name = name[8:]
+	}
+	for _, c := range name {
+		if 'A' <= c && c <= 'Z' {
+			return true
 		}
 	}
-	return t
-}()
+	return false
+}
 
 // nameHash is a hash of name from 0 to 63, the same for names equal under
 // ASCII case folding: its length, its first and last bytes in lower case.
