@@ -168,8 +168,10 @@ var chatGW = gwWire{
 	read:       openaistream.ReadChat,
 }
 
-// chatOtherChoices reports whether a chunk of body has tool calls in a
-// choice other than 0.
+// chatOtherChoices reports whether a chunk of body has tool calls the
+// gateway refuses: in a choice other than 0, without an index (the SDKs
+// number them otherwise), or a custom tool's (the SDKs read its input
+// otherwise).
 func chatOtherChoices(body []byte) bool {
 	for _, ev := range upstream.Events(body) {
 		for _, line := range strings.Split(string(ev), "\n") {
@@ -191,6 +193,17 @@ func chatOtherChoices(body []byte) bool {
 			for _, ch := range c.Choices {
 				if ch.Index != 0 && len(ch.Delta.ToolCalls) > 0 {
 					return true
+				}
+				for _, raw := range ch.Delta.ToolCalls {
+					var elem map[string]json.RawMessage
+					if json.Unmarshal(raw, &elem) != nil {
+						continue
+					}
+					_, indexed := elem["index"]
+					_, custom := elem["custom"]
+					if !indexed || custom || string(elem["type"]) == `"custom"` {
+						return true
+					}
 				}
 			}
 		}

@@ -20,7 +20,7 @@ import (
 // The numbers of recordings of each wire in testdata/llm_streams (INDEX.md:
 // formats C and R).
 const (
-	chatRecordings      = 6
+	chatRecordings      = 7
 	responsesRecordings = 4
 )
 
