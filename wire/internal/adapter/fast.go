@@ -536,3 +536,18 @@ func Bool(data []byte, i int, b *bool) int {
 
 // Null returns the index of the byte after the null at data[i:], or -1.
 func Null(data []byte, i int) int { return literal(data, i, "null") }
+
+// OtherCase reports whether name, printable ASCII (as [Members] gives it),
+// is equal under case folding to one of known without being it: a name the
+// [Decoder] refuses in an object read with known. [Members] finds those
+// only for a name with an upper-case letter, as it takes known in lower
+// case; an adapter whose names are in camel case ("toolUse") calls
+// OtherCase for each name it does not read.
+func OtherCase(name []byte, known Names) bool {
+	for _, k := range known {
+		if len(k) == len(name) && string(name) != k && bytes.EqualFold(name, []byte(k)) {
+			return true
+		}
+	}
+	return false
+}

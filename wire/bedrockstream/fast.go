@@ -1,0 +1,132 @@
+package bedrockstream
+
+import (
+	"math"
+
+	"github.com/argstream/argstream/wire/internal/adapter"
+)
+
+// The fast path. Most messages of a stream are contentBlockDelta events
+// of a few bytes of toolUse input or text, so fastBlock reads the payloads
+// of the content block events with the adapters' shared byte scanner, in
+// any layout (members in any order, white space, escapes, members it does
+// not read, of any kind, skipped after one validation), where the token
+// decoder costs several times more. It takes only what it can read exactly
+// as the token decoder does, and declines anything else (a union with two
+// members, a reasoningContent delta, a toolUse delta without input, a
+// contentBlockIndex past 2^31-1, a value of the wrong kind, what
+// adapter.Members declines), which the token decoder then reads: its
+// answer is the answer.
+
+// fastBlock reads the payload of a contentBlockStart, contentBlockDelta or
+// contentBlockStop event into r as parse does, and reports whether it did;
+// false on any difference.
+func (r *Reader) fastBlock(event string, payload []byte) bool {
+	return adapter.FastRoot(payload, blockNames, func(name []byte, i int) int {
+		switch {
+		case string(name) == "contentBlockIndex":
+			if j := adapter.Null(payload, i); j >= 0 {
+				return j
+			}
+			n, j, ok := adapter.Index(payload, i)
+			if !ok || n > math.MaxInt32 {
+				return -1
+			}
+			r.index, r.hasIndex = n, true
+			return j
+		case string(name) == "start" && event == "contentBlockStart":
+			return r.fastUnion(payload, i, startUnion, r.fastStartMember)
+		case string(name) == "delta" && event == "contentBlockDelta":
+			return r.fastUnion(payload, i, deltaUnion, r.fastDeltaMember)
+		}
+		return fastSkip(payload, i, name, blockNames)
+	})
+}
+
+// fastSkip skips the value at data[i:] of the member name of an object
+// whose names are known, name not one of them, or returns -1 if name is
+// one of them in another case, which the token decoder refuses.
+func fastSkip(data []byte, i int, name []byte, known adapter.Names) int {
+	if adapter.OtherCase(name, known) {
+		return -1
+	}
+	return adapter.Skip(data, i)
+}
+
+// fastUnion reads the union object (or null) at data[i:] with known as its
+// names, as union does (a name of known in another case refused), each
+// member not null read by member, and returns
+// the index of the byte after it, or -1.
+func (r *Reader) fastUnion(data []byte, i int, known adapter.Names, member func(data, name []byte, i int) int) int {
+	if j := adapter.Null(data, i); j >= 0 {
+		return j
+	}
+	members := 0
+	return adapter.Members(data, i, known, func(name []byte, i int) int {
+		if adapter.OtherCase(name, known) {
+			return -1
+		}
+		if j := adapter.Null(data, i); j >= 0 {
+			return j
+		}
+		if members++; members > 1 {
+			return -1
+		}
+		return member(data, name, i)
+	})
+}
+
+// fastStartMember reads the member of contentBlockStart's start at
+// data[i:], not null, as startMember does.
+func (r *Reader) fastStartMember(data, name []byte, i int) int {
+	if string(name) != "toolUse" {
+		r.start = blockOther
+		return adapter.Skip(data, i)
+	}
+	r.start = blockCall
+	return adapter.Members(data, i, toolStartNames, func(name []byte, i int) int {
+		var j int
+		switch string(name) {
+		case "toolUseId":
+			r.id, j = adapter.Unquote(r.id, data, i)
+		case "name":
+			r.name, j = adapter.Unquote(r.name, data, i)
+		default:
+			j = fastSkip(data, i, name, toolStartNames)
+		}
+		return j
+	})
+}
+
+// fastDeltaMember reads the member of contentBlockDelta's delta at
+// data[i:], not null, as deltaMember does, but for reasoningContent, which
+// it declines.
+func (r *Reader) fastDeltaMember(data, name []byte, i int) int {
+	var j int
+	switch string(name) {
+	case "text":
+		r.delta = blockText
+		r.str, j = adapter.Unquote(r.str, data, i)
+		r.hasStr = j >= 0
+	case "toolUse":
+		r.delta = blockCall
+		j = adapter.Members(data, i, toolDeltaNames, func(name []byte, i int) int {
+			if string(name) != "input" {
+				return adapter.Skip(data, i)
+			}
+			var j int
+			r.str, j = adapter.Unquote(r.str, data, i)
+			r.hasStr = j >= 0
+			return j
+		})
+		if !r.hasStr {
+			return -1 // no input: an error of parse's
+		}
+	case "reasoningContent":
+		return -1
+	default:
+		r.delta = blockOther
+		j = adapter.Skip(data, i)
+	}
+	return j
+}
