@@ -234,9 +234,11 @@ func (r *Reader) message(b []byte) error {
 			known = e
 			break
 		}
+	}
+	for _, e := range eventTypes {
 		// aws-sdk-go-v2 matches event types under case folding: a
 		// "ContentBlockDelta" would be read by some SDKs and not others.
-		if strings.EqualFold(string(et), e) {
+		if known == "" && strings.EqualFold(string(et), e) {
 			return r.malformed(fmt.Errorf(":event-type %q is %s in another case", et, e))
 		}
 	}

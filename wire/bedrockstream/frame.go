@@ -108,7 +108,9 @@ func decode(b []byte, m *message) error {
 		return fmt.Errorf("message CRC is %#08x, the message's is %#08x", got, want)
 	}
 	hend := preludeLen + int(binary.BigEndian.Uint32(b[4:8]))
-	*m = message{payload: b[hend:end]}
+	// names is written before it is read: only the headers' values are
+	// emptied, not the whole message (most of it names).
+	m.values, m.has, m.payload = [len(knownHeaders)][]byte{}, [len(knownHeaders)]bool{}, b[hend:end]
 	return m.headers(b, hend)
 }
 
@@ -181,6 +183,11 @@ func (m *message) headers(b []byte, hend int) error {
 // knownIndex returns the position in knownHeaders of the header named name
 // in any case, or -1.
 func knownIndex(name []byte) int {
+	for k, h := range knownHeaders {
+		if string(name) == h {
+			return k // as it is written, mostly
+		}
+	}
 	for k, h := range knownHeaders {
 		if len(name) == len(h) && bytes.EqualFold(name, []byte(h)) {
 			return k
