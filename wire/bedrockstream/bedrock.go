@@ -112,8 +112,14 @@ type Reader struct {
 	delta    blockKind // contentBlockDelta's delta member
 	str      []byte    // the delta's text or input
 	hasStr   bool
-	members  int    // the non-null members of the union being read
-	errMsg   []byte // an exception's message
+	members  int // the non-null members of the union being read
+
+	// layout is the layout of the last contentBlockDelta payload that
+	// fastBlock read (fast.go), kept the fields of it that fastSlot does
+	// not read again.
+	layout adapter.Layout
+	kept   deltaKept
+	errMsg []byte // an exception's message
 }
 
 // blockKind is what a content block is, for the deltas that may come for

@@ -36,7 +36,12 @@ var (
 // if it reads it, or else by the token decoder.
 func (r *Reader) parse(known string, payload []byte) error {
 	switch known {
-	case "contentBlockStart", "contentBlockDelta", "contentBlockStop":
+	case "contentBlockDelta":
+		r.resetPayload()
+		if r.fastDelta(payload) {
+			return nil
+		}
+	case "contentBlockStart", "contentBlockStop":
 		r.resetPayload()
 		if r.fastBlock(known, payload) {
 			return nil

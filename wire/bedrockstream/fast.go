@@ -16,7 +16,81 @@ import (
 // members, a reasoningContent delta, a toolUse delta without input, a
 // contentBlockIndex past 2^31-1, a value of the wrong kind, what
 // adapter.Members declines), which the token decoder then reads: its
-// answer is the answer.
+// answer is the answer. The contentBlockDelta payloads of the layout it
+// read last it reads by comparing their bytes with that one's
+// (adapter.Layout), reading only the values that change: the input or text,
+// and the index once it has changed.
+
+// fastDelta reads the payload of a contentBlockDelta event into r as
+// parse does: of the layout learned from the payload before, or else read
+// by fastBlock, whose layout it then learns. It reports false on any
+// difference.
+func (r *Reader) fastDelta(payload []byte) bool {
+	r.delta = r.kept.delta
+	if r.layout.Match(payload, func(id uint8, i int) int { return r.fastSlot(id, payload, i) }) {
+		return true
+	}
+	r.resetPayload()
+	r.layout.Begin()
+	if !r.fastBlock("contentBlockDelta", payload) {
+		r.layout.Forget()
+		return false
+	}
+	if r.layout.Learn(payload) {
+		r.kept.delta, r.kept.index = r.delta, r.index
+	}
+	return true
+}
+
+// deltaKept are the fields of the contentBlockDelta payload whose layout
+// r.layout learned that are not read again from the payloads of that
+// layout: the delta's kind, and its index while it does not change
+// (adapter.Kept).
+type deltaKept struct {
+	delta blockKind
+	index int64
+}
+
+// The values of a payload that fastSlot reads.
+const (
+	slotSkip  uint8 = iota // a member's value that is not read
+	slotIndex              // contentBlockIndex, not null
+	slotText               // delta.text, not null
+	slotInput              // delta.toolUse.input
+)
+
+// fastSlot reads the value id at data[i:] into r as parseSlow reads it,
+// records it for the layout, and returns the index of the byte after it,
+// or -1 where parseSlow would fail or the fast path does not read it. With
+// i -1, it sets the field of value id as the payload learned had it.
+func (r *Reader) fastSlot(id uint8, data []byte, i int) int {
+	if i < 0 { // a Kept value, as the payload learned had it
+		if id == slotIndex {
+			r.index, r.hasIndex = r.kept.index, true
+		}
+		return 0
+	}
+	var j int
+	kind := adapter.Read
+	switch id {
+	case slotSkip:
+		return r.layout.Record(id, adapter.Skipped, i, adapter.Skip(data, i))
+	case slotIndex:
+		n, k, ok := adapter.Index(data, i)
+		if !ok || n > math.MaxInt32 {
+			return -1
+		}
+		r.index, r.hasIndex, j, kind = n, true, k, adapter.Kept
+	case slotText:
+		r.delta = blockText
+		r.str, j = adapter.Unquote(r.str, data, i)
+		r.hasStr = j >= 0
+	case slotInput:
+		r.str, j = adapter.Unquote(r.str, data, i)
+		r.hasStr = j >= 0
+	}
+	return r.layout.Record(id, kind, i, j)
+}
 
 // fastBlock reads the payload of a contentBlockStart, contentBlockDelta or
 // contentBlockStop event into r as parse does, and reports whether it did;
@@ -28,18 +102,16 @@ func (r *Reader) fastBlock(event string, payload []byte) bool {
 			if j := adapter.Null(payload, i); j >= 0 {
 				return j
 			}
-			n, j, ok := adapter.Index(payload, i)
-			if !ok || n > math.MaxInt32 {
-				return -1
-			}
-			r.index, r.hasIndex = n, true
-			return j
+			return r.fastSlot(slotIndex, payload, i)
 		case string(name) == "start" && event == "contentBlockStart":
 			return r.fastUnion(payload, i, startUnion, r.fastStartMember)
 		case string(name) == "delta" && event == "contentBlockDelta":
 			return r.fastUnion(payload, i, deltaUnion, r.fastDeltaMember)
 		}
-		return fastSkip(payload, i, name, blockNames)
+		if adapter.OtherCase(name, blockNames) {
+			return -1
+		}
+		return r.fastSlot(slotSkip, payload, i)
 	})
 }
 
@@ -105,19 +177,14 @@ func (r *Reader) fastDeltaMember(data, name []byte, i int) int {
 	var j int
 	switch string(name) {
 	case "text":
-		r.delta = blockText
-		r.str, j = adapter.Unquote(r.str, data, i)
-		r.hasStr = j >= 0
+		j = r.fastSlot(slotText, data, i)
 	case "toolUse":
 		r.delta = blockCall
 		j = adapter.Members(data, i, toolDeltaNames, func(name []byte, i int) int {
 			if string(name) != "input" {
-				return adapter.Skip(data, i)
+				return r.fastSlot(slotSkip, data, i)
 			}
-			var j int
-			r.str, j = adapter.Unquote(r.str, data, i)
-			r.hasStr = j >= 0
-			return j
+			return r.fastSlot(slotInput, data, i)
 		})
 		if !r.hasStr {
 			return -1 // no input: an error of parse's
@@ -126,7 +193,7 @@ func (r *Reader) fastDeltaMember(data, name []byte, i int) int {
 		return -1
 	default:
 		r.delta = blockOther
-		j = adapter.Skip(data, i)
+		j = r.fastSlot(slotSkip, data, i)
 	}
 	return j
 }

@@ -185,3 +185,46 @@ func FuzzFastBlock(f *testing.F) {
 		return false, ""
 	})
 }
+
+// deltaPayload makes the payload of a contentBlockDelta event as
+// blockPayload does, mostly one of toolUse input or text, as a stream
+// sends them one after the other.
+func deltaPayload(rng *rand.Rand) []byte {
+	if rng.IntN(4) == 0 {
+		return blockPayload(rng)
+	}
+	d := wiretest.Draw{Rand: rng}
+	index := d.Rare(d.Pick("0", "1"), "null", "2147483648")
+	if rng.IntN(2) == 0 {
+		return []byte(`{"contentBlockIndex":` + index + `,"delta":{"toolUse":{"input":"` + d.Chars(12) + `"}}` + d.Rare("", `,"p":"abcdefgh"`) + `}`)
+	}
+	return []byte(`{"delta":{"text":"` + d.Chars(12) + `"},"contentBlockIndex":` + index + d.Rare("", `,"p":"abc"`) + `}`)
+}
+
+// TestPropertySequenceFastDelta: a reader kept from payload to payload,
+// whose fast path learns the layout of the contentBlockDelta payloads it
+// reads, reads each payload of a sequence of one layout with other values
+// (and mutations) as a fresh token decoder does.
+func TestPropertySequenceFastDelta(t *testing.T) {
+	wiretest.SequenceProperty(t, deltaPayload, func(events [][]byte) (int, string) {
+		var viaParse, fast Reader
+		took, problem := wiretest.Sequence(events, func(data []byte) (bool, string) {
+			return wiretest.FastVsSlow(data,
+				func(data []byte) (bedrockParsed, error) {
+					err := viaParse.parse("contentBlockDelta", data)
+					return viaParse.parsed(), err
+				},
+				func(data []byte) (bedrockParsed, error) {
+					var r Reader
+					err := r.parseSlow("contentBlockDelta", data)
+					return r.parsed(), err
+				},
+				func(data []byte) (bedrockParsed, bool) {
+					fast.resetPayload()
+					ok := fast.fastDelta(data)
+					return fast.parsed(), ok
+				})
+		})
+		return took - fast.layout.Learns(), problem // the payloads read by the layout learned
+	})
+}
