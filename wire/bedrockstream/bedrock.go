@@ -119,6 +119,7 @@ type Reader struct {
 	// not read again.
 	layout adapter.Layout
 	kept   deltaKept
+	deltas int    // the contentBlockDelta payloads of the stream so far
 	errMsg []byte // an exception's message
 }
 

@@ -46,6 +46,11 @@ func (r *Reader) parse(known string, payload []byte) error {
 		if r.fastBlock(known, payload) {
 			return nil
 		}
+	case "messageStart", "messageStop", "metadata":
+		r.resetPayload()
+		if r.fastOther(known, payload) {
+			return nil
+		}
 	}
 	return r.parseSlow(known, payload)
 }

@@ -21,11 +21,38 @@ import (
 // (adapter.Layout), reading only the values that change: the input or text,
 // and the index once it has changed.
 
+// fastOther reads the payload of a messageStart, messageStop or metadata
+// event (known) into r as parse does, and reports whether it did: their
+// members are checked and skipped, but for messageStop's stopReason.
+func (r *Reader) fastOther(known string, payload []byte) bool {
+	var names adapter.Names
+	switch known {
+	case "messageStart":
+		names = startNames
+	case "messageStop":
+		names = stopNames
+		r.stop = r.stop[:0]
+	}
+	return adapter.FastRoot(payload, names, func(name []byte, i int) int {
+		if known == "messageStop" && string(name) == "stopReason" {
+			var j int
+			r.stop, _, j = adapter.NullableString(r.stop, payload, i)
+			return j
+		}
+		return fastSkip(payload, i, name, names)
+	})
+}
+
 // fastDelta reads the payload of a contentBlockDelta event into r as
 // parse does: of the layout learned from the payload before, or else read
 // by fastBlock, whose layout it then learns. It reports false on any
 // difference.
 func (r *Reader) fastDelta(payload []byte) bool {
+	if r.deltas++; r.deltas <= learnAfter {
+		// A short stream is read without learning: a Layout's buffers
+		// cost more than it saves over a few payloads.
+		return r.fastBlock("contentBlockDelta", payload)
+	}
 	r.delta = r.kept.delta
 	if r.layout.Match(payload, func(id uint8, i int) int { return r.fastSlot(id, payload, i) }) {
 		return true
@@ -41,6 +68,10 @@ func (r *Reader) fastDelta(payload []byte) bool {
 	}
 	return true
 }
+
+// learnAfter is the number of contentBlockDelta payloads of a stream
+// read before fastDelta learns their layout.
+const learnAfter = 4
 
 // deltaKept are the fields of the contentBlockDelta payload whose layout
 // r.layout learned that are not read again from the payloads of that

@@ -16,10 +16,11 @@ type bedrockParsed struct {
 	Start, Delta  blockKind
 	ID, Name, Str string
 	HasStr        bool
+	Stop          string
 }
 
 func (r *Reader) parsed() bedrockParsed {
-	return bedrockParsed{r.index, r.hasIndex, r.start, r.delta, string(r.id), string(r.name), string(r.str), r.hasStr}
+	return bedrockParsed{r.index, r.hasIndex, r.start, r.delta, string(r.id), string(r.name), string(r.str), r.hasStr, string(r.stop)}
 }
 
 // blockFastVsSlow checks parse and the fast path against the token
@@ -40,7 +41,13 @@ func blockFastVsSlow(event string, data []byte) (took bool, problem string) {
 		func(data []byte) (bedrockParsed, bool) {
 			var r Reader
 			r.resetPayload()
-			ok := r.fastBlock(event, data)
+			var ok bool
+			switch event {
+			case "messageStart", "messageStop", "metadata":
+				ok = r.fastOther(event, data)
+			default:
+				ok = r.fastBlock(event, data)
+			}
 			return r.parsed(), ok
 		})
 }
@@ -78,13 +85,25 @@ func TestFastBlock(t *testing.T) {
 		{"contentBlockStart", `{"contentBlockIndex":0,"start":{"toolUse":{"toolUseId":null,"name":"f"}}}`, false},
 		{"contentBlockStart", `{"contentBlockIndex":0,"start":{"toolUse":{"tooluseid":"t","name":"f"}}}`, false},
 		{"contentBlockStart", `{"contentBlockIndex":0,"start":{"toolUse":{"toolUseId":"t"},"image":{}}}`, false},
+		// The other events, checked and skipped but for stopReason.
+		{"messageStart", `{"role":"assistant","p":"abc"}`, true},
+		{"messageStart", `{"Role":"assistant"}`, false},
+		{"messageStart", `{"role":"assistant","role":"user"}`, false},
+		{"messageStop", `{"stopReason":"tool_use","additionalModelResponseFields":{"a":[1]}}`, true},
+		{"messageStop", `{"stopReason":null}`, true},
+		{"messageStop", `{"stopreason":"end_turn"}`, false},
+		{"messageStop", `{"stopReason":1}`, false},
+		{"metadata", `{"usage":{"inputTokens":1,"outputTokens":2},"metrics":{"latencyMs":3}}`, true},
+		{"metadata", `{"usage":{"a":1,"a":2}}`, false},
+		{"metadata", `{"usage":{},"Usage":{}}`, false},
+		{"metadata", `{"usage":{}}x`, false},
 	} {
 		wiretest.CheckFastCase(t, tc.data, tc.took, func(data []byte) (bool, string) { return blockFastVsSlow(tc.event, data) })
 	}
 }
 
 // blockEvents are the event types whose payloads the fast path reads.
-var blockEvents = []string{"contentBlockStart", "contentBlockDelta", "contentBlockStop"}
+var blockEvents = []string{"contentBlockStart", "contentBlockDelta", "contentBlockStop", "messageStart", "messageStop", "metadata"}
 
 // blockPayload makes the payload of a content block event: an index, a
 // start or a delta of any kind, members in random order, some repeated,
@@ -119,6 +138,8 @@ func blockPayload(rng *rand.Rand) []byte {
 		pick(`"toolUse":`+rare(toolDelta, "null", "[]", `{}`), `"text":`+rare(str(), "null", "1"),
 			rare(`"citation":{"title":"t"}`, `"reasoningContent":{"text":"r"}`, `"text":"a","toolUse":{"input":"b"}`)))...)
 	members := some(
+		`"stopReason":`+rare(pick(`"tool_use"`, "null"), "1", `{}`),
+		`"role":"assistant"`,
 		`"contentBlockIndex":`+rare(pick("0", "1", "7"), "null", "-1", "01", "2147483648", `"0"`, "1.5"),
 		`"start":`+rare(start, "null", "1"),
 		`"delta":`+rare(delta, "null", `"d"`),
