@@ -2,7 +2,6 @@ package bedrockstream
 
 import (
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"github.com/argstream/argstream/internal/testutil/jsonlayout"
@@ -27,29 +26,18 @@ func (r *Reader) parsed() bedrockParsed {
 // decoder (wiretest.FastVsSlow) on the payload of an event, and reports
 // whether the fast path took it.
 func blockFastVsSlow(event string, data []byte) (took bool, problem string) {
-	return wiretest.FastVsSlow(data,
-		func(data []byte) (bedrockParsed, error) {
-			var r Reader
-			err := r.parse(event, data)
-			return r.parsed(), err
-		},
-		func(data []byte) (bedrockParsed, error) {
-			var r Reader
-			err := r.parseSlow(event, data)
-			return r.parsed(), err
-		},
-		func(data []byte) (bedrockParsed, bool) {
-			var r Reader
+	return wiretest.FastVsSlowOn(data,
+		func(r *Reader, data []byte) error { return r.parse(event, data) },
+		func(r *Reader, data []byte) error { return r.parseSlow(event, data) },
+		func(r *Reader, data []byte) bool {
 			r.resetPayload()
-			var ok bool
 			switch event {
 			case "messageStart", "messageStop", "metadata":
-				ok = r.fastOther(event, data)
-			default:
-				ok = r.fastBlock(event, data)
+				return r.fastOther(event, data)
 			}
-			return r.parsed(), ok
-		})
+			return r.fastBlock(event, data)
+		},
+		(*Reader).parsed)
 }
 
 func TestFastBlock(t *testing.T) {
@@ -113,22 +101,7 @@ func blockPayload(rng *rand.Rand) []byte {
 	d := wiretest.Draw{Rand: rng}
 	pick, rare := d.Pick, d.Rare
 	str := func() string { return `"` + d.Chars(8) + `"` }
-	object := func(members ...string) string {
-		rng.Shuffle(len(members), func(i, j int) { members[i], members[j] = members[j], members[i] })
-		if len(members) > 0 && rng.IntN(12) == 0 {
-			members = append(members, members[rng.IntN(len(members))])
-		}
-		return "{" + strings.Join(members, ",") + "}"
-	}
-	some := func(members ...string) []string {
-		var kept []string
-		for _, m := range members {
-			if rng.IntN(4) != 0 {
-				kept = append(kept, m)
-			}
-		}
-		return kept
-	}
+	object, some := d.Object, d.Some
 	toolStart := object(some(`"toolUseId":`+rare(`"tooluse_1"`, "null", str(), "1"), `"name":`+rare(`"get_weather"`, "null", str()),
 		rare(`"x":1`, `"tooluseid":"t"`, `"type":"tool"`))...)
 	start := object(append(some(rare(`"x":null`, `"image":{}`, `"toolUse":null`, `"ToolUse":{}`, `"tooluse":null`)),

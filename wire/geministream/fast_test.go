@@ -50,22 +50,7 @@ func (r *Reader) parsed() geminiParsed {
 // decoder (wiretest.FastVsSlow), and reports whether the fast path took
 // data.
 func geminiFastVsSlow(data []byte) (took bool, problem string) {
-	return wiretest.FastVsSlow(data,
-		func(data []byte) (geminiParsed, error) {
-			var r Reader
-			err := r.parse(data)
-			return r.parsed(), err
-		},
-		func(data []byte) (geminiParsed, error) {
-			var r Reader
-			err := r.parseSlow(data)
-			return r.parsed(), err
-		},
-		func(data []byte) (geminiParsed, bool) {
-			var r Reader
-			ok := r.fastParse(data)
-			return r.parsed(), ok
-		})
+	return wiretest.FastVsSlowOn(data, (*Reader).parse, (*Reader).parseSlow, (*Reader).fastParse, (*Reader).parsed)
 }
 
 func TestFastParse(t *testing.T) {
@@ -128,22 +113,7 @@ func geminiEvent(rng *rand.Rand) []byte {
 	d := wiretest.Draw{Rand: rng}
 	pick, rare := d.Pick, d.Rare
 	str := func() string { return `"` + d.Chars(8) + `"` }
-	object := func(members ...string) string {
-		rng.Shuffle(len(members), func(i, j int) { members[i], members[j] = members[j], members[i] })
-		if len(members) > 0 && rng.IntN(12) == 0 {
-			members = append(members, members[rng.IntN(len(members))])
-		}
-		return "{" + strings.Join(members, ",") + "}"
-	}
-	some := func(members ...string) []string {
-		var kept []string
-		for _, m := range members {
-			if rng.IntN(3) != 0 {
-				kept = append(kept, m)
-			}
-		}
-		return kept
-	}
+	object, some := d.Object, d.Some
 	args := func() string {
 		return rare(object(some(`"path":`+str(), `"content":`+str(), `"n":[1,2.5e3,true,null,{"a":"b"}]`, `"o":{"p":{"q":[]}}`)...),
 			"null", "[]", `"x"`, `{"a":1,"a":2}`, `{"\u0061":1}`, `{"a":01}`, `{"a":[1,]}`, `{"a":tru}`)

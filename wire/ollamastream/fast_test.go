@@ -1,6 +1,7 @@
 package ollamastream
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -38,22 +39,7 @@ func (r *Reader) parsed() ollamaParsed {
 // decoder (wiretest.FastVsSlow), and reports whether the fast path took
 // the line.
 func ollamaFastVsSlow(data []byte) (took bool, problem string) {
-	return wiretest.FastVsSlow(data,
-		func(data []byte) (ollamaParsed, error) {
-			var r Reader
-			err := r.parse(data)
-			return r.parsed(), err
-		},
-		func(data []byte) (ollamaParsed, error) {
-			var r Reader
-			err := r.parseSlow(data)
-			return r.parsed(), err
-		},
-		func(data []byte) (ollamaParsed, bool) {
-			var r Reader
-			ok := r.fastParse(data)
-			return r.parsed(), ok
-		})
+	return wiretest.FastVsSlowOn(data, (*Reader).parse, (*Reader).parseSlow, (*Reader).fastParse, (*Reader).parsed)
 }
 
 func TestFastParse(t *testing.T) {
@@ -98,22 +84,7 @@ func ollamaLine(rng *rand.Rand) []byte {
 	d := wiretest.Draw{Rand: rng}
 	pick, rare := d.Pick, d.Rare
 	str := func() string { return `"` + d.Chars(8) + `"` }
-	object := func(members ...string) string {
-		rng.Shuffle(len(members), func(i, j int) { members[i], members[j] = members[j], members[i] })
-		if len(members) > 0 && rng.IntN(12) == 0 {
-			members = append(members, members[rng.IntN(len(members))])
-		}
-		return "{" + strings.Join(members, ",") + "}"
-	}
-	some := func(members ...string) []string {
-		var kept []string
-		for _, m := range members {
-			if rng.IntN(4) != 0 {
-				kept = append(kept, m)
-			}
-		}
-		return kept
-	}
+	object, some := d.Object, d.Some
 	call := func(k int) string {
 		args := rare(object(some(`"path":`+str(), `"content":`+str(), `"n":[1,2.5e3,true,null,{"a":"b"}]`, `"o":{"p":{"q":[]}}`)...),
 			"null", "[]", `"{}"`, `{"a":1,"a":2}`, `{"\u0061":1}`, `{"a":01}`, `{"a":[1,]}`)
@@ -166,23 +137,26 @@ func FuzzFastParse(f *testing.F) {
 	wiretest.FuzzFastPath(f, ollamaLine, ollamaFastVsSlow)
 }
 
-// checkBreaksByte is checkBreaks as it was, byte by byte: the reference.
-func checkBreaksByte(b []byte) error {
-	for i := 0; i < len(b); i++ {
-		switch c := b[i]; {
-		case c == '\r':
-			return fmt.Errorf("a CR at byte %d, which ends a line for some readers", i)
-		case c == 0xc2 && i+1 < len(b) && b[i+1] == 0x85:
-			return fmt.Errorf("a U+0085 at byte %d, which ends a line for some readers", i)
-		case c == 0xe2 && i+2 < len(b) && b[i+1] == 0x80 && (b[i+2] == 0xa8 || b[i+2] == 0xa9):
-			return fmt.Errorf("a U+%04X at byte %d, which ends a line for some readers", 0x2028+int(b[i+2]-0xa8), i)
+// checkBreaksRef is checkBreaks written another way, the reference: the
+// first of the breaks that bytes.Index finds.
+func checkBreaksRef(b []byte) error {
+	first, what := len(b), ""
+	for _, br := range []string{"\r", "\u0085", "\u2028", "\u2029"} {
+		if i := bytes.Index(b, []byte(br)); i >= 0 && i < first {
+			first, what = i, br
 		}
 	}
-	return nil
+	switch what {
+	case "":
+		return nil
+	case "\r":
+		return fmt.Errorf("a CR at byte %d, which ends a line for some readers", first)
+	}
+	return fmt.Errorf("a U+%04X at byte %d, which ends a line for some readers", []rune(what)[0], first)
 }
 
 // TestPropertyCheckBreaks: checkBreaks, which looks for the bytes that
-// may begin a line break, finds what the byte-by-byte loop finds, on
+// may begin a line break, finds what the reference finds, on
 // lines dense in those bytes and their near misses.
 func TestPropertyCheckBreaks(t *testing.T) {
 	pieces := []string{"a", "é", "\u0085", "\u2028", "\u2029", "\r", "\xc2", "\xe2", "\xe2\x80", "—", "€", "…", "\xc2\xa0", `\r`, "😀"}
@@ -192,9 +166,9 @@ func TestPropertyCheckBreaks(t *testing.T) {
 			b.WriteString(pieces[rng.IntN(len(pieces))])
 		}
 		line := []byte(b.String())
-		got, want := fmt.Sprint(checkBreaks(line)), fmt.Sprint(checkBreaksByte(line))
+		got, want := fmt.Sprint(checkBreaks(line)), fmt.Sprint(checkBreaksRef(line))
 		if got != want {
-			return false, fmt.Sprintf("%q: checkBreaks: %s, byte by byte: %s", line, got, want)
+			return false, fmt.Sprintf("%q: checkBreaks: %s, the reference: %s", line, got, want)
 		}
 		return got == "<nil>", ""
 	})
