@@ -112,8 +112,15 @@ type Reader struct {
 	delta    blockKind // contentBlockDelta's delta member
 	str      []byte    // the delta's text or input
 	hasStr   bool
-	members  int    // the non-null members of the union being read
-	errMsg   []byte // an exception's message
+	members  int // the non-null members of the union being read
+
+	// layout is the layout of the last contentBlockDelta payload that
+	// fastBlock read (fast.go), kept the fields of it that fastSlot does
+	// not read again.
+	layout adapter.Layout
+	kept   deltaKept
+	deltas int    // the contentBlockDelta payloads of the stream so far
+	errMsg []byte // an exception's message
 }
 
 // blockKind is what a content block is, for the deltas that may come for
@@ -234,9 +241,11 @@ func (r *Reader) message(b []byte) error {
 			known = e
 			break
 		}
+	}
+	for _, e := range eventTypes {
 		// aws-sdk-go-v2 matches event types under case folding: a
 		// "ContentBlockDelta" would be read by some SDKs and not others.
-		if strings.EqualFold(string(et), e) {
+		if known == "" && strings.EqualFold(string(et), e) {
 			return r.malformed(fmt.Errorf(":event-type %q is %s in another case", et, e))
 		}
 	}

@@ -32,12 +32,41 @@ var (
 )
 
 // parse decodes payload, of the event type known ("" for one to come, or
-// "exception"), into r.
+// "exception"), into r: a content block event's by the fast path (fast.go)
+// if it reads it, or else by the token decoder.
 func (r *Reader) parse(known string, payload []byte) error {
+	switch known {
+	case "contentBlockDelta":
+		r.resetPayload()
+		if r.fastDelta(payload) {
+			return nil
+		}
+	case "contentBlockStart", "contentBlockStop":
+		r.resetPayload()
+		if r.fastBlock(known, payload) {
+			return nil
+		}
+	case "messageStart", "messageStop", "metadata":
+		r.resetPayload()
+		if r.fastOther(known, payload) {
+			return nil
+		}
+	}
+	return r.parseSlow(known, payload)
+}
+
+// resetPayload empties the fields of the payload read.
+func (r *Reader) resetPayload() {
 	r.index, r.hasIndex = 0, false
 	r.start, r.id, r.name = blockNone, r.id[:0], r.name[:0]
 	r.delta, r.str, r.hasStr = blockNone, r.str[:0], false
 	r.errMsg = r.errMsg[:0]
+}
+
+// parseSlow decodes payload, of the event type known, into r with the
+// token decoder.
+func (r *Reader) parseSlow(known string, payload []byte) error {
+	r.resetPayload()
 	r.dec.Reset(payload)
 	var err error
 	switch known {

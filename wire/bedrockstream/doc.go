@@ -147,8 +147,11 @@
 // # Memory
 //
 // Read reads each message into a buffer that grows to the largest message
-// (at most [MaxMessageSize]) and is kept for the stream, and decodes its
-// payload with jsontext tokens into buffers kept too: once they have
+// (at most [MaxMessageSize]) and is kept for the stream, and reads its
+// payload with a byte scanner, in any layout (the payloads it does not
+// take, and exceptions, with jsontext tokens), into buffers kept too; the
+// contentBlockDelta payloads of the layout read last, after the first few
+// of a stream, by comparing their bytes with it: once the buffers have
 // grown, Read does not allocate per message (TestAllocs). It allocates per
 // stream (its Reader, buffers and block map) and per tool call (the
 // strings of its id and name). The text given to wire.OnText and

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/toolcall"
@@ -262,6 +263,27 @@ func TestBodyError(t *testing.T) {
 	err := Read(context.Background(), io.MultiReader(bytes.NewReader(msgStart()), errReader{boom}), toolcall.New())
 	if !errors.Is(err, boom) || !strings.Contains(err.Error(), "message 2 (byte") {
 		t.Errorf("%v", err)
+	}
+}
+
+// TestNoProgress: a body whose reads bring nothing, and no error, ends the
+// stream with io.ErrNoProgress, where io.ReadFull would wait forever; one
+// that brings the messages a byte at a time, or several in a read, is read
+// whole.
+func TestNoProgress(t *testing.T) {
+	err := Read(context.Background(), io.MultiReader(bytes.NewReader(msgStart()), errReader{nil}), toolcall.New())
+	if !errors.Is(err, io.ErrNoProgress) || !strings.Contains(err.Error(), "message 2 (byte") {
+		t.Errorf("%v", err)
+	}
+	s := stream(msgStart(), toolStart(0, "t1", "get"), toolDelta(0, `{"a":`), toolDelta(0, `1}`), blockStop(0), msgStop("tool_use"), metadata())
+	for _, body := range []io.Reader{iotest.OneByteReader(bytes.NewReader(s)), bytes.NewReader(s), iotest.HalfReader(bytes.NewReader(s))} {
+		resp := toolcall.New()
+		if err := Read(context.Background(), body, resp); err != nil {
+			t.Fatal(err)
+		}
+		if res := resp.End(); len(res) != 1 || string(res[0].Arguments) != `{"a":1}` {
+			t.Errorf("%+v", res)
+		}
 	}
 }
 

@@ -108,7 +108,9 @@ func decode(b []byte, m *message) error {
 		return fmt.Errorf("message CRC is %#08x, the message's is %#08x", got, want)
 	}
 	hend := preludeLen + int(binary.BigEndian.Uint32(b[4:8]))
-	*m = message{payload: b[hend:end]}
+	// names is written before it is read: only the headers' values are
+	// emptied, not the whole message (most of it names).
+	m.values, m.has, m.payload = [len(knownHeaders)][]byte{}, [len(knownHeaders)]bool{}, b[hend:end]
 	return m.headers(b, hend)
 }
 
@@ -182,6 +184,11 @@ func (m *message) headers(b []byte, hend int) error {
 // in any case, or -1.
 func knownIndex(name []byte) int {
 	for k, h := range knownHeaders {
+		if string(name) == h {
+			return k // as it is written, mostly
+		}
+	}
+	for k, h := range knownHeaders {
 		if len(name) == len(h) && bytes.EqualFold(name, []byte(h)) {
 			return k
 		}
@@ -190,12 +197,20 @@ func knownIndex(name []byte) int {
 }
 
 // frames cuts a body into messages, in a buffer that grows to the largest
-// message and is reused.
+// message and is reused. It reads the body 4 KiB at a time (or a message's
+// size, if larger), not once for each prelude and once for each rest of a
+// message: the messages a read brings whole are cut from the buffer without
+// reading again.
 type frames struct {
-	body io.Reader
-	buf  []byte
-	off  int64 // the offset in the body of the next message
+	body       io.Reader
+	buf        []byte
+	start, end int   // buf[start:end] is read, and not yet returned
+	err        error // the body's error, once it has returned one
+	off        int64 // the offset in the body of the next message
 }
+
+// framesRead is the least that frames asks the body for at a time.
+const framesRead = 4096
 
 // next returns the next message, whole, borrowed until the next call. It
 // returns io.EOF at the end of the body between two messages; an error
@@ -203,33 +218,60 @@ type frames struct {
 // *frameError for a prelude that is wrong (it reads no further); and the
 // body's own errors.
 func (f *frames) next() ([]byte, error) {
-	if cap(f.buf) < preludeLen {
-		f.buf = make([]byte, 0, 4096)
-	}
-	p := f.buf[:preludeLen]
-	if n, err := io.ReadFull(f.body, p); err != nil {
-		if err == io.ErrUnexpectedEOF {
-			return nil, fmt.Errorf("cut in the prelude, after %d of its 12 bytes: %w", n, err)
+	if err := f.fill(preludeLen); err != nil {
+		switch n := f.end - f.start; {
+		case err == io.EOF && n == 0:
+			return nil, io.EOF
+		case err == io.EOF:
+			return nil, fmt.Errorf("cut in the prelude, after %d of its 12 bytes: %w", n, io.ErrUnexpectedEOF)
 		}
 		return nil, err
 	}
-	total, err := checkPrelude(p)
+	total, err := checkPrelude(f.buf[f.start : f.start+preludeLen])
 	if err != nil {
 		return nil, &frameError{err}
 	}
-	if cap(f.buf) < int(total) {
-		nb := make([]byte, total, max(int(total), 2*cap(f.buf)))
-		copy(nb, p)
-		f.buf = nb
-	}
-	b := f.buf[:total]
-	if n, err := io.ReadFull(f.body, b[preludeLen:]); err != nil {
-		if err == io.EOF || err == io.ErrUnexpectedEOF {
-			return nil, fmt.Errorf("cut after %d of its %d bytes: %w", preludeLen+n, total, io.ErrUnexpectedEOF)
+	if err := f.fill(int(total)); err != nil {
+		if err == io.EOF {
+			return nil, fmt.Errorf("cut after %d of its %d bytes: %w", f.end-f.start, total, io.ErrUnexpectedEOF)
 		}
 		return nil, err
 	}
+	b := f.buf[f.start : f.start+int(total) : f.start+int(total)]
+	f.start += int(total)
 	return b, nil
+}
+
+// fill reads the body until need bytes are read and not returned, or it
+// fails: the body's error then (io.EOF at its end), kept for the next
+// calls, or io.ErrNoProgress after 100 reads of nothing.
+func (f *frames) fill(need int) error {
+	for empty := 0; f.end-f.start < need; {
+		if f.err != nil {
+			return f.err
+		}
+		if f.start > 0 { // the messages returned are given up
+			f.end = copy(f.buf, f.buf[f.start:f.end])
+			f.start = 0
+		}
+		if len(f.buf) < need {
+			nb := make([]byte, max(need, 2*len(f.buf), framesRead))
+			copy(nb, f.buf[:f.end])
+			f.buf = nb
+		}
+		n, err := f.body.Read(f.buf[f.end:])
+		if n < 0 || n > len(f.buf)-f.end {
+			n, err = 0, fmt.Errorf("the body's Read returned %d bytes", n)
+		}
+		f.end += n
+		f.err = err
+		if n == 0 && err == nil {
+			if empty++; empty == 100 {
+				f.err = io.ErrNoProgress
+			}
+		}
+	}
+	return nil
 }
 
 // frameError is a prelude that next refused.

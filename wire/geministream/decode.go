@@ -26,17 +26,32 @@ var (
 	partialNames  = adapter.Names{"jsonPath", "stringValue", "numberValue", "boolValue", "nullValue", "willContinue"}
 )
 
-// parse decodes the fields of one event's data into r.
+// parse decodes the fields of one event's data into r: by the fast path
+// (fast.go) if it reads them, or else by the token decoder.
 func (r *Reader) parse(data []byte) error {
-	r.hasError = false
-	r.errCode, r.errMessage, r.errStatus = r.errCode[:0], r.errMessage[:0], r.errStatus[:0]
-	r.block = r.block[:0]
-	r.hasChosen = false
+	if r.fastParse(data) {
+		return nil
+	}
+	return r.parseSlow(data)
+}
+
+// parseSlow decodes the fields of one event's data into r with the token
+// decoder.
+func (r *Reader) parseSlow(data []byte) error {
+	r.resetEvent()
 	r.dec.Reset(data)
 	if err := r.dec.Root(rootNames, r.field); err != nil {
 		return r.malformed(err)
 	}
 	return nil
+}
+
+// resetEvent empties the fields of the event read.
+func (r *Reader) resetEvent() {
+	r.hasError = false
+	r.errCode, r.errMessage, r.errStatus = r.errCode[:0], r.errMessage[:0], r.errStatus[:0]
+	r.block = r.block[:0]
+	r.hasChosen = false
 }
 
 // spelling refuses key, a member name of the object at where that Read
@@ -167,6 +182,18 @@ func (r *Reader) contentField(key []byte) error {
 // part reads the element i of a candidate's parts into the next part of
 // r.cur, reusing its buffers.
 func (r *Reader) part(i int) error {
+	p := r.nextPart()
+	if err := r.dec.Object(partNames, r.partField); err != nil {
+		return err
+	}
+	if p.kind == partCall {
+		r.cur.calls++
+	}
+	return nil
+}
+
+// nextPart returns the next part of r.cur, emptied, its buffers reused.
+func (r *Reader) nextPart() *part {
 	c := &r.cur
 	if c.n == len(c.parts) {
 		c.parts = append(c.parts, part{})
@@ -174,14 +201,8 @@ func (r *Reader) part(i int) error {
 	p := &c.parts[c.n]
 	c.n++
 	p.kind, p.thought, p.more, p.partial, p.hasArgs, p.np = partOther, false, false, false, false, 0
-	p.text, p.name, p.id, p.args = p.text[:0], p.name[:0], p.id[:0], p.args[:0]
-	if err := r.dec.Object(partNames, r.partField); err != nil {
-		return err
-	}
-	if p.kind == partCall {
-		c.calls++
-	}
-	return nil
+	p.text, p.name, p.id, p.args, p.whole = p.text[:0], p.name[:0], p.id[:0], p.args[:0], nil
+	return p
 }
 
 // partWhere is the JSON pointer of the part being read.

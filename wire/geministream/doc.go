@@ -190,9 +190,12 @@
 //
 // # Memory
 //
-// The data of each event is decoded with jsontext tokens into buffers that
-// Read keeps for the stream: once they have grown to the largest event, Read
-// does not allocate per event (a reused Response not allocating either).
+// The data of each event is read by a byte scanner (in any layout; the
+// events it does not take, with jsontext tokens) into buffers that Read
+// keeps for the stream, a whole function call's args object checked once
+// and handed to the Response from the event's data, not copied: once the
+// buffers have grown to the largest event, Read does not allocate per
+// event (a reused Response not allocating either).
 // It allocates per stream (its Reader and buffers) and per function call
 // (the strings of its name and id, and the set of the ids, with the first
 // id). Streamed arguments are written into buffers kept for the stream

@@ -109,6 +109,7 @@ type part struct {
 	text     []byte       // a text part's text
 	name, id []byte       // a function call's
 	args     []byte       // a function call's args object, as it came; empty if none
+	whole    []byte       // or, read by the fast path, that object in the event's data
 	hasArgs  bool         // a function call with args (not null)
 	partial  bool         // a function call with partialArgs (not null)
 	more     bool         // a function call with willContinue true
@@ -327,6 +328,9 @@ func (r *Reader) call(p *part) error {
 		r.touched = append(r.touched, i)
 	}
 	args := p.args
+	if p.whole != nil {
+		args = p.whole
+	}
 	if p.begins {
 		r.calls++
 		c := fragment.Call{Index: i, Name: string(p.name)}

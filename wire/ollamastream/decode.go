@@ -21,10 +21,25 @@ var (
 	functionNames = adapter.Names{"index", "name", "arguments"}
 )
 
-// parse decodes one line into r's fields, and checks its tool calls.
+// parse decodes one line into r's fields, and checks its tool calls: by the
+// fast path (fast.go) if it reads them, or else by the token decoder.
 func (r *Reader) parse(b []byte) error {
+	if r.fastParse(b) {
+		return nil
+	}
+	return r.parseSlow(b)
+}
+
+// resetLine empties the fields of the line read.
+func (r *Reader) resetLine() {
 	r.text, r.thinking, r.reason, r.errMsg = r.text[:0], r.thinking[:0], r.reason[:0], r.errMsg[:0]
 	r.isDone, r.hasError, r.nCalls = false, false, 0
+}
+
+// parseSlow decodes one line into r's fields with the token decoder, and
+// checks its tool calls.
+func (r *Reader) parseSlow(b []byte) error {
+	r.resetLine()
 	r.dec.Reset(b)
 	if err := r.dec.Root(lineNames, r.field); err != nil {
 		return err
@@ -100,17 +115,23 @@ func (r *Reader) messageField(key []byte) (err error) {
 // call reads the element i of message.tool_calls into the next call of
 // r.calls, reusing its buffers.
 func (r *Reader) call(i int) error {
+	r.nextCall()
+	if r.dec.Kind() != '{' {
+		return r.notA(fmt.Sprintf("/message/tool_calls/%d", i), "object")
+	}
+	return r.dec.Object(callNames, r.callField)
+}
+
+// nextCall returns the next call of r.calls, emptied, its buffers reused.
+func (r *Reader) nextCall() *call {
 	if r.nCalls == len(r.calls) {
 		r.calls = append(r.calls, call{})
 	}
 	c := &r.calls[r.nCalls]
 	r.nCalls++
-	c.id, c.name, c.args = c.id[:0], c.name[:0], c.args[:0]
+	c.id, c.name, c.args, c.whole = c.id[:0], c.name[:0], c.args[:0], nil
 	c.hasFunction, c.hasName, c.hasArgs = false, false, false
-	if r.dec.Kind() != '{' {
-		return r.notA(fmt.Sprintf("/message/tool_calls/%d", i), "object")
-	}
-	return r.dec.Object(callNames, r.callField)
+	return c
 }
 
 func (r *Reader) callField(key []byte) (err error) {

@@ -121,8 +121,10 @@
 //
 // # Memory
 //
-// Each line is decoded with jsontext tokens into buffers kept for the
-// stream, and the lines are read into one buffer, which grows to the
+// Each line is read by a byte scanner (in any layout; the lines it does
+// not take, with jsontext tokens) into buffers kept for the stream, a tool
+// call's arguments object checked once and handed to the Response from the
+// line, not copied; and the lines are read into one buffer, which grows to the
 // longest line: once they have grown, Read does not allocate per line (a
 // reused Response not allocating either). It allocates per stream (its
 // Reader and buffers) and per tool call (the strings of its id and name).

@@ -103,6 +103,7 @@ type Reader struct {
 // call is one element of a line's message.tool_calls.
 type call struct {
 	id, name, args []byte
+	whole          []byte // or, read by the fast path, the arguments object in the line
 	hasFunction    bool
 	hasName        bool
 	hasArgs        bool
@@ -192,7 +193,11 @@ func (r *Reader) step(b []byte, atEOF bool) error {
 		if err := r.resp.Start(fragment.Call{Index: index, ID: string(c.id), Name: string(c.name)}, nil); err != nil {
 			return err
 		}
-		if err := r.resp.Chunk(index, c.args); err != nil {
+		args := c.args
+		if c.whole != nil {
+			args = c.whole
+		}
+		if err := r.resp.Chunk(index, args); err != nil {
 			return err
 		}
 		if err := r.resp.Stop(index); err != nil {
@@ -215,7 +220,19 @@ func (r *Reader) step(b []byte, atEOF bool) error {
 // Python client (httpx, str.splitlines) at these too. JSON allows a CR as
 // white space between tokens, and the others raw in strings.
 func checkBreaks(b []byte) error {
-	for i := 0; i < len(b); i++ {
+	// The bytes that may begin one are found with the vectorized
+	// bytes.IndexByte, each one's next place kept until it is passed, so
+	// that the line is scanned once for each.
+	leads := [...]byte{'\r', 0xc2, 0xe2}
+	var next [len(leads)]int
+	for k, c := range leads {
+		next[k] = indexFrom(b, 0, c)
+	}
+	for {
+		i := min(next[0], next[1], next[2])
+		if i == len(b) {
+			return nil
+		}
 		switch c := b[i]; {
 		case c == '\r':
 			return fmt.Errorf("a CR at byte %d, which ends a line for some readers", i)
@@ -224,8 +241,20 @@ func checkBreaks(b []byte) error {
 		case c == 0xe2 && i+2 < len(b) && b[i+1] == 0x80 && (b[i+2] == 0xa8 || b[i+2] == 0xa9):
 			return fmt.Errorf("a U+%04X at byte %d, which ends a line for some readers", 0x2028+int(b[i+2]-0xa8), i)
 		}
+		for k, c := range leads {
+			if next[k] == i {
+				next[k] = indexFrom(b, i+1, c)
+			}
+		}
 	}
-	return nil
+}
+
+// indexFrom returns the index of the first c in b[i:], or len(b).
+func indexFrom(b []byte, i int, c byte) int {
+	if j := bytes.IndexByte(b[i:], c); j >= 0 {
+		return i + j
+	}
+	return len(b)
 }
 
 // malformed wraps err, found in the current line.

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"io"
 	"iter"
+	"math"
 )
 
 // DefaultMaxEventSize is the limit on the size of one event when
@@ -581,7 +582,7 @@ func (r *Reader) startField() {
 func (r *Reader) appendValue(v []byte) {
 	switch r.field {
 	case fData:
-		r.data = append(r.data, v...)
+		r.data = append(r.grow(r.data, len(v)), v...)
 	case fEvent:
 		r.typ = append(r.typ, v...)
 	case fID:
@@ -592,6 +593,21 @@ func (r *Reader) appendValue(v []byte) {
 			}
 		}
 	}
+}
+
+// grow returns b with room for n more bytes. When it must grow, it at
+// least doubles, as bytes.Buffer does (but never past the event size
+// limit): append grows a large slice by a quarter at a time, which copies
+// an event of one long data line (a whole tool call's arguments) some
+// twenty times over as it is read, 4 KiB at a time.
+func (r *Reader) grow(b []byte, n int) []byte {
+	if cap(b)-len(b) >= n {
+		return b
+	}
+	c := max(len(b)+n, min(2*cap(b), int(min(r.max+1, math.MaxInt32))))
+	nb := make([]byte, len(b), c)
+	copy(nb, b)
+	return nb
 }
 
 // endLine ends a field or comment line at the line end c.

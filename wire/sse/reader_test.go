@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math/bits"
 	"strconv"
 	"strings"
 	"testing"
@@ -354,5 +355,24 @@ func TestAllocs(t *testing.T) {
 	t.Logf("%.0f allocations for %d events: %.4f per event", allocs, events, allocs/events)
 	if allocs != 0 {
 		t.Errorf("%.0f allocations per stream of %d events, want 0", allocs, events)
+	}
+}
+
+// TestLongLineMemory: an event of one long data line (a whole tool call's
+// arguments, as Gemini sends one) costs a fresh Reader a buffer that
+// doubles as it grows, from the 4 KiB of a read: 10 allocations for 1 MiB
+// and a few bytes (and the Reader's own, and the bytes.Reader), where
+// append's growth by a quarter took 20, copying the data each time.
+func TestLongLineMemory(t *testing.T) {
+	const size = 1 << 20
+	in := []byte("data: {\"a\":\"" + strings.Repeat("x", size) + "\"}\n\n")
+	allocs := testing.AllocsPerRun(5, func() {
+		r := NewReader(bytes.NewReader(in))
+		if !r.Next() || len(r.Event().Data) != size+8 {
+			t.Fatalf("no event of %d bytes: %v", size+8, r.Err())
+		}
+	})
+	if want := float64(bits.Len(size/readSize) + 5); allocs > want {
+		t.Errorf("%.0f allocations to read an event of %d bytes, want at most %.0f", allocs, size, want)
 	}
 }

@@ -111,6 +111,27 @@ func (d Draw) Rare(usual string, others ...string) string {
 	return d.Pick(others...)
 }
 
+// Object is a JSON object of members ("name":value, as JSON text) in a
+// random order, one time in 12 one of them twice.
+func (d Draw) Object(members ...string) string {
+	d.Shuffle(len(members), func(i, j int) { members[i], members[j] = members[j], members[i] })
+	if len(members) > 0 && d.IntN(12) == 0 {
+		members = append(members, members[d.IntN(len(members))])
+	}
+	return "{" + strings.Join(members, ",") + "}"
+}
+
+// Some is members, each kept with probability 3/4.
+func (d Draw) Some(members ...string) []string {
+	var kept []string
+	for _, m := range members {
+		if d.IntN(4) != 0 {
+			kept = append(kept, m)
+		}
+	}
+	return kept
+}
+
 // Chars is the text of a JSON string of fewer than n characters, mostly
 // valid (escapes and non-ASCII among them), sometimes not: a quote or a
 // backslash alone, a lone surrogate, bytes that are not UTF-8, a control
@@ -122,6 +143,27 @@ func (d Draw) Chars(n int) string {
 			`"`, `\`, `\ud800`, `\udc00`, "\xff", "\xed\xa0\x80", "\x01", "\x7f", `\x`, `\u00`))
 	}
 	return b.String()
+}
+
+// FastVsSlowOn is [FastVsSlow] with each of parse, slow and fast run on a
+// zero R of its own, and parsed returning the fields it read.
+func FastVsSlowOn[R, P any](data []byte, parse, slow func(*R, []byte) error, fast func(*R, []byte) bool, parsed func(*R) P) (took bool, problem string) {
+	return FastVsSlow(data,
+		func(data []byte) (P, error) {
+			var r R
+			err := parse(&r, data)
+			return parsed(&r), err
+		},
+		func(data []byte) (P, error) {
+			var r R
+			err := slow(&r, data)
+			return parsed(&r), err
+		},
+		func(data []byte) (P, bool) {
+			var r R
+			ok := fast(&r, data)
+			return parsed(&r), ok
+		})
 }
 
 // FastVsSlow checks an adapter's reading of one event's data, each of the

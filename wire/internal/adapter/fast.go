@@ -532,3 +532,58 @@ func Index(data []byte, i int) (n int64, j int, ok bool) {
 	}
 	return n, j, true
 }
+
+// Elements reads the array at data[i:], calling elem with the position of
+// each element and the index of its first byte; elem reads the element and
+// returns the index of the byte after it, or -1. Elements returns the index
+// of the byte after the array, or -1 (also for anything but an array: a
+// null is the [Decoder]'s to decide).
+func Elements(data []byte, i int, elem func(k, i int) int) int {
+	if i >= len(data) || data[i] != '[' {
+		return -1
+	}
+	if i = SkipSpace(data, i+1); i < len(data) && data[i] == ']' {
+		return i + 1
+	}
+	for k := 0; ; k++ {
+		var more bool
+		if i, more = Next(data, elem(k, i), ']'); !more {
+			return i
+		}
+	}
+}
+
+// Bool reads the true, false or null (false) at data[i:] into *b, and
+// returns the index of the byte after it, or -1 for anything else.
+func Bool(data []byte, i int, b *bool) int {
+	switch {
+	case HasAt(data, i, "true"):
+		*b = true
+		return i + 4
+	case HasAt(data, i, "false"):
+		*b = false
+		return i + 5
+	case HasAt(data, i, "null"):
+		*b = false
+		return i + 4
+	}
+	return -1
+}
+
+// Null returns the index of the byte after the null at data[i:], or -1.
+func Null(data []byte, i int) int { return literal(data, i, "null") }
+
+// OtherCase reports whether name, printable ASCII (as [Members] gives it),
+// is equal under case folding to one of known without being it: a name the
+// [Decoder] refuses in an object read with known. [Members] finds those
+// only for a name with an upper-case letter, as it takes known in lower
+// case; an adapter whose names are in camel case ("toolUse") calls
+// OtherCase for each name it does not read.
+func OtherCase(name []byte, known Names) bool {
+	for _, k := range known {
+		if len(k) == len(name) && string(name) != k && bytes.EqualFold(name, []byte(k)) {
+			return true
+		}
+	}
+	return false
+}
