@@ -46,14 +46,16 @@ type call struct {
 	err         error
 	mismatch    *MismatchError // the first mismatch of a restatement
 	refused     error          // Refuse's error
-	// raw is a hash of the argument bytes fed, rawLen their length: a
+	// raw is a hash of the argument bytes fed, rawLen their length, if
+	// hashing (the Response has seen restatements: Response.restates): a
 	// restatement of the same bytes, as the Responses API restates its
 	// arguments up to three times, is the same value, with no parse of
 	// it. The hash's seed is random, each call's its own, so that
 	// nobody can write other bytes of the same hash but by chance (1 in
 	// 2^64).
-	raw    maphash.Hash
-	rawLen int
+	hashing bool
+	raw     maphash.Hash
+	rawLen  int
 }
 
 // Push implements [sink.Sink] for the call's Stream. As [sink.Multi] does, it
@@ -193,12 +195,16 @@ func (c *call) chunk(b []byte, s string) {
 	c.feeding = true
 	var err error
 	if b != nil {
-		c.raw.Write(b)
-		c.rawLen += len(b)
+		if c.hashing {
+			c.raw.Write(b)
+			c.rawLen += len(b)
+		}
 		err = c.stream.Feed(b)
 	} else {
-		c.raw.WriteString(s)
-		c.rawLen += len(s)
+		if c.hashing {
+			c.raw.WriteString(s)
+			c.rawLen += len(s)
+		}
 		_, err = c.stream.WriteString(s)
 	}
 	c.feeding = false
@@ -276,7 +282,7 @@ func (c *call) restate(args []byte) {
 	if c.err != nil {
 		return // failed already: nothing to compare
 	}
-	if len(args) == c.rawLen && c.raw.Sum64() == maphash.Bytes(c.raw.Seed(), args) {
+	if c.hashing && len(args) == c.rawLen && c.raw.Sum64() == maphash.Bytes(c.raw.Seed(), args) {
 		return // the bytes that streamed
 	}
 	if c.r.cfg.digestOnly {

@@ -8,8 +8,10 @@ import (
 
 // TestRestateSameBytes: a restatement of the very bytes that streamed is
 // not parsed again (the Responses API restates every call's arguments up
-// to three times); one written otherwise is parsed and compared, equal
-// or not; a chunked stream hashes as the whole.
+// to three times) once the Response has seen a restatement; one written
+// otherwise is parsed and compared, equal or not; a chunked stream hashes
+// as the whole. A Response learns that its wire restates at the first
+// restatement, whose calls do not hash.
 func TestRestateSameBytes(t *testing.T) {
 	const args = `{"path":"src/a.go","n":[1,2.5,true]}`
 	for _, tc := range []struct {
@@ -24,6 +26,7 @@ func TestRestateSameBytes(t *testing.T) {
 		{"another value", `{"path":"/etc/passwd"}`, true, true},
 	} {
 		r := New()
+		r.restates = true // as after a response whose calls were restated
 		c := fragment.Call{Index: 0, ID: "c", Name: "write"}
 		if err := r.Start(c, nil); err != nil {
 			t.Fatal(err)
@@ -47,6 +50,28 @@ func TestRestateSameBytes(t *testing.T) {
 		}
 		if mismatch := res[0].Err != nil; mismatch != tc.mismatch || res[0].Executable == tc.mismatch {
 			t.Errorf("%s: %+v, want a mismatch %v", tc.name, res[0], tc.mismatch)
+		}
+	}
+}
+
+func TestRestatesLearned(t *testing.T) {
+	const args = `{"a":1}`
+	r := New()
+	for round, parsed := range []bool{true, false} {
+		r.Reset()
+		c := fragment.Call{Index: 0, ID: "c", Name: "f"}
+		if err := r.Chunk(0, []byte(args)); err != nil {
+			t.Fatal(err)
+		}
+		r.restated = nil
+		if err := r.Restate(c, []byte(args)); err != nil {
+			t.Fatal(err)
+		}
+		if got := r.restated != nil; got != parsed {
+			t.Errorf("response %d: parsed %v, want %v", round, got, parsed)
+		}
+		if res := r.End(); !res[0].Executable {
+			t.Errorf("response %d: %+v", round, res[0])
 		}
 	}
 }

@@ -170,6 +170,11 @@ type Response struct {
 	// what streamed; made at the first restatement that needs it.
 	restated    *argstream.Stream
 	restatedAgg *aggregate.Aggregator
+	// restates: a restatement has come, in this response or one before
+	// it (the wire restates its calls, as the Responses API does): from
+	// then on each new call hashes its argument bytes (call.raw), so that
+	// a restatement of the same bytes needs no parse.
+	restates bool
 }
 
 // maxPooledPolicies bounds the evaluator pool's keys, in case a policy
@@ -339,6 +344,7 @@ func (r *Response) Restate(c fragment.Call, args []byte) error {
 		cl.restate(args)
 	}
 	cl.stop()
+	r.restates = true
 	return nil
 }
 
@@ -563,6 +569,7 @@ func (r *Response) open(id fragment.Call, stated bool) (*call, error) {
 		c.stream = argstream.New(c, r.cfg.stream...)
 	}
 	c.index, c.ident, c.started = index, id, stated
+	c.hashing = r.restates
 	c.stream.Reset(c.ident)
 	c.agg.Reset()
 	r.calls = append(r.calls, c)
