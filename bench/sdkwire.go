@@ -18,6 +18,7 @@ import (
 
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire/bedrockstream"
+	"github.com/argstream/argstream/wire/coherestream"
 	"github.com/argstream/argstream/wire/geministream"
 	"github.com/argstream/argstream/wire/ollamastream"
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -251,19 +252,19 @@ func countSDKWireDeltas(wire string, data []byte) (int, error) {
 }
 
 // SDKWireContenders returns the contenders of wire (one of SDKWires):
-// argstream (the wire package's Read driving a toolcall.Response reused
-// with Reset) and sdk (the provider's official Go SDK reading the same
+// argstream (the wire package's Reader and SSE reader, for the SSE wires,
+// Gemini's and Cohere's, or else its Read, driving a toolcall.Response,
+// all kept from response to response with Reset) and sdk (the provider's official Go SDK reading the same
 // bytes, served by an http.RoundTripper or HTTP client that answers every
 // request with them: no socket; the SDK's cost of building and, for
 // Bedrock, signing the request is in its figures, once per response).
 func SDKWireContenders(wire string) []WireContender {
 	var read readFunc
+	var reader func(*toolcall.Response) eventReader // an SSE wire's, kept
 	var sdk func() WireParser
 	switch wire {
 	case WireGemini:
-		read = func(ctx context.Context, r io.Reader, resp *toolcall.Response) error {
-			return geministream.Read(ctx, r, resp)
-		}
+		reader = func(resp *toolcall.Response) eventReader { return geministream.NewReader(resp) }
 		sdk = newGenaiSDK
 	case WireOllama:
 		read = func(ctx context.Context, r io.Reader, resp *toolcall.Response) error {
@@ -276,12 +277,13 @@ func SDKWireContenders(wire string) []WireContender {
 		}
 		sdk = newBedrockSDK
 	case WireCohere:
-		read, sdk = readCohere, newCohereSDK
+		reader = func(resp *toolcall.Response) eventReader { return coherestream.NewReader(resp) }
+		sdk = newCohereSDK
 	default:
 		panic("unknown wire " + wire)
 	}
 	return []WireContender{
-		{Name: "argstream", New: func() WireParser { return newArgstreamParser(read, nil) }},
+		{Name: "argstream", New: func() WireParser { return newArgstreamParser(read, reader) }},
 		{Name: "sdk", New: sdk},
 	}
 }

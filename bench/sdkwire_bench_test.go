@@ -11,8 +11,8 @@ import (
 // bedrock and cohere; the synthetic streams of the workloads at the sizes of
 // -wiresizes (SDKWireStream) and, as stream=recordings, the wire's
 // recordings of SDKWireRecordings one after the other; the contenders of
-// SDKWireContenders: argstream (the wire package's Read driving a
-// toolcall.Response reused with Reset) and sdk (the official Go SDK:
+// SDKWireContenders: argstream (the wire package's reader, or its Read,
+// driving a toolcall.Response, kept from response to response) and sdk (the official Go SDK:
 // genai's GenerateContentStream, ollama/api's Client.Chat, bedrockruntime's
 // ConverseStream, each reading the same bytes from a fake transport, and
 // cohere-go's V2ChatStreamResponse decoding each event: see cohereSDK).

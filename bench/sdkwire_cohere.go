@@ -5,10 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 
-	"github.com/argstream/argstream/toolcall"
-	"github.com/argstream/argstream/wire/coherestream"
 	cohere "github.com/cohere-ai/cohere-go/v2"
 	cohereclient "github.com/cohere-ai/cohere-go/v2/client"
 	cohereoption "github.com/cohere-ai/cohere-go/v2/option"
@@ -72,10 +69,6 @@ func frameTyped(chunks []byte) ([]byte, error) {
 		event(&b, v.Type, line)
 	}
 	return b.Bytes(), nil
-}
-
-func readCohere(ctx context.Context, r io.Reader, resp *toolcall.Response) error {
-	return coherestream.Read(ctx, r, resp)
 }
 
 // cohereSDK is github.com/cohere-ai/cohere-go/v2 as a program reads a

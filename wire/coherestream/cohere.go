@@ -50,13 +50,16 @@ const MaxSkip = 16
 // the content's index, and with the tool plan of tool-plan-delta events,
 // at index 0.
 func Read(ctx context.Context, body io.Reader, resp *toolcall.Response, opts ...wire.Option) error {
-	return NewReader(resp, opts...).read(ctx, body)
+	return NewReader(resp, opts...).ReadEvents(ctx, sse.NewReader(body))
 }
 
-// read reads the events of body to its end with r, as Read does.
-func (r *Reader) read(ctx context.Context, body io.Reader) error {
+// ReadEvents reads the events of one stream from events to its end, as
+// [Read] reads them from a body, into r's Response. A caller that reads
+// many responses keeps r and events, and readies both for the next one
+// with their Reset: then a response allocates only for its calls.
+func (r *Reader) ReadEvents(ctx context.Context, events *sse.Reader) error {
 	s := adapter.Stream{Name: "cohere", Last: "message-end", CompleteAtEOF: r.Ended, Malformed: ErrMalformed}
-	return r.fail(adapter.Loop(ctx, sse.NewReader(body), s, func(ev sse.Event) (bool, error) {
+	return r.fail(adapter.Loop(ctx, events, s, func(ev sse.Event) (bool, error) {
 		return false, r.Event(ev)
 	}))
 }

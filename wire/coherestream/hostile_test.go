@@ -10,6 +10,7 @@ import (
 	"github.com/argstream/argstream/internal/testutil"
 	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire/sse"
 )
 
 // TestLinear: the cost of a stream grows linearly with its size, in each
@@ -84,7 +85,7 @@ func TestNoActionBeforeCheck(t *testing.T) {
 		resp.Reset()
 		r.Reset(resp)
 		text = nil
-		err := r.read(context.Background(), strings.NewReader(stream(ev)))
+		err := r.ReadEvents(context.Background(), sse.NewReader(strings.NewReader(stream(ev))))
 		if !errors.Is(err, ErrMalformed) {
 			t.Fatalf("Read = %v", err)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/argstream/argstream/internal/testutil"
 	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire/sse"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -179,10 +180,22 @@ func TestRecordingsCut(t *testing.T) {
 func TestMaxTokensRecording(t *testing.T) {
 	r := NewReader(toolcall.New())
 	s := recording(t, "vercel-ai__issue-22070-cached-usage.chunks.txt", true)
-	if err := r.read(t.Context(), strings.NewReader(string(s))); err != nil {
+	if err := r.ReadEvents(t.Context(), sse.NewReader(strings.NewReader(string(s)))); err != nil {
 		t.Fatal(err)
 	}
 	if r.FinishReason() != "MAX_TOKENS" {
 		t.Errorf("FinishReason = %q", r.FinishReason())
 	}
+}
+
+// TestReadEventsReused: a Reader and its SSE reader kept from stream to
+// stream with Reset read each recording as Read does, one after the other,
+// and again cut short.
+func TestReadEventsReused(t *testing.T) {
+	var streams [][]byte
+	for _, rec := range recordings {
+		s := recording(t, rec.file, true)
+		streams = append(streams, s, s[:len(s)*2/3])
+	}
+	cohereAdapter.CheckReadEvents(t, NewReader(toolcall.New()), streams)
 }

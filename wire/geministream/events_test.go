@@ -200,7 +200,7 @@ func TestEvents(t *testing.T) {
 				g := wiretest.Got{Text: map[int64]string{}, Thinking: map[int64]string{}}
 				r.cfg.OnText = func(i int64, b []byte) { g.Text[i] += string(b) }
 				r.cfg.OnThinking = func(i int64, b []byte) { g.Thinking[i] += string(b) }
-				g.Err = r.read(context.Background(), rd)
+				g.Err = r.ReadEvents(context.Background(), sse.NewReader(rd))
 				g.Calls = wiretest.Outcomes(resp.End())
 				return g
 			}

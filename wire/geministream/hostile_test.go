@@ -9,6 +9,7 @@ import (
 
 	"github.com/argstream/argstream/internal/testutil/wiretest"
 	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire/sse"
 )
 
 // parts is an event of candidate 0 with the given parts.
@@ -146,7 +147,7 @@ func TestNoActionBeforeCheck(t *testing.T) {
 	var text []string
 	r := NewReader(resp)
 	r.cfg.OnText = func(_ int64, b []byte) { text = append(text, string(b)) }
-	err := r.read(context.Background(), strings.NewReader(stream(parts(`{"text":"hi"},{"functionCall":{"name":"f","args":{}}},{"functionCall":{"args":{}}}`))))
+	err := r.ReadEvents(context.Background(), sse.NewReader(strings.NewReader(stream(parts(`{"text":"hi"},{"functionCall":{"name":"f","args":{}}},{"functionCall":{"args":{}}}`)))))
 	if !errors.Is(err, ErrMalformed) {
 		t.Fatalf("Read = %v", err)
 	}

@@ -278,3 +278,15 @@ func TestRecordingsFramed(t *testing.T) {
 		}
 	}
 }
+
+// TestReadEventsReused: a Reader and its SSE reader kept from stream to
+// stream with Reset read each recording as Read does, one after the other,
+// and again cut short.
+func TestReadEventsReused(t *testing.T) {
+	var streams [][]byte
+	for _, rec := range recordings {
+		s := recording(t, rec.file)
+		streams = append(streams, s, s[:len(s)*2/3])
+	}
+	geminiAdapter.CheckReadEvents(t, NewReader(toolcall.New()), streams)
+}
