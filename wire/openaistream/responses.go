@@ -257,11 +257,14 @@ type ResponsesReader struct {
 	hasStr    bool
 	quoted    []byte // a custom call's input, as the JSON text of its arguments
 	name      []byte // the name of an arguments done event
-	item      responsesItem
-	output    []responsesItem // response.output of response.completed
-	nOutput   int
-	flat      responsesErr // an error event's code, message and param
-	nested    responsesErr // the same in its "error" object, or response.failed's
+	// The fast path's reads of an event's arguments and input, before
+	// its type says which one is r.str (fastMembers).
+	spareArgs, spareInput []byte
+	item                  responsesItem
+	output                []responsesItem // response.output of response.completed
+	nOutput               int
+	flat                  responsesErr // an error event's code, message and param
+	nested                responsesErr // the same in its "error" object, or response.failed's
 }
 
 // responsesItem is an output item. id, callID, name, args and input are

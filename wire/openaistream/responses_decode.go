@@ -18,8 +18,7 @@ func (r *ResponsesReader) parse(data []byte) error {
 	if r.fastEvent(data) {
 		return nil
 	}
-	// fastEvent may have set some of them.
-	r.typ, r.index, r.hasIndex, r.itemID, r.hasItemID, r.str, r.hasStr = r.typ[:0], 0, false, r.itemID[:0], false, r.str[:0], false
+	r.resetFields() // of what fastEvent read before it declined
 	return r.parseSlow(data)
 }
 
@@ -110,15 +109,15 @@ func (r *ResponsesReader) fastEvent(data []byte) bool {
 	if !r.layout.Match(data, func(id uint8, i int) int { return r.fastSlot(id, data, i) }) {
 		r.typ, r.index, r.hasIndex, r.itemID, r.hasItemID, r.str, r.hasStr = r.typ[:0], 0, false, r.itemID[:0], false, r.str[:0], false
 		r.layout.Begin()
-		at, ok := r.fastRead(data)
+		w, ok := r.fastRead(data)
 		if ok {
-			whole, ok = r.fastMembers(data, at)
+			whole, ok = r.fastMembers(w)
 		}
 		switch {
 		case !ok:
 			r.layout.Forget()
 			return false
-		case whole || at.whole():
+		case whole || w.any():
 			// An event that carries an item, a response or whole
 			// arguments comes once: its layout is not learned, and the
 			// deltas' stays.
@@ -139,31 +138,31 @@ func (r *ResponsesReader) fastEvent(data []byte) bool {
 	return true
 }
 
-// responsesAt holds where fastRead found the values of the members that
-// only some events' kinds read, or -1: read once the event's type is
-// known.
-type responsesAt struct {
-	arguments, input, name, item, response int
-	// The ends of arguments and input: a call's whole arguments, whose
-	// buffer grows to their length at once.
-	argumentsEnd, inputEnd int
+// responsesWhole says which members fastRead read that only the events
+// that come once for a call or a response have (not deltas), and which
+// only some kinds of event read: read as the decoder reads them for those
+// kinds, each into a field of its own, and then kept or emptied by
+// fastMembers, once the event's type is known.
+type responsesWhole struct {
+	arguments, input, name, item, response bool
 }
 
-// whole reports whether the event has one of the members of the events
-// that come once for a call or a response, and are not deltas.
-func (at responsesAt) whole() bool {
-	return at.arguments >= 0 || at.input >= 0 || at.name >= 0 || at.item >= 0 || at.response >= 0
+// any reports whether the event has one of them.
+func (w responsesWhole) any() bool {
+	return w.arguments || w.input || w.name || w.item || w.response
 }
 
 // fastRead reads data with the adapters' shared byte scanner
 // ([adapter.Members]: members in any order, white space between tokens,
 // escapes in strings, members it does not read skipped), if it is an
 // object with a type, and no "error" member: type, output_index, item_id
-// and delta are read by fastSlot; arguments, input, name, item and
-// response are checked, and where they are returned, for fastMembers.
-func (r *ResponsesReader) fastRead(data []byte) (responsesAt, bool) {
-	at := responsesAt{-1, -1, -1, -1, -1, -1, -1}
-	ok := adapter.FastRoot(data, eventNames, func(name []byte, i int) int {
+// and delta are read by fastSlot; arguments and input, name, item and
+// response as the events that have them read them (into r.spareArgs,
+// r.spareInput, r.name, r.item, r.output and r.nested), whatever the
+// type, which fastMembers then reads.
+func (r *ResponsesReader) fastRead(data []byte) (responsesWhole, bool) {
+	var w responsesWhole
+	ok := adapter.FastRoot(data, eventNames, func(name []byte, i int) (j int) {
 		switch string(name) {
 		case "type":
 			return r.fastSlot(respSlotType, data, i)
@@ -174,61 +173,25 @@ func (r *ResponsesReader) fastRead(data []byte) (responsesAt, bool) {
 		case "delta":
 			return r.fastSlot(respSlotDelta, data, i)
 		case "arguments":
-			at.arguments, at.argumentsEnd = i, r.fastSlot(respSlotSkip, data, i)
-			return at.argumentsEnd
+			// A call's whole arguments: its buffer grows once, to at
+			// most the rest of the event.
+			w.arguments = true
+			r.spareArgs, j = adapter.Unquote(slices.Grow(r.spareArgs[:0], len(data)-i), data, i)
 		case "input":
-			at.input, at.inputEnd = i, r.fastSlot(respSlotSkip, data, i)
-			return at.inputEnd
+			w.input = true
+			r.spareInput, j = adapter.Unquote(slices.Grow(r.spareInput[:0], len(data)-i), data, i)
 		case "name":
-			at.name = i
+			w.name = true
+			r.name, _, j = adapter.NullableString(r.name, data, i)
 		case "item":
-			at.item = i
+			w.item = true
+			j = r.fastItem(data, i, &r.item)
 		case "response":
-			at.response = i
-		case "error", "":
-			return -1
-		}
-		return r.fastSlot(respSlotSkip, data, i)
-	})
-	return at, ok && len(r.typ) > 0
-}
-
-// fastMembers reads, as the decoder reads them for the event's kind, the
-// members of the event at the places at holds, those the kind reads: the
-// arguments (or input) and name of an arguments done event, the item of an
-// output item event, the response of response.completed or .incomplete.
-// It reports whether the event is one of those (whole), and ok false for
-// an error's event and response.failed, which the decoder reads, and for a
-// value the fast path does not take.
-func (r *ResponsesReader) fastMembers(data []byte, at responsesAt) (whole, ok bool) {
-	j := 0
-	switch responsesKindOf(r.typ) {
-	case responsesArgsDelta, responsesText, responsesThinking, responsesIgnored:
-		return false, true
-	case responsesArgsDone:
-		r.str, r.hasStr = r.str[:0], false // a "delta" is not read
-		// A custom_tool_call_input.done event has its input, the others
-		// their arguments.
-		start, end := at.arguments, at.argumentsEnd
-		if eventItemType(r.typ) == "custom_tool_call" {
-			start, end = at.input, at.inputEnd
-		}
-		if start >= 0 {
-			r.str, j = adapter.Unquote(slices.Grow(r.str[:0], end-start), data, start)
-			r.hasStr = j >= 0
-		}
-		if j >= 0 && at.name >= 0 {
-			r.name, _, j = adapter.NullableString(r.name, data, at.name)
-		}
-	case responsesItemAdded, responsesItemDone:
-		r.str, r.hasStr = r.str[:0], false
-		if at.item >= 0 {
-			j = r.fastItem(data, at.item, &r.item)
-		}
-	case responsesEnd:
-		r.str, r.hasStr = r.str[:0], false
-		if at.response >= 0 && !adapter.HasAt(data, at.response, "null") {
-			j = adapter.Members(data, at.response, responseNames, func(name []byte, i int) int {
+			w.response = true
+			if adapter.HasAt(data, i, "null") {
+				return i + 4
+			}
+			j = adapter.Members(data, i, responseNames, func(name []byte, i int) int {
 				switch string(name) {
 				case "output":
 					return r.fastOutput(data, i)
@@ -237,11 +200,56 @@ func (r *ResponsesReader) fastMembers(data []byte, at responsesAt) (whole, ok bo
 				}
 				return adapter.Skip(data, i)
 			})
+		case "error", "":
+			return -1
+		default:
+			return r.fastSlot(respSlotSkip, data, i)
 		}
+		return j
+	})
+	return w, ok && len(r.typ) > 0
+}
+
+// fastMembers keeps, of the members fastRead read for the events that are
+// not deltas (w), those the event's kind reads, and empties the others as
+// the decoder leaves them: the arguments (or input) and name of an
+// arguments done event, the item of an output item event, the response of
+// response.completed or .incomplete. It reports whether the event is one
+// of those (whole), and ok false for an error's event and response.failed,
+// which the decoder reads.
+func (r *ResponsesReader) fastMembers(w responsesWhole) (whole, ok bool) {
+	kind := responsesKindOf(r.typ)
+	if w.name && kind != responsesArgsDone {
+		r.name = r.name[:0]
+	}
+	if w.item && kind != responsesItemAdded && kind != responsesItemDone {
+		r.item.reset()
+	}
+	if w.response && kind != responsesEnd {
+		r.nOutput = 0
+		r.nested.reset()
+	}
+	switch kind {
+	case responsesArgsDelta, responsesText, responsesThinking, responsesIgnored:
+		return false, true
+	case responsesArgsDone:
+		// A custom_tool_call_input.done event has its input, the others
+		// their arguments; a "delta" is not read.
+		r.str, r.hasStr = r.str[:0], false
+		switch {
+		case eventItemType(r.typ) == "custom_tool_call":
+			if w.input {
+				r.str, r.spareInput, r.hasStr = r.spareInput, r.str, true
+			}
+		case w.arguments:
+			r.str, r.spareArgs, r.hasStr = r.spareArgs, r.str, true
+		}
+	case responsesItemAdded, responsesItemDone, responsesEnd:
+		r.str, r.hasStr = r.str[:0], false
 	default: // an error's event, response.failed
 		return false, false
 	}
-	return true, j >= 0
+	return true, true
 }
 
 // fastItem reads the item object (or null) at data[i:] into it as
@@ -271,6 +279,9 @@ func (r *ResponsesReader) fastItem(data []byte, i int, it *responsesItem) int {
 		}
 		// Read leniently, as itemField reads: a value of another kind is
 		// an error for a call only.
+		if i >= len(data) {
+			return -1
+		}
 		if c := data[i]; c != '"' && c != 'n' {
 			if it.bad == "" {
 				it.bad = string(name)
@@ -342,7 +353,9 @@ func (e *responsesErr) fastRead(data []byte, i int) int {
 		case "param":
 			e.param, _, j = adapter.NullableString(e.param, data, i)
 		case "code":
-			if c := data[i]; c == '"' || c == 'n' {
+			if i >= len(data) {
+				j = -1
+			} else if c := data[i]; c == '"' || c == 'n' {
 				e.code, _, j = adapter.NullableString(e.code, data, i)
 			} else if j = adapter.Skip(data, i); j >= 0 {
 				e.code = append(e.code[:0], data[i:j]...)

@@ -100,7 +100,8 @@ func TestResponsesFastDelta(t *testing.T) {
 		{`{"type":"response.output_item.added","output_index":0,"item":{"type":"function_call","id":"fc_1","call_id":"c","name":"f","arguments":""}}`, true},
 		{`{"type":"response.output_item.done","output_index":0,"item":{"type":"function_call","arguments":{"a":1},"name":null}}`, true},
 		{`{"type":"response.function_call_arguments.done","output_index":0,"item_id":"fc_1","arguments":"{\"a\":1}","name":"f"}`, true},
-		{`{"type":"response.custom_tool_call_input.done","output_index":0,"item_id":"ct_1","input":"x","arguments":1}`, true},
+		// Arguments read as a string whatever the type: declined.
+		{`{"type":"response.custom_tool_call_input.done","output_index":0,"item_id":"ct_1","input":"x","arguments":1}`, false},
 		{`{"type":"response.function_call_arguments.done","output_index":0,"arguments":1}`, false},
 		{`{"type":"response.completed","response":{"id":"r","output":[{"type":"function_call","arguments":"{}"},{"type":"message","content":[]}],"error":null}}`, true},
 		{`{"type":"response.completed","response":{"output":[1]}}`, false},
