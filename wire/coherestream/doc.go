@@ -137,7 +137,7 @@
 // reads the common events in any layout and takes only what the token
 // decoder would read the same way) or else with jsontext tokens: once they have grown to the largest event, Read
 // does not allocate per event (a reused Response not allocating either).
-// It allocates per stream (its Reader and buffers) and per call (the
+// It allocates per stream (its Reader and buffers; a Reader kept with its SSE reader and readied by Reset for each stream, read with [Reader.ReadEvents], does not) and per call (the
 // strings of its name and id, the set of the ids, and a byte of state per
 // index). A program that reads many responses keeps a [Reader], an
 // [sse.Reader] and a Response, and resets each between responses

@@ -196,7 +196,7 @@
 // and handed to the Response from the event's data, not copied: once the
 // buffers have grown to the largest event, Read does not allocate per
 // event (a reused Response not allocating either).
-// It allocates per stream (its Reader and buffers) and per function call
+// It allocates per stream (its Reader and buffers; a Reader kept with its SSE reader and readied by Reset for each stream, read with [Reader.ReadEvents], does not) and per function call
 // (the strings of its name and id, and the set of the ids, with the first
 // id). Streamed arguments are written into buffers kept for the stream
 // too, with a map of the member names of the open objects (to refuse one
