@@ -121,12 +121,14 @@
 // The data of each event is decoded with jsontext tokens into buffers that
 // Read keeps for the stream: once they have grown to the largest event, Read
 // does not allocate per delta (a reused Response not allocating either). It
-// allocates per stream (its Reader and buffers; a Reader kept with its SSE reader and readied by Reset for each stream, read with [Reader.ReadEvents], does not) and per tool call (the
-// strings of its id and name). A program that reads many responses keeps
-// a [Reader], an [sse.Reader] and a Response, and resets each between
-// responses: once warm, a response then allocates a few hundred bytes,
-// whatever its size (TestReusedMemory). The text given to wire.OnText and
-// wire.OnThinking is borrowed until the callback returns.
+// allocates per stream (its Reader and buffers; a Reader kept with its SSE
+// reader and readied by Reset for each stream, read with
+// [Reader.ReadEvents], does not) and per tool call (the strings of its id
+// and name). A program that reads many responses keeps a [Reader], an
+// [sse.Reader] and a Response, and resets each between responses: once warm,
+// a response then allocates a few hundred bytes, whatever its size
+// (TestReusedMemory). The text given to wire.OnText and wire.OnThinking is
+// borrowed until the callback returns.
 //
 // # Concurrency
 //

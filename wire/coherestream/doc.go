@@ -135,11 +135,13 @@
 // The data of each event is decoded into buffers that Read keeps for the
 // stream, by a byte scanner shared by the adapters (the fast path, which
 // reads the common events in any layout and takes only what the token
-// decoder would read the same way) or else with jsontext tokens: once they have grown to the largest event, Read
-// does not allocate per event (a reused Response not allocating either).
-// It allocates per stream (its Reader and buffers; a Reader kept with its SSE reader and readied by Reset for each stream, read with [Reader.ReadEvents], does not) and per call (the
-// strings of its name and id, the set of the ids, and a byte of state per
-// index). A program that reads many responses keeps a [Reader], an
+// decoder would read the same way) or else with jsontext tokens: once they
+// have grown to the largest event, Read does not allocate per event (a
+// reused Response not allocating either). It allocates per stream (its
+// Reader and buffers; a Reader kept with its SSE reader and readied by Reset
+// for each stream, read with [Reader.ReadEvents], does not) and per call
+// (the strings of its name and id, the set of the ids, and a byte of state
+// per index). A program that reads many responses keeps a [Reader], an
 // [sse.Reader] and a Response, and resets each between responses
 // (Reader.Reset, sse.Reader.Reset, Response.Reset): once warm, a response
 // then allocates next to nothing, whatever its size (TestReusedMemory). The

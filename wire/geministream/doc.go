@@ -192,20 +192,21 @@
 //
 // The data of each event is read by a byte scanner (in any layout; the
 // events it does not take, with jsontext tokens) into buffers that Read
-// keeps for the stream, a whole function call's args object checked once
-// and handed to the Response from the event's data, not copied: once the
-// buffers have grown to the largest event, Read does not allocate per
-// event (a reused Response not allocating either).
-// It allocates per stream (its Reader and buffers; a Reader kept with its SSE reader and readied by Reset for each stream, read with [Reader.ReadEvents], does not) and per function call
-// (the strings of its name and id, and the set of the ids, with the first
-// id). Streamed arguments are written into buffers kept for the stream
+// keeps for the stream, a whole function call's args object checked once and
+// handed to the Response from the event's data, not copied: once the buffers
+// have grown to the largest event, Read does not allocate per event (a
+// reused Response not allocating either). It allocates per stream (its
+// Reader and buffers; a Reader kept with its SSE reader and readied by Reset
+// for each stream, read with [Reader.ReadEvents], does not) and per function
+// call (the strings of its name and id, and the set of the ids, with the
+// first id). Streamed arguments are written into buffers kept for the stream
 // too, with a map of the member names of the open objects (to refuse one
-// repeated), whose names are dropped as their object closes. A program that reads many responses keeps a [Reader], an
-// [sse.Reader] and a Response, and resets each between responses
-// (Reader.Reset, sse.Reader.Reset, Response.Reset): once warm, a response
-// then allocates next to nothing, whatever its size (TestReusedMemory). The
-// text given to wire.OnText and wire.OnThinking is borrowed until the
-// callback returns.
+// repeated), whose names are dropped as their object closes. A program that
+// reads many responses keeps a [Reader], an [sse.Reader] and a Response, and
+// resets each between responses (Reader.Reset, sse.Reader.Reset,
+// Response.Reset): once warm, a response then allocates next to nothing,
+// whatever its size (TestReusedMemory). The text given to wire.OnText and
+// wire.OnThinking is borrowed until the callback returns.
 //
 // # Concurrency
 //
