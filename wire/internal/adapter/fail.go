@@ -11,7 +11,7 @@ import (
 // that readers could read otherwise runs. It returns err, for the
 // readers' step: r.err = FailMalformed(r.resp, r.event(ev), ErrMalformed).
 func FailMalformed(resp *toolcall.Response, err, malformed error) error {
-	if errors.Is(err, malformed) {
+	if err != nil && errors.Is(err, malformed) {
 		resp.Fail(err)
 	}
 	return err
