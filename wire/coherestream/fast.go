@@ -22,8 +22,8 @@ func (r *Reader) fastParse(data []byte) bool {
 		case "type":
 			return fastString(&f.typ, data, i)
 		case "index":
-			if adapter.HasAt(data, i, "null") {
-				return i + 4
+			if j := adapter.Null(data, i); j >= 0 {
+				return j
 			}
 			return adapter.ReadIndex(data, i, &f.index, &f.hasIndex)
 		case "delta":

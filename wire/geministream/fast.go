@@ -147,8 +147,8 @@ func (r *Reader) fastPart(data []byte, i int) int {
 		case "thought":
 			return adapter.Bool(data, i, &p.thought)
 		case "functionCall":
-			if adapter.HasAt(data, i, "null") {
-				return i + 4
+			if j := adapter.Null(data, i); j >= 0 {
+				return j
 			}
 			if p.kind != partOther || i >= len(data) || data[i] != '{' {
 				return -1
@@ -176,8 +176,8 @@ func fastCallField(p *part, data []byte, name []byte, i int) int {
 	case "id":
 		p.id, _, j = adapter.NullableString(p.id, data, i)
 	case "args":
-		if adapter.HasAt(data, i, "null") {
-			return i + 4
+		if j := adapter.Null(data, i); j >= 0 {
+			return j
 		}
 		if i >= len(data) || data[i] != '{' {
 			return -1

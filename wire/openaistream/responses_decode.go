@@ -188,8 +188,8 @@ func (r *ResponsesReader) fastRead(data []byte) (responsesWhole, bool) {
 			j = r.fastItem(data, i, &r.item)
 		case "response":
 			w.response = true
-			if adapter.HasAt(data, i, "null") {
-				return i + 4
+			if j := adapter.Null(data, i); j >= 0 {
+				return j
 			}
 			j = adapter.Members(data, i, responseNames, func(name []byte, i int) int {
 				switch string(name) {
@@ -255,8 +255,8 @@ func (r *ResponsesReader) fastMembers(w responsesWhole) (whole, ok bool) {
 // fastItem reads the item object (or null) at data[i:] into it as
 // itemField does, and returns the index of the byte after it, or -1.
 func (r *ResponsesReader) fastItem(data []byte, i int, it *responsesItem) int {
-	if adapter.HasAt(data, i, "null") {
-		return i + 4
+	if j := adapter.Null(data, i); j >= 0 {
+		return j
 	}
 	return adapter.Members(data, i, itemNames, func(name []byte, i int) (j int) {
 		var dst *[]byte
@@ -341,8 +341,8 @@ func (r *ResponsesReader) fastOutput(data []byte, i int) int {
 // fastRead reads the error object (or null) at data[i:] into e as field
 // does, and returns the index of the byte after it, or -1.
 func (e *responsesErr) fastRead(data []byte, i int) int {
-	if adapter.HasAt(data, i, "null") {
-		return i + 4
+	if j := adapter.Null(data, i); j >= 0 {
+		return j
 	}
 	return adapter.Members(data, i, errorNames, func(name []byte, i int) (j int) {
 		switch string(name) {
