@@ -70,7 +70,7 @@ func (r *ChatReader) fastRead(data []byte) bool {
 
 // fastChoices reads the value of "choices" at data[i:] into r.chosen if it
 // is an array of exactly one choice, the chosen one: an object of "index"
-// (an index), "delta" (read by fastEvent), "finish_reason" (a string or
+// (an index), "delta" (read by fastDelta), "finish_reason" (a string or
 // null), and other members skipped (logprobs...). It returns the index of
 // the byte after the array, or -1.
 func (r *ChatReader) fastChoices(data []byte, i int) int {
@@ -84,7 +84,7 @@ func (r *ChatReader) fastChoices(data []byte, i int) int {
 		case "index":
 			return r.fastSlot(slotChoiceIndex, data, i)
 		case "delta":
-			return r.fastEvent(data, i)
+			return r.fastDelta(data, i)
 		case "finish_reason":
 			return r.fastSlot(slotFinish, data, i)
 		}
@@ -97,12 +97,12 @@ func (r *ChatReader) fastChoices(data []byte, i int) int {
 	return -1
 }
 
-// fastEvent reads the "delta" object at data[i:] into r.chosen as
+// fastDelta reads the "delta" object at data[i:] into r.chosen as
 // deltaField does: "content", "refusal", "reasoning_content" and
 // "reasoning" strings or nulls, "tool_calls" read by fastCalls, and other
 // members skipped (role...). It returns the index of the byte after the
 // object, or -1.
-func (r *ChatReader) fastEvent(data []byte, i int) int {
+func (r *ChatReader) fastDelta(data []byte, i int) int {
 	return adapter.Members(data, i, deltaNames, func(name []byte, i int) int {
 		switch string(name) {
 		case "content":
