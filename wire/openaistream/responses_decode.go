@@ -107,7 +107,7 @@ var (
 func (r *ResponsesReader) fastEvent(data []byte) bool {
 	whole := false // an event that is not a delta, read by fastMembers
 	if !r.layout.Match(data, func(id uint8, i int) int { return r.fastSlot(id, data, i) }) {
-		r.typ, r.index, r.hasIndex, r.itemID, r.hasItemID, r.str, r.hasStr = r.typ[:0], 0, false, r.itemID[:0], false, r.str[:0], false
+		r.resetFields() // of what Match read before it stopped
 		r.layout.Begin()
 		w, ok := r.fastRead(data)
 		if ok {
