@@ -253,11 +253,12 @@ func countSDKWireDeltas(wire string, data []byte) (int, error) {
 
 // SDKWireContenders returns the contenders of wire (one of SDKWires):
 // argstream (the wire package's Reader and SSE reader, for the SSE wires,
-// Gemini's and Cohere's, or else its Read, driving a toolcall.Response,
-// all kept from response to response with Reset) and sdk (the provider's official Go SDK reading the same
-// bytes, served by an http.RoundTripper or HTTP client that answers every
-// request with them: no socket; the SDK's cost of building and, for
-// Bedrock, signing the request is in its figures, once per response).
+// Gemini's and Cohere's, or else its Read, driving a toolcall.Response, all
+// kept from response to response with Reset) and sdk (the provider's
+// official Go SDK reading the same bytes, served by an http.RoundTripper or
+// HTTP client that answers every request with them: no socket; the SDK's
+// cost of building and, for Bedrock, signing the request is in its figures,
+// once per response).
 func SDKWireContenders(wire string) []WireContender {
 	var read readFunc
 	var reader func(*toolcall.Response) eventReader // an SSE wire's, kept

@@ -12,10 +12,11 @@ import (
 // -wiresizes (SDKWireStream) and, as stream=recordings, the wire's
 // recordings of SDKWireRecordings one after the other; the contenders of
 // SDKWireContenders: argstream (the wire package's reader, or its Read,
-// driving a toolcall.Response, kept from response to response) and sdk (the official Go SDK:
-// genai's GenerateContentStream, ollama/api's Client.Chat, bedrockruntime's
-// ConverseStream, each reading the same bytes from a fake transport, and
-// cohere-go's V2ChatStreamResponse decoding each event: see cohereSDK).
+// driving a toolcall.Response, kept from response to response) and sdk (the
+// official Go SDK: genai's GenerateContentStream, ollama/api's Client.Chat,
+// bedrockruntime's ConverseStream, each reading the same bytes from a fake
+// transport, and cohere-go's V2ChatStreamResponse decoding each event: see
+// cohereSDK).
 // It reports BenchmarkWire's metrics, vs-argstream among them: the SDK's
 // CPU time over argstream's on the same stream, measured in the same
 // process. A Gemini or Ollama call comes whole in one event, so their
