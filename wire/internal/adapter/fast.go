@@ -72,7 +72,7 @@ func Members(data []byte, i int, known Names, member func(name []byte, i int) in
 			return -1
 		}
 		start := i + 1
-		k := plainEnd(data, start) // a name is printable ASCII: it ends at its quote
+		k, upper := nameEnd(data, start) // a name is printable ASCII: it ends at its quote
 		if k >= len(data) || data[k] != '"' || k-start > maxNameLen {
 			return -1
 		}
@@ -87,7 +87,7 @@ func Members(data []byte, i int, known Names, member func(name []byte, i int) in
 		if i < len(data) && jsonwire.IsSpace(data[i]) {
 			i = SkipSpace(data, i)
 		}
-		if hasUpper(name) {
+		if upper {
 			folded = true
 			for _, k := range known {
 				if len(k) == len(name) && string(name) != k && bytes.EqualFold(name, []byte(k)) {
@@ -190,25 +190,35 @@ func (ns *names) repeated(data, name []byte, start int, folded bool) bool {
 	return false
 }
 
-// hasUpper reports whether name, printable ASCII, has a letter from 'A'
-// to 'Z', eight bytes at a time.
-func hasUpper(name []byte) bool {
+// nameEnd returns plainEnd(data, j), and whether the bytes before it hold
+// a letter from 'A' to 'Z': a name's end and whether it may equal another
+// under case folding, in one pass, eight bytes at a time.
+func nameEnd(data []byte, j int) (int, bool) {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	for len(name) >= 8 {
+	upper := uint64(0)
+	for ; j+8 <= len(data); j += 8 {
+		x := binary.LittleEndian.Uint64(data[j:])
 		// For bytes below 0x80, x + (0x80 - c) sets a byte's high bit
-		// exactly where it is c or above, with no carry between bytes.
-		x := binary.LittleEndian.Uint64(name)
-		if (x+ones*(0x80-'A'))&^(x+ones*(0x80-'Z'-1))&highs != 0 {
-			return true
+		// exactly where it is c or above. Only bytes from 0x80 carry into
+		// the byte above, and PlainMask flags them: below the first byte
+		// it flags, the upper-case bytes are exact.
+		u := (x + ones*(0x80-'A')) &^ (x + ones*(0x80-'Z'-1)) & highs
+		if m := jsonwire.PlainMask(x); m != 0 {
+			k := bits.TrailingZeros64(m) >> 3
+			return j + k, upper|u&(1<<(8*k)-1) != 0
 		}
-		name = name[8:]
+		upper |= u
 	}
-	for _, c := range name {
+	for ; j < len(data); j++ {
+		c := data[j]
+		if c == '"' || c == '\\' || c < ' ' || c >= utf8.RuneSelf {
+			break
+		}
 		if 'A' <= c && c <= 'Z' {
-			return true
+			upper = 1
 		}
 	}
-	return false
+	return j, upper != 0
 }
 
 // nameHash is a hash of name from 0 to 63, the same for names equal under

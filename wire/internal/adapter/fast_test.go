@@ -306,12 +306,14 @@ func BenchmarkMembers(b *testing.B) {
 	}
 }
 
-// TestHasUpper: hasUpper against a byte-by-byte reference, on printable
-// ASCII of every length up to 40, the bytes around 'A' and 'Z' dense.
-func TestHasUpper(t *testing.T) {
+// TestNameEnd: nameEnd against a byte-by-byte reference, on printable
+// ASCII names of every length up to 40, the bytes around 'A' and 'Z'
+// dense, followed by what ends a name (a quote, or a byte that is not
+// plain) and by more bytes, of any kind, or by nothing.
+func TestNameEnd(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	alphabet := []byte("@AZ[`az{ 0~" + "bcdefghijklmnopqrstuvwxy")
-	for n := range 20000 {
+	for n := range 40000 {
 		name := make([]byte, n%41)
 		for k := range name {
 			if rng.IntN(2) == 0 {
@@ -319,10 +321,20 @@ func TestHasUpper(t *testing.T) {
 			} else {
 				name[k] = byte(' ' + rng.IntN(95))
 			}
+			if name[k] == '"' || name[k] == '\\' {
+				name[k] = 'Q'
+			}
+		}
+		data := append([]byte("{\""), name...)
+		if rng.IntN(8) != 0 {
+			data = append(data, []byte{'"', '\\', 0x1f, 0x80, 0xc3, 0xff}[rng.IntN(6)])
+			for range rng.IntN(12) {
+				data = append(data, byte(rng.IntN(256)))
+			}
 		}
 		want := bytes.ContainsFunc(name, func(r rune) bool { return 'A' <= r && r <= 'Z' })
-		if got := hasUpper(name); got != want {
-			t.Fatalf("hasUpper(%q) = %v, want %v", name, got, want)
+		if end, upper := nameEnd(data, 2); end != 2+len(name) || upper != want {
+			t.Fatalf("nameEnd(%q, 2) = %d, %v, want %d, %v", data, end, upper, 2+len(name), want)
 		}
 	}
 }
