@@ -7,9 +7,10 @@ import (
 	"github.com/argstream/argstream/internal/testutil/jsonlayout"
 )
 
-// BenchmarkLayout: Match over Anthropic's content_block_delta events, in
-// the documented order, and with the members of each object in a random
-// order in each event (learned as two ways, one per order of the delta).
+// BenchmarkLayout: Anthropic's content_block_delta events read as an
+// adapter reads them, in the documented order (Match, the layout learned)
+// and with the members of each object in a random order in each event
+// (FastRoot, as a Layout does not learn such events but now and then).
 //
 //	go test -run '^$' -bench Layout -benchmem ./wire/internal/adapter
 func BenchmarkLayout(b *testing.B) {
