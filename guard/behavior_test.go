@@ -258,6 +258,9 @@ func TestHostileThroughGateway(t *testing.T) {
 		{"a done event that differs from the deltas", wire.OpenAIResponses, added +
 			resp(`{"type":"response.function_call_arguments.delta","item_id":"fc","output_index":0,"delta":"{\"path\":\"src/a\"}"}`) +
 			resp(`{"type":"response.function_call_arguments.done","item_id":"fc","output_index":0,"arguments":"{\"path\":\"/etc/passwd\"}"}`)},
+		{"a done event of the same length that differs from the deltas", wire.OpenAIResponses, added +
+			resp(`{"type":"response.function_call_arguments.delta","item_id":"fc","output_index":0,"delta":"{\"path\":\"src/a\"}"}`) +
+			resp(`{"type":"response.function_call_arguments.done","item_id":"fc","output_index":0,"arguments":"{\"path\":\"/root\"}"}`)},
 		{"a BOM", wire.OpenAIResponses, "\ufeff" + added},
 		// A call the client runs whose input no policy reads.
 		{"a Responses local shell call", wire.OpenAIResponses, resp(`{"type":"response.created","response":{"id":"r","status":"in_progress","output":[]}}`) +
@@ -272,7 +275,7 @@ func TestHostileThroughGateway(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), "argstream gateway") {
 				t.Errorf("the client's stream ends with %v\n%s", err, out)
 			}
-			if strings.Contains(string(out), "etc/passwd") || strings.Contains(string(out), `"rm"`) || strings.Contains(string(out), "rm -rf") {
+			if strings.Contains(string(out), "etc/passwd") || strings.Contains(string(out), `/root`) || strings.Contains(string(out), `"rm"`) || strings.Contains(string(out), "rm -rf") {
 				t.Errorf("the client read what the gateway refused:\n%s", out)
 			}
 		})

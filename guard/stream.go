@@ -121,6 +121,11 @@ func (g *Guard) Filter(k wire.Kind, body io.ReadCloser, cancel func()) io.ReadCl
 	if g.cfg.Policy != nil {
 		opts = append(opts, toolcall.WithPolicy(g.cfg.Policy))
 	}
+	if k == wire.OpenAIResponses {
+		// Each call's arguments come again up to three times: the same
+		// bytes are then compared by hash, not parsed again.
+		opts = append(opts, toolcall.WithRestatements())
+	}
 	s.resp = toolcall.New(opts...)
 	if g.cfg.OnStream != nil {
 		g.cfg.OnStream(true)

@@ -11,7 +11,9 @@ import (
 // to three times) once the Response has seen a restatement; one written
 // otherwise is parsed and compared, equal or not; a chunked stream hashes
 // as the whole. A Response learns that its wire restates at the first
-// restatement, whose calls do not hash.
+// restatement, whose calls do not hash, or is told so (WithRestatements),
+// and then its first call hashes; with WithDigestOnly too, as the gateway
+// reads the Responses API.
 func TestRestateSameBytes(t *testing.T) {
 	const args = `{"path":"src/a.go","n":[1,2.5,true]}`
 	for _, tc := range []struct {
@@ -25,31 +27,41 @@ func TestRestateSameBytes(t *testing.T) {
 		{"another value of the same length", `{"path":"src/b.go","n":[1,2.5,true]}`, true, true},
 		{"another value", `{"path":"/etc/passwd"}`, true, true},
 	} {
-		r := New()
-		r.restates = true // as after a response whose calls were restated
-		c := fragment.Call{Index: 0, ID: "c", Name: "write"}
-		if err := r.Start(c, nil); err != nil {
-			t.Fatal(err)
-		}
-		for i := 0; i < len(args); i += 5 {
-			if err := r.Chunk(0, []byte(args[i:min(i+5, len(args))])); err != nil {
+		for _, told := range []string{"learned", "told", "told, digest only"} {
+			var r *Response
+			switch told {
+			case "learned":
+				r = New()
+				r.restates = true // as after a response whose calls were restated
+			case "told":
+				r = New(WithRestatements())
+			default:
+				r = New(WithRestatements(), WithDigestOnly())
+			}
+			c := fragment.Call{Index: 0, ID: "c", Name: "write"}
+			if err := r.Start(c, nil); err != nil {
 				t.Fatal(err)
 			}
-		}
-		if err := r.Stop(0); err != nil {
-			t.Fatal(err)
-		}
-		for range 3 {
-			if err := r.Restate(c, []byte(tc.restated)); err != nil {
+			for i := 0; i < len(args); i += 5 {
+				if err := r.Chunk(0, []byte(args[i:min(i+5, len(args))])); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := r.Stop(0); err != nil {
 				t.Fatal(err)
 			}
-		}
-		res := r.End()
-		if parsed := r.restated != nil; parsed != tc.parsed {
-			t.Errorf("%s: parsed %v, want %v", tc.name, parsed, tc.parsed)
-		}
-		if mismatch := res[0].Err != nil; mismatch != tc.mismatch || res[0].Executable == tc.mismatch {
-			t.Errorf("%s: %+v, want a mismatch %v", tc.name, res[0], tc.mismatch)
+			for range 3 {
+				if err := r.Restate(c, []byte(tc.restated)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			res := r.End()
+			if parsed := r.restated != nil; parsed != tc.parsed {
+				t.Errorf("%s (%s): parsed %v, want %v", tc.name, told, parsed, tc.parsed)
+			}
+			if mismatch := res[0].Err != nil; mismatch != tc.mismatch || res[0].Executable == tc.mismatch {
+				t.Errorf("%s (%s): %+v, want a mismatch %v", tc.name, told, res[0], tc.mismatch)
+			}
 		}
 	}
 }

@@ -78,6 +78,7 @@ type config struct {
 	stream        []argstream.Option
 	maxCalls      int
 	digestOnly    bool
+	restated      bool // WithRestatements
 }
 
 // WithSinks makes newSink build each call's sink, at the call's start (so a
@@ -135,6 +136,18 @@ func WithStreamOptions(opts ...argstream.Option) Option {
 // is [DefaultMaxCalls].
 func WithMaxCalls(n int) Option {
 	return func(cfg *config) { cfg.maxCalls = n }
+}
+
+// WithRestatements says that the wire restates each call's arguments after
+// they have streamed, as the Responses API does up to three times (the done
+// event, the output item, the final response): each call then hashes its
+// argument bytes from the first call on, so that a restatement of the same
+// bytes is not parsed again. Without it, a Response learns this at its
+// first restatement, and the calls opened after it hash. The hash is
+// seeded at random for each call: a restatement of other bytes is parsed
+// and compared, as without it.
+func WithRestatements() Option {
+	return func(cfg *config) { cfg.restated = true }
 }
 
 // WithDigestOnly keeps of each call's arguments only their SHA-256, not
@@ -569,7 +582,7 @@ func (r *Response) open(id fragment.Call, stated bool) (*call, error) {
 		c.stream = argstream.New(c, r.cfg.stream...)
 	}
 	c.index, c.ident, c.started = index, id, stated
-	c.hashing = r.restates
+	c.hashing = r.restates || r.cfg.restated
 	c.stream.Reset(c.ident)
 	c.agg.Reset()
 	r.calls = append(r.calls, c)

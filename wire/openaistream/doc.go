@@ -73,6 +73,13 @@
 // to wire.OnText and wire.OnThinking is borrowed until the callback
 // returns.
 //
+// The Responses API restates each call's arguments up to three times. A
+// Response made with [toolcall.WithRestatements] compares a restatement of
+// the bytes that streamed by hash, from its first call on, instead of
+// parsing it again: the gateway reads Responses streams so, a third faster
+// (BenchmarkFilterResponses in guard). A reused Response learns it at its
+// first restatement.
+//
 // # Concurrency
 //
 // ReadChat and ReadResponses drive resp, and call the callbacks, from the
