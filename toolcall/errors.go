@@ -64,7 +64,7 @@ type MismatchError struct {
 }
 
 func (e *MismatchError) Error() string {
-	return fmt.Sprintf("toolcall: call %d (%q) restated with another %s: %q, then %q",
+	return fmt.Sprintf("toolcall: call %d (%q) restated with its %s changed: %q, then %q",
 		e.Call.Index, e.Call.Name, e.What, e.Streamed, e.Restated)
 }
 

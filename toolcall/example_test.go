@@ -80,3 +80,31 @@ func ExampleResponse_Decline() {
 	// no other call pending: cancel the response's context
 	// declined: true run: false
 }
+
+// A reader of the Responses API, which restates each call's arguments after
+// they have streamed: with WithRestatements, a restatement of the bytes that
+// streamed is compared by hash, not parsed again; one of other bytes fails
+// the call.
+func ExampleWithRestatements() {
+	r := toolcall.New(toolcall.WithRestatements())
+	for i, restated := range []string{`{"path":"src/a.go"}`, `{"path":"/etc/hosts"}`} {
+		c := fragment.Call{Index: int64(i), ID: fmt.Sprint("call_", i), Name: "read_file"}
+		r.Start(c, nil)                         // response.output_item.added
+		r.ChunkString(c.Index, `{"path":"src/`) // response.function_call_arguments.delta
+		r.ChunkString(c.Index, `a.go"}`)
+		r.Restate(c, []byte(restated)) // the done event, the output item...
+		r.Restate(c, []byte(restated))
+	}
+	for _, res := range r.End() {
+		if res.Err != nil {
+			fmt.Printf("%s: ErrRestated %v (run: %v)\n", res.Call.ID, errors.Is(res.Err, toolcall.ErrRestated), res.Executable)
+			fmt.Println(" ", res.Err)
+			continue
+		}
+		fmt.Printf("%s: %s (run: %v)\n", res.Call.ID, res.Arguments, res.Executable)
+	}
+	// Output:
+	// call_0: {"path":"src/a.go"} (run: true)
+	// call_1: ErrRestated true (run: false)
+	//   toolcall: call 1 ("read_file") restated with its arguments changed: "{\"path\":\"src/a.go\"}", then "{\"path\":\"/etc/hosts\"}"
+}
