@@ -450,7 +450,7 @@ func (r *Reader) scan() bool {
 				lines := r.lines
 				r.lines = false
 				if len(r.data) > 0 {
-					r.ev = Event{Type: r.typ, Data: r.data[:len(r.data)-1], ID: r.id}
+					r.ev.Type, r.ev.Data, r.ev.ID = r.typ, r.data[:len(r.data)-1], r.id
 					return true
 				}
 				if len(r.typ) > 0 {
