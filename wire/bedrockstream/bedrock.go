@@ -45,12 +45,25 @@ var ErrMalformed = wire.ErrMalformed
 // text delta and reasoning text delta: the content block's index and its
 // text.
 func Read(ctx context.Context, body io.Reader, resp *toolcall.Response, opts ...wire.Option) error {
-	return NewReader(resp, opts...).read(ctx, body)
+	return NewReader(resp, opts...).ReadBody(ctx, body)
 }
 
-// read reads the messages of body to its end with r, as Read does.
-func (r *Reader) read(ctx context.Context, body io.Reader) error {
-	f := frames{body: body}
+// ReadBody reads the messages of one response's body to its end, as
+// [Read] reads them, into r's Response, with a message buffer that r keeps
+// from body to body. A caller that reads many responses keeps r, and
+// readies it for the next one with Reset: then a response costs no
+// allocation but its calls', whatever its messages' sizes. body is not
+// kept past the call.
+func (r *Reader) ReadBody(ctx context.Context, body io.Reader) error {
+	r.frames = frames{body: body, buf: r.frames.buf}
+	err := r.read(ctx, &r.frames)
+	r.frames.body = nil
+	return err
+}
+
+// read reads the messages of f to the end of its body with r, as Read
+// does.
+func (r *Reader) read(ctx context.Context, f *frames) error {
 	var fe *frameError // out of the loop: errors.As moves it to the heap
 	for {
 		if err := ctx.Err(); err != nil {
@@ -121,6 +134,7 @@ type Reader struct {
 	kept   deltaKept
 	deltas int    // the contentBlockDelta payloads of the stream so far
 	errMsg []byte // an exception's message
+	frames frames // ReadBody's, its buffer kept
 }
 
 // blockKind is what a content block is, for the deltas that may come for

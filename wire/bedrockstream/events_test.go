@@ -221,13 +221,13 @@ func TestReset(t *testing.T) {
 	good := stream(msgStart(), toolStart(0, "t", "f"), toolDelta(0, `{"x":1}`), blockStop(0), msgStop("tool_use"), metadata())
 	resp := toolcall.New()
 	r := NewReader(resp)
-	if err := r.read(context.Background(), bytes.NewReader(bad)); !errors.Is(err, ErrMalformed) {
+	if err := r.ReadBody(context.Background(), bytes.NewReader(bad)); !errors.Is(err, ErrMalformed) {
 		t.Fatal(err)
 	}
 	for range 2 {
 		resp.Reset()
 		r.Reset(resp)
-		if err := r.read(context.Background(), bytes.NewReader(good)); err != nil {
+		if err := r.ReadBody(context.Background(), bytes.NewReader(good)); err != nil {
 			t.Fatal(err)
 		}
 		if res := resp.End(); len(res) != 1 || !res[0].Executable || string(res[0].Arguments) != `{"x":1}` {

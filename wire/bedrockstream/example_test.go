@@ -56,3 +56,36 @@ func Example() {
 	// text 0: Checking the weather.
 	// 1 tooluse_x1 get_weather {"city":"Paris"} true
 }
+
+// A server that reads many responses keeps a Reader and a Response, resets
+// both, and reads each body with ReadBody, which keeps its message buffer.
+func ExampleReader_ReadBody() {
+	body := func(id, input string) *bytes.Buffer {
+		var b bytes.Buffer
+		for _, e := range [][2]string{
+			{"messageStart", `{"role":"assistant"}`},
+			{"contentBlockStart", `{"contentBlockIndex":0,"start":{"toolUse":{"toolUseId":"` + id + `","name":"read_file"}}}`},
+			{"contentBlockDelta", `{"contentBlockIndex":0,"delta":{"toolUse":{"input":` + input + `}}}`},
+			{"contentBlockStop", `{"contentBlockIndex":0}`},
+			{"messageStop", `{"stopReason":"tool_use"}`},
+		} {
+			b.Write(event(e[0], e[1]))
+		}
+		return &b
+	}
+	resp := toolcall.New()
+	r := bedrockstream.NewReader(resp)
+	for _, b := range []*bytes.Buffer{body("tooluse_1", `"{\"path\":\"go.mod\"}"`), body("tooluse_2", `"{\"path\":\"go.sum\"}"`)} {
+		resp.Reset()
+		r.Reset(resp)
+		if err := r.ReadBody(context.Background(), b); err != nil {
+			fmt.Println(err)
+		}
+		for _, res := range resp.End() {
+			fmt.Println(res.Call.ID, string(res.Arguments), res.Executable)
+		}
+	}
+	// Output:
+	// tooluse_1 {"path":"go.mod"} true
+	// tooluse_2 {"path":"go.sum"} true
+}

@@ -2,7 +2,8 @@ package ollamastream
 
 import (
 	"bytes"
-	"context"
+	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -61,44 +62,16 @@ func TestReaderAllocs(t *testing.T) {
 	}
 }
 
-// TestReusedMemory: a Reader, a line reader and a Response kept from
-// response to response allocate next to nothing per response once warm,
-// whatever its size.
+// TestReusedMemory: a Reader (with its line buffer, ReadBody) and a
+// Response kept from response to response allocate next to nothing per
+// response once warm, whatever its size.
 func TestReusedMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("large stream")
 	}
 	stream := steady(50000)
-	per := checkReusedMemory(t, stream, 4096)
+	per := wiretest.CheckReusedBody(t, "Ollama", stream, NewReader(toolcall.New()), 4096)
 	t.Logf("a stream of %d bytes allocates %d bytes with a reused reader", len(stream), per)
-}
-
-// checkReusedMemory is wiretest.CheckReusedMemory for lines: it reads
-// stream again and again with one Reader, one lineReader and one
-// Response, each reset between streams, and fails t if a stream allocates
-// more than max bytes once they are warm. It returns the bytes a stream
-// allocated.
-func checkReusedMemory(t *testing.T, stream []byte, max uint64) uint64 {
-	resp := toolcall.New()
-	r := NewReader(resp)
-	var lr lineReader
-	var br bytes.Reader
-	per := wiretest.AllocatedPerRun(func() {
-		resp.Reset()
-		r.Reset(resp)
-		br.Reset(stream)
-		lr.reset(&br)
-		if err := r.readAll(context.Background(), &lr); err != nil {
-			t.Fatal(err)
-		}
-		if res := resp.End(); len(res) != 2 || !res[0].Executable || !res[1].Executable {
-			t.Fatalf("results %+v", res)
-		}
-	})
-	if per > max {
-		t.Errorf("a stream of %d bytes allocates %d bytes with a reused reader, want at most %d", len(stream), per, max)
-	}
-	return per
 }
 
 func BenchmarkRead(b *testing.B) {
@@ -127,4 +100,25 @@ func BenchmarkInFlight(b *testing.B) {
 		}
 		return []any{resp, r, lr}
 	})
+}
+
+// TestReadBodyReused: a Reader kept from body to body with Reset reads
+// each recording, a long stream, a stream with an error line, a malformed
+// one and each cut short as Read does, one after the other.
+func TestReadBodyReused(t *testing.T) {
+	var streams [][]byte
+	for _, file := range []string{"cloud_web_search.ndjson", "cloud_text_no_eol.ndjson", "api_md_tools.ndjson"} {
+		s, err := os.ReadFile(filepath.Join("testdata", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		streams = append(streams, s)
+	}
+	streams = append(streams, steady(2000),
+		[]byte(textLine("a")+"\n"+`{"error":"model runner has unexpectedly stopped"}`+"\n"),
+		[]byte(head+`"","tool_calls":[{"function":{"name":"f","arguments":{"a":1,"a":2}}}]},"done":false}`+"\n"+doneLine+"\n"))
+	for _, s := range streams[:len(streams):len(streams)] {
+		streams = append(streams, s[:len(s)*2/3])
+	}
+	adapterRead.CheckReadBody(t, NewReader(toolcall.New()), streams)
 }

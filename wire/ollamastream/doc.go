@@ -129,8 +129,11 @@
 // reused Response not allocating either). It allocates per stream (its
 // Reader and buffers) and per tool call (the strings of its id and name).
 // A program that reads many responses keeps a [Reader] and a Response,
-// and resets both between responses. The text given to wire.OnText and
-// wire.OnThinking is borrowed until the callback returns.
+// resets both between responses, and reads each body with
+// [Reader.ReadBody], which keeps the line buffer too: once warm, a
+// response then allocates next to nothing, whatever its size
+// (TestReusedMemory). The text given to wire.OnText and wire.OnThinking is
+// borrowed until the callback returns.
 //
 // # Concurrency
 //

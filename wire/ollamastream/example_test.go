@@ -32,3 +32,28 @@ func Example() {
 	// text: Let me check.
 	// 0 call_x1y2z3w4 get_weather {"city":"Paris"} true
 }
+
+// A server that reads many responses keeps a Reader and a Response, resets
+// both, and reads each body with ReadBody, which keeps its line buffer.
+func ExampleReader_ReadBody() {
+	bodies := []string{
+		`{"model":"qwen3","message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"read_file","arguments":{"path":"go.mod"}}}]},"done":false}
+{"model":"qwen3","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop"}
+`,
+		`{"model":"qwen3","message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"list","arguments":{"dir":"src"}}}]},"done":false}
+`, // cut before its done line
+	}
+	resp := toolcall.New()
+	r := ollamastream.NewReader(resp)
+	for _, body := range bodies {
+		resp.Reset()
+		r.Reset(resp)
+		err := r.ReadBody(context.Background(), strings.NewReader(body))
+		for _, res := range resp.End() {
+			fmt.Println(res.Call.Name, string(res.Arguments), err == nil)
+		}
+	}
+	// Output:
+	// read_file {"path":"go.mod"} true
+	// list {"dir":"src"} false
+}

@@ -41,10 +41,19 @@ var ErrMalformed = wire.ErrMalformed
 // The options are [wire.OnText] and [wire.OnThinking], called with each
 // non-empty message.content and message.thinking, at index 0.
 func Read(ctx context.Context, body io.Reader, resp *toolcall.Response, opts ...wire.Option) error {
-	r := NewReader(resp, opts...)
-	var lr lineReader
-	lr.reset(body)
-	return r.readAll(ctx, &lr)
+	return NewReader(resp, opts...).ReadBody(ctx, body)
+}
+
+// ReadBody reads the lines of one response's body to its end, as [Read]
+// reads them, into r's Response, with a line buffer that r keeps from
+// body to body. A caller that reads many responses keeps r, and readies it
+// for the next one with Reset: then a response costs no allocation but
+// its calls', whatever its lines' sizes. body is not kept past the call.
+func (r *Reader) ReadBody(ctx context.Context, body io.Reader) error {
+	r.lines.reset(body)
+	err := r.readAll(ctx, &r.lines)
+	r.lines.r = nil
+	return err
 }
 
 // readAll reads the lines of lr into r, to the end of the body.
@@ -84,11 +93,12 @@ type Reader struct {
 	cfg     adapter.Config
 	resp    *toolcall.Response
 	dec     adapter.Decoder
-	n       int64   // lines read
-	err     error   // the first error: every later Line returns it
-	done    bool    // a line with done true came
-	next    int64   // the index of the next call
-	touched []int64 // the calls the last line concerned
+	n       int64      // lines read
+	err     error      // the first error: every later Line returns it
+	done    bool       // a line with done true came
+	next    int64      // the index of the next call
+	touched []int64    // the calls the last line concerned
+	lines   lineReader // ReadBody's, its buffer kept
 
 	// The fields of the line being read; byte slices are reused.
 	text, thinking []byte

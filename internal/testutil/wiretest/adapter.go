@@ -372,6 +372,32 @@ func CheckReusedMemory(t *testing.T, name string, stream []byte, step Stepper, m
 	return per
 }
 
+// CheckReusedBody is CheckReusedMemory for a BodyReader, which reads each
+// body with its own buffer kept (ReadBody), and checks the calls' results:
+// each executable.
+func CheckReusedBody(t *testing.T, name string, stream []byte, r BodyReader, max uint64) uint64 {
+	t.Helper()
+	resp := toolcall.New()
+	var br bytes.Reader
+	per := AllocatedPerRun(func() {
+		resp.Reset()
+		r.Reset(resp)
+		br.Reset(stream)
+		if err := r.ReadBody(context.Background(), &br); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, res := range resp.End() {
+			if !res.Executable {
+				t.Fatalf("%s: %+v", name, res)
+			}
+		}
+	})
+	if per > max {
+		t.Errorf("%s: a stream of %d bytes allocates %d bytes with a reused reader, want at most %d", name, len(stream), per, max)
+	}
+	return per
+}
+
 // AllocatedPerRun runs read once, then 5 times more, and returns the bytes
 // each of those runs allocated.
 func AllocatedPerRun(read func()) uint64 {
@@ -443,20 +469,46 @@ type EventReader interface {
 // errors among them check that Reset forgets all of a stream.
 func (a Adapter) CheckReadEvents(t testing.TB, r EventReader, streams [][]byte) {
 	t.Helper()
-	resp := toolcall.New()
 	events := sse.NewReader(nil)
+	a.checkReused(t, "ReadEvents", r.Reset, func(stream []byte) error {
+		events.Reset(bytes.NewReader(stream))
+		return r.ReadEvents(context.Background(), events)
+	}, streams)
+}
+
+// BodyReader is a wire's reader of one response's body, kept from body to
+// body: ollamastream.Reader, bedrockstream.Reader.
+type BodyReader interface {
+	Reset(resp *toolcall.Response)
+	ReadBody(ctx context.Context, body io.Reader) error
+}
+
+// CheckReadBody is CheckReadEvents for a BodyReader, which keeps its own
+// buffer from body to body.
+func (a Adapter) CheckReadBody(t testing.TB, r BodyReader, streams [][]byte) {
+	t.Helper()
+	a.checkReused(t, "ReadBody", r.Reset, func(stream []byte) error {
+		return r.ReadBody(context.Background(), bytes.NewReader(stream))
+	}, streams)
+}
+
+// checkReused reads streams in order, twice over, each with read, after
+// reset with one Response kept, and checks each against a's Read of the
+// stream alone.
+func (a Adapter) checkReused(t testing.TB, name string, reset func(*toolcall.Response), read func(stream []byte) error, streams [][]byte) {
+	t.Helper()
+	resp := toolcall.New()
 	for round := range 2 {
 		for i, stream := range streams {
 			want := a.Run(toolcall.New(), bytes.NewReader(stream))
 			resp.Reset()
-			r.Reset(resp)
-			events.Reset(bytes.NewReader(stream))
-			err := r.ReadEvents(context.Background(), events)
+			reset(resp)
+			err := read(stream)
 			if fmt.Sprint(err) != fmt.Sprint(want.Err) {
-				t.Errorf("round %d, stream %d: ReadEvents = %v, %s = %v", round, i, err, a.Name, want.Err)
+				t.Errorf("round %d, stream %d: %s = %v, %s = %v", round, i, name, err, a.Name, want.Err)
 			}
 			if diff := cmp.Diff(want.Calls, Outcomes(resp.End())); diff != "" {
-				t.Errorf("round %d, stream %d: ReadEvents's calls against %s's (-%s +ReadEvents):\n%s", round, i, a.Name, a.Name, diff)
+				t.Errorf("round %d, stream %d: %s's calls against %s's (-%s +%s):\n%s", round, i, name, a.Name, a.Name, name, diff)
 			}
 		}
 	}
