@@ -252,30 +252,27 @@ func countSDKWireDeltas(wire string, data []byte) (int, error) {
 }
 
 // SDKWireContenders returns the contenders of wire (one of SDKWires):
-// argstream (the wire package's Reader and SSE reader, for the SSE wires,
-// Gemini's and Cohere's, or else its Read, driving a toolcall.Response, all
-// kept from response to response with Reset) and sdk (the provider's
+// argstream (the wire package's Reader, with an SSE reader for the SSE
+// wires, Gemini's and Cohere's, or with its own buffer, ReadBody, for
+// Ollama's and Bedrock's, driving a toolcall.Response, all kept from
+// response to response with Reset) and sdk (the provider's
 // official Go SDK reading the same bytes, served by an http.RoundTripper or
 // HTTP client that answers every request with them: no socket; the SDK's
 // cost of building and, for Bedrock, signing the request is in its figures,
 // once per response).
 func SDKWireContenders(wire string) []WireContender {
-	var read readFunc
 	var reader func(*toolcall.Response) eventReader // an SSE wire's, kept
+	var bodies func(*toolcall.Response) bodyReader  // or another wire's, kept
 	var sdk func() WireParser
 	switch wire {
 	case WireGemini:
 		reader = func(resp *toolcall.Response) eventReader { return geministream.NewReader(resp) }
 		sdk = newGenaiSDK
 	case WireOllama:
-		read = func(ctx context.Context, r io.Reader, resp *toolcall.Response) error {
-			return ollamastream.Read(ctx, r, resp)
-		}
+		bodies = func(resp *toolcall.Response) bodyReader { return ollamastream.NewReader(resp) }
 		sdk = newOllamaSDK
 	case WireBedrock:
-		read = func(ctx context.Context, r io.Reader, resp *toolcall.Response) error {
-			return bedrockstream.Read(ctx, r, resp)
-		}
+		bodies = func(resp *toolcall.Response) bodyReader { return bedrockstream.NewReader(resp) }
 		sdk = newBedrockSDK
 	case WireCohere:
 		reader = func(resp *toolcall.Response) eventReader { return coherestream.NewReader(resp) }
@@ -284,8 +281,34 @@ func SDKWireContenders(wire string) []WireContender {
 		panic("unknown wire " + wire)
 	}
 	return []WireContender{
-		{Name: "argstream", New: func() WireParser { return newArgstreamParser(read, reader) }},
+		{Name: "argstream", New: func() WireParser {
+			if bodies != nil {
+				return newArgstreamParser(keptBodies(bodies), nil)
+			}
+			return newArgstreamParser(nil, reader)
+		}},
 		{Name: "sdk", New: sdk},
+	}
+}
+
+// bodyReader is a wire's reader of bodies with its own buffer, kept from
+// body to body: ollamastream.Reader, bedrockstream.Reader.
+type bodyReader interface {
+	Reset(resp *toolcall.Response)
+	ReadBody(ctx context.Context, body io.Reader) error
+}
+
+// keptBodies returns a readFunc that reads each body with one reader of
+// newReader's, made at the first body and Reset for each after it.
+func keptBodies(newReader func(*toolcall.Response) bodyReader) readFunc {
+	var r bodyReader
+	return func(ctx context.Context, body io.Reader, resp *toolcall.Response) error {
+		if r == nil {
+			r = newReader(resp)
+		} else {
+			r.Reset(resp)
+		}
+		return r.ReadBody(ctx, body)
 	}
 }
 
