@@ -487,19 +487,14 @@ func literal(data []byte, i int, lit string) int {
 // number returns the index of the byte after the JSON number at data[i:],
 // or -1. The byte after it is not checked: the caller's next token is.
 func number(data []byte, i int) int {
-	var n jsonwire.Num
-	j := i
-	for ; j < len(data); j++ {
-		next, ok := n.Step(data[j])
-		if !ok {
-			break
-		}
-		n = next
-	}
-	if j == i || !n.Complete() {
+	if i >= len(data) {
 		return -1
 	}
-	return j
+	k, n := jsonwire.NumStart.Scan(data[i:])
+	if k == 0 || !n.Complete() {
+		return -1
+	}
+	return i + k
 }
 
 // HasAt reports whether data[i:] begins with s.
