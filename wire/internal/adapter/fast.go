@@ -309,6 +309,17 @@ func unquote(dst, data []byte, i int, keep bool) ([]byte, int) {
 			if keep {
 				dst = append(dst, data[start:j]...)
 			}
+			// The escapes of one byte, most of those in a call's
+			// arguments (\\ and \" of escaped strings, \n), here;
+			// \u escapes by unescape.
+			if j+1 < len(data) && simpleEscapes[data[j+1]] != 0 {
+				if keep {
+					dst = append(dst, simpleEscapes[data[j+1]])
+				}
+				j += 2
+				start = j
+				continue
+			}
 			var n int
 			if dst, n = unescape(dst, data[j:], keep); n == 0 {
 				return dst, -1
@@ -327,55 +338,38 @@ func unquote(dst, data []byte, i int, keep bool) ([]byte, int) {
 	}
 }
 
-// unescape decodes the escape at the start of b, appending its text to dst
-// if keep is set, and returns dst with the length of the escape, or 0 if
-// it is not valid: a \u escape of a surrogate is valid only as the first
-// of a pair.
+// simpleEscapes maps the byte after a backslash to the byte its escape
+// stands for, for the escapes of one byte (all but \u), and others to 0.
+var simpleEscapes = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+// unescape decodes the \u escape at the start of b (unquote decodes the
+// escapes of one byte, simpleEscapes), appending its text to dst if keep
+// is set, and returns dst with the length of the escape, or 0 if it is
+// not valid: not a \u escape of four hex digits, or one of a surrogate
+// that is not the first of a pair.
 func unescape(dst, b []byte, keep bool) ([]byte, int) {
-	if len(b) < 2 {
+	if len(b) < 2 || b[1] != 'u' {
 		return dst, 0
 	}
-	var c byte
-	switch b[1] {
-	case '"', '\\', '/':
-		c = b[1]
-	case 'b':
-		c = '\b'
-	case 'f':
-		c = '\f'
-	case 'n':
-		c = '\n'
-	case 'r':
-		c = '\r'
-	case 't':
-		c = '\t'
-	case 'u':
-		r, ok := Hex4(b, 2)
-		n := 6
-		switch {
-		case !ok:
-			return dst, 0
-		case utf16.IsSurrogate(r):
-			lo, ok := Hex4(b, 8)
-			if r >= 0xDC00 || !ok || b[6] != '\\' || b[7] != 'u' {
-				return dst, 0
-			}
-			if r = utf16.DecodeRune(r, lo); r == utf8.RuneError {
-				return dst, 0
-			}
-			n = 12
-		}
-		if keep {
-			dst = utf8.AppendRune(dst, r)
-		}
-		return dst, n
-	default:
+	r, ok := Hex4(b, 2)
+	n := 6
+	switch {
+	case !ok:
 		return dst, 0
+	case utf16.IsSurrogate(r):
+		lo, ok := Hex4(b, 8)
+		if r >= 0xDC00 || !ok || b[6] != '\\' || b[7] != 'u' {
+			return dst, 0
+		}
+		if r = utf16.DecodeRune(r, lo); r == utf8.RuneError {
+			return dst, 0
+		}
+		n = 12
 	}
 	if keep {
-		dst = append(dst, c)
+		dst = utf8.AppendRune(dst, r)
 	}
-	return dst, 2
+	return dst, n
 }
 
 // Hex4 reads the four hexadecimal digits at b[i:], of a \u escape.

@@ -351,3 +351,27 @@ func BenchmarkSkip(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkUnquote: Unquote over the partial_json of a delta of modifyFile's
+// arguments (source text in a JSON string, in a JSON string: escapes of
+// escapes), and over plain text of the same length.
+//
+//	go test -run '^$' -bench Unquote -benchmem ./wire/internal/adapter
+func BenchmarkUnquote(b *testing.B) {
+	for _, tc := range []struct{ name, data string }{
+		{"escaped", `"\tif err != nil {\\n\\t\\treturn fmt.Errorf(\\\"read %s: %w\\\", path, err)\\n\\t}\\n"`},
+		{"plain", `"func (r *Reader) Reset(resp *toolcall.Response) { r.resp = resp; r.n = 0 }"`},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			data := []byte(tc.data)
+			var dst []byte
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				var j int
+				if dst, j = Unquote(dst, data, 0); j != len(data) {
+					b.Fatal("declined")
+				}
+			}
+		})
+	}
+}
