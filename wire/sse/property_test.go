@@ -210,9 +210,10 @@ func TestPropertyRaw(t *testing.T) {
 	properties.TestingRun(t)
 }
 
-// TestRawBlocks: a keep-alive comment is a block of its own, given at once.
+// TestRawBlocks: a keep-alive comment is a block of its own, given at once;
+// the blank lines after an event belong to the block after it.
 func TestRawBlocks(t *testing.T) {
-	in := ": keep-alive\n\n\n\ndata: a\n\nretry: 10\n\n: tail"
+	in := ": keep-alive\n\n\n\ndata: a\n\nretry: 10\n\ndata: b\n\n\ndata: c\n\n: tail"
 	r := NewReader(strings.NewReader(in), WithRaw())
 	var got []string
 	for r.Next() {
@@ -220,7 +221,8 @@ func TestRawBlocks(t *testing.T) {
 		got = append(got, fmt.Sprintf("%v %q", e.IsEvent(), e.Raw))
 	}
 	got = append(got, fmt.Sprintf("rest %q %v", r.Rest(), r.Err()))
-	want := []string{`false ": keep-alive\n\n"`, `true "\n\ndata: a\n\n"`, `false "retry: 10\n\n"`, `rest ": tail" <nil>`}
+	want := []string{`false ": keep-alive\n\n"`, `true "\n\ndata: a\n\n"`, `false "retry: 10\n\n"`,
+		`true "data: b\n\n"`, `true "\ndata: c\n\n"`, `rest ": tail" <nil>`}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}

@@ -8,7 +8,9 @@ package sse
 //     between reads, so that no byte is looked at twice whatever the read
 //     sizes (but a field value's, searched for its line end with the
 //     vectorized bytes.IndexByte), and copies each field value once, into
-//     the buffer it belongs to.
+//     the buffer it belongs to; but for the data of an event of one data
+//     line that the read buffer holds whole with its blank line, the
+//     common event, which it hands over from the read buffer.
 
 import (
 	"bytes"
@@ -373,7 +375,8 @@ func (r *Reader) tooLarge(line int64) {
 
 // scan scans buf[pos:end], and returns true when it dispatches an event.
 // Each byte is looked at once; the bytes of a field value are copied, in one
-// append per read, into the buffer they belong to.
+// append per read, into the buffer they belong to, but for the one data
+// line of an event that buf holds whole, which the event borrows from buf.
 func (r *Reader) scan() bool {
 	b := r.buf[:r.end]
 	i := r.pos
@@ -510,6 +513,22 @@ func (r *Reader) scan() bool {
 			if room := r.max - (r.off - r.evStart); int64(j-i) > room {
 				r.tooLarge(r.line)
 				return false
+			}
+			if r.field == fData && len(r.data) == 0 && j+1 < len(b) && b[j] == '\n' && b[j+1] == '\n' &&
+				r.off+int64(j-i)+1-r.evStart <= r.max {
+				// The event's one data line and the blank line that
+				// ends it, LF each, are in buf: the data is dispatched
+				// from buf, not copied (buf changes only in the next
+				// Next; its capacity ends with it, so that an append
+				// to it copies). The state as the steps below leave
+				// it: the line read, then the blank line.
+				r.off += int64(j-i) + 2
+				r.line += 2
+				r.state, r.field = stLineStart, fOther
+				r.blankCR, r.evStart, r.pending, r.lines = true, r.off, false, false
+				r.ev.Type, r.ev.Data, r.ev.ID = r.typ, b[i:j:j], r.id
+				i = j + 2
+				return true
 			}
 			r.appendValue(b[i:j])
 			r.off += int64(j - i)

@@ -185,6 +185,23 @@ func TestDispatchWithoutWaiting(t *testing.T) {
 	}
 }
 
+// TestAppendToData: appending to an event's Data copies it, and leaves
+// the stream after it as it came, whether the Reader copied the data or
+// handed it over from its read buffer.
+func TestAppendToData(t *testing.T) {
+	for _, in := range []string{"data: a\n\ndata: b\n\n", "data: a\ndata: a\n\ndata: b\n\n", "data: a\r\n\r\ndata: b\n\n"} {
+		r := NewReader(strings.NewReader(in))
+		if !r.Next() {
+			t.Fatalf("%q: %v", in, r.Err())
+		}
+		first := string(r.Event().Data)
+		_ = append(r.Event().Data, "\n\ndata: XXXXXXXX"...)
+		if !r.Next() || string(r.Event().Data) != "b" {
+			t.Errorf("%q: after an append to %q, the next event is %q (%v)", in, first, r.Event().Data, r.Err())
+		}
+	}
+}
+
 func TestEventIsBorrowedAndClone(t *testing.T) {
 	r := NewReader(strings.NewReader("event: a\ndata: 1\n\nevent: b\ndata: 2\n\n"))
 	r.Next()
