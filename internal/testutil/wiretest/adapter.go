@@ -350,10 +350,8 @@ type Stepper interface {
 // allocated.
 func CheckReusedMemory(t *testing.T, name string, stream []byte, step Stepper, max uint64) uint64 {
 	t.Helper()
-	resp := toolcall.New()
 	rd := sse.NewReader(bytes.NewReader(nil))
-	per := AllocatedPerRun(func() {
-		resp.Reset()
+	return checkAllocated(t, name, stream, max, func(resp *toolcall.Response) {
 		step.Reset(resp)
 		rd.Reset(bytes.NewReader(stream))
 		for rd.Next() {
@@ -366,10 +364,6 @@ func CheckReusedMemory(t *testing.T, name string, stream []byte, step Stepper, m
 		}
 		resp.End()
 	})
-	if per > max {
-		t.Errorf("%s: a stream of %d bytes allocates %d bytes with a reused reader, want at most %d", name, len(stream), per, max)
-	}
-	return per
 }
 
 // CheckReusedBody is CheckReusedMemory for a BodyReader, which reads each
@@ -377,10 +371,8 @@ func CheckReusedMemory(t *testing.T, name string, stream []byte, step Stepper, m
 // each executable.
 func CheckReusedBody(t *testing.T, name string, stream []byte, r BodyReader, max uint64) uint64 {
 	t.Helper()
-	resp := toolcall.New()
 	var br bytes.Reader
-	per := AllocatedPerRun(func() {
-		resp.Reset()
+	return checkAllocated(t, name, stream, max, func(resp *toolcall.Response) {
 		r.Reset(resp)
 		br.Reset(stream)
 		if err := r.ReadBody(context.Background(), &br); err != nil {
@@ -391,6 +383,18 @@ func CheckReusedBody(t *testing.T, name string, stream []byte, r BodyReader, max
 				t.Fatalf("%s: %+v", name, res)
 			}
 		}
+	})
+}
+
+// checkAllocated reads stream with read into one Response, Reset before
+// each read (AllocatedPerRun), and fails t if a read allocates more than
+// max bytes once warm. It returns the bytes a read allocated.
+func checkAllocated(t *testing.T, name string, stream []byte, max uint64, read func(resp *toolcall.Response)) uint64 {
+	t.Helper()
+	resp := toolcall.New()
+	per := AllocatedPerRun(func() {
+		resp.Reset()
+		read(resp)
 	})
 	if per > max {
 		t.Errorf("%s: a stream of %d bytes allocates %d bytes with a reused reader, want at most %d", name, len(stream), per, max)
