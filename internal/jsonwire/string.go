@@ -378,6 +378,11 @@ var shortEscape = func() (t [256]byte) {
 	return t
 }()
 
+// SimpleEscape returns the byte that the one-letter escape '\\' c stands
+// for, or 0 if c makes none (a \u escape is not one letter): a lookup in
+// unescape, for the readers that decode strings without a String.
+func SimpleEscape(c byte) byte { return unescape[c] }
+
 // unescape maps c to the byte that the escape '\\' c stands for, or 0.
 var unescape = func() (t [256]byte) {
 	for i := range t {

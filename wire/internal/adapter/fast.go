@@ -209,16 +209,14 @@ func nameEnd(data []byte, j int) (int, bool) {
 		}
 		upper |= u
 	}
-	for ; j < len(data); j++ {
-		c := data[j]
-		if c == '"' || c == '\\' || c < ' ' || c >= utf8.RuneSelf {
-			break
-		}
+	// Fewer than eight bytes remain.
+	k := plainEnd(data, j)
+	for _, c := range data[j:k] {
 		if 'A' <= c && c <= 'Z' {
 			upper = 1
 		}
 	}
-	return j, upper != 0
+	return k, upper != 0
 }
 
 // nameHash is a hash of name from 0 to 63, the same for names equal under
@@ -233,10 +231,12 @@ func nameHash(name []byte) uint {
 // maxNameLen is the longest name the fast path reads.
 const maxNameLen = 1<<16 - 1
 
-// plainEnd returns the index of the first byte of data[j:] that is not
-// plain ([jsonwire.PlainMask]: a quote, a backslash, a control byte or a
-// byte of a multi-byte UTF-8 sequence), or len(data). It reads eight bytes
-// at a time while eight remain.
+// plainEnd returns j+jsonwire.ScanPlain(data[j:]): the index of the first
+// byte of data[j:] that is not plain ([jsonwire.PlainMask]: a quote, a
+// backslash, a control byte or a byte of a multi-byte UTF-8 sequence), or
+// len(data). It is ScanPlain inlined into unquote's loop, which calls it at
+// each escape, the last bytes read one by one: ScanPlain's call and tail
+// word cost a fifth more on short strings (BenchmarkUnquote).
 func plainEnd(data []byte, j int) int {
 	for ; j+8 <= len(data); j += 8 {
 		if m := jsonwire.PlainMask(binary.LittleEndian.Uint64(data[j:])); m != 0 {
@@ -312,9 +312,9 @@ func unquote(dst, data []byte, i int, keep bool) ([]byte, int) {
 			// The escapes of one byte, most of those in a call's
 			// arguments (\\ and \" of escaped strings, \n), here;
 			// \u escapes by unescape.
-			if j+1 < len(data) && simpleEscapes[data[j+1]] != 0 {
+			if e := escapeAt(data, j+1); e != 0 {
 				if keep {
-					dst = append(dst, simpleEscapes[data[j+1]])
+					dst = append(dst, e)
 				}
 				j += 2
 				start = j
@@ -338,12 +338,17 @@ func unquote(dst, data []byte, i int, keep bool) ([]byte, int) {
 	}
 }
 
-// simpleEscapes maps the byte after a backslash to the byte its escape
-// stands for, for the escapes of one byte (all but \u), and others to 0.
-var simpleEscapes = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+// escapeAt returns the byte that the one-letter escape whose letter is at
+// data[i] stands for, or 0 ([jsonwire.SimpleEscape]; also past data).
+func escapeAt(data []byte, i int) byte {
+	if i >= len(data) {
+		return 0
+	}
+	return jsonwire.SimpleEscape(data[i])
+}
 
 // unescape decodes the \u escape at the start of b (unquote decodes the
-// escapes of one byte, simpleEscapes), appending its text to dst if keep
+// escapes of one letter, escapeAt), appending its text to dst if keep
 // is set, and returns dst with the length of the escape, or 0 if it is
 // not valid: not a \u escape of four hex digits, or one of a surrogate
 // that is not the first of a pair.
