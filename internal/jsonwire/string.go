@@ -262,7 +262,7 @@ func (s *String) copying(w int, src []byte, i int, off int64, rewritten bool) ([
 					i += 2
 					continue
 				}
-				if r, size := unicodeEscape(src[i:]); size > 0 {
+				if r, size := UnicodeEscape(src[i:]); size > 0 {
 					w += utf8.EncodeRune(buf[w:w+4], r)
 					i += size
 					s.verbatim = false
@@ -325,10 +325,10 @@ func controlError(c byte, off int64) *Error {
 		Detail: fmt.Sprintf("invalid character %q in string (expecting non-control character)", rune(c))}
 }
 
-// unicodeEscape decodes a whole \uXXXX escape at the start of b that is
+// UnicodeEscape decodes a whole \uXXXX escape at the start of b that is
 // not a surrogate, or a whole surrogate pair of escapes, and returns the
 // rune and the bytes it takes; 0 bytes if b does not start with one.
-func unicodeEscape(b []byte) (rune, int) {
+func UnicodeEscape(b []byte) (rune, int) {
 	if len(b) < 6 || b[1] != 'u' {
 		return 0, 0
 	}

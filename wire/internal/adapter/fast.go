@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/bits"
 	"slices"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/argstream/argstream/internal/jsonwire"
@@ -310,8 +309,8 @@ func unquote(dst, data []byte, i int, keep bool) ([]byte, int) {
 				dst = append(dst, data[start:j]...)
 			}
 			// The escapes of one byte, most of those in a call's
-			// arguments (\\ and \" of escaped strings, \n), here;
-			// \u escapes by unescape.
+			// arguments (\\ and \" of escaped strings, \n), first;
+			// then a \u escape, or a pair of them.
 			if e := escapeAt(data, j+1); e != 0 {
 				if keep {
 					dst = append(dst, e)
@@ -320,9 +319,12 @@ func unquote(dst, data []byte, i int, keep bool) ([]byte, int) {
 				start = j
 				continue
 			}
-			var n int
-			if dst, n = unescape(dst, data[j:], keep); n == 0 {
+			r, n := jsonwire.UnicodeEscape(data[j:])
+			if n == 0 {
 				return dst, -1
+			}
+			if keep {
+				dst = utf8.AppendRune(dst, r)
 			}
 			j += n
 			start = j
@@ -345,36 +347,6 @@ func escapeAt(data []byte, i int) byte {
 		return 0
 	}
 	return jsonwire.SimpleEscape(data[i])
-}
-
-// unescape decodes the \u escape at the start of b (unquote decodes the
-// escapes of one letter, escapeAt), appending its text to dst if keep
-// is set, and returns dst with the length of the escape, or 0 if it is
-// not valid: not a \u escape of four hex digits, or one of a surrogate
-// that is not the first of a pair.
-func unescape(dst, b []byte, keep bool) ([]byte, int) {
-	if len(b) < 2 || b[1] != 'u' {
-		return dst, 0
-	}
-	r, ok := Hex4(b, 2)
-	n := 6
-	switch {
-	case !ok:
-		return dst, 0
-	case utf16.IsSurrogate(r):
-		lo, ok := Hex4(b, 8)
-		if r >= 0xDC00 || !ok || b[6] != '\\' || b[7] != 'u' {
-			return dst, 0
-		}
-		if r = utf16.DecodeRune(r, lo); r == utf8.RuneError {
-			return dst, 0
-		}
-		n = 12
-	}
-	if keep {
-		dst = utf8.AppendRune(dst, r)
-	}
-	return dst, n
 }
 
 // Hex4 reads the four hexadecimal digits at b[i:], of a \u escape.
