@@ -139,6 +139,11 @@ type Reader struct {
 	pos     int
 	end     int
 	readErr error // the error of the last Read, handled once buf is scanned
+	// cr is the index in buf of the first CR at or after the line
+	// lineEnd last searched it from, or end if there is none; -1 when it
+	// is to be searched (buf has been filled since). Streams have no CR,
+	// so that one search per fill, not one per line, finds that.
+	cr int
 
 	// The scanner's state, kept between reads.
 	state   uint8
@@ -214,6 +219,7 @@ func (r *Reader) Reset(rd io.Reader) {
 		id:      r.id[:0],
 		idNext:  r.idNext[:0],
 		line:    1,
+		cr:      -1,
 	}
 }
 
@@ -338,7 +344,7 @@ func (r *Reader) fill() {
 		if n < 0 || n > len(r.buf) {
 			n, err = 0, errBadReadCount
 		}
-		r.pos, r.end = 0, n
+		r.pos, r.end, r.cr = 0, n, -1
 		if err != nil {
 			r.readErr = err
 			return
@@ -509,7 +515,7 @@ func (r *Reader) scan() bool {
 			r.off++
 
 		case stValue:
-			j := lineEnd(b, i)
+			j := r.lineEnd(b, i)
 			if room := r.max - (r.off - r.evStart); int64(j-i) > room {
 				r.tooLarge(r.line)
 				return false
@@ -566,18 +572,21 @@ func knownField(b []byte) (int, uint8) {
 	return 0, fOther
 }
 
-// lineEnd returns the index of the first CR or LF in b[i:], or len(b).
-// Streams end their lines with LF, so it looks for the LF with the
-// vectorized [bytes.IndexByte], and then for a CR before it.
-func lineEnd(b []byte, i int) int {
-	v := b[i:]
-	if n := bytes.IndexByte(v, '\n'); n >= 0 {
-		v = v[:n]
+// lineEnd returns the index of the first CR or LF in b[i:], b being
+// buf[:end], or len(b). Streams end their lines with LF, so it looks for
+// the LF with the vectorized [bytes.IndexByte], before the next CR, which
+// it looks for only once it has passed the one it found before.
+func (r *Reader) lineEnd(b []byte, i int) int {
+	if r.cr < i {
+		r.cr = len(b)
+		if n := bytes.IndexByte(b[i:], '\r'); n >= 0 {
+			r.cr = i + n
+		}
 	}
-	if n := bytes.IndexByte(v, '\r'); n >= 0 {
+	if n := bytes.IndexByte(b[i:r.cr], '\n'); n >= 0 {
 		return i + n
 	}
-	return i + len(v)
+	return r.cr
 }
 
 // startField chooses the field whose name has just ended.
