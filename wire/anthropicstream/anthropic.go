@@ -86,7 +86,9 @@ type Reader struct {
 	blocks      []blockKind // each content block's kind, by index
 	touched     []int64     // the calls the last event concerned
 
-	// The fields of the event being read; byte slices are reused.
+	// The fields of the event being read; byte slices are reused. typ,
+	// deltaType and stop are read into own's memory, or set again from
+	// kept's (not copied) when the layout learned says they are unchanged.
 	typ       []byte
 	index     int64
 	hasIndex  bool
@@ -102,6 +104,7 @@ type Reader struct {
 	errType   []byte
 	errMsg    []byte
 	content   []wholeBlock // message_start's content
+	own       struct{ typ, deltaType, stop []byte }
 }
 
 // blockKind is what a content block is, for the deltas that may come for
@@ -374,10 +377,10 @@ func (r *Reader) parse(data []byte) error {
 
 // reset empties the fields of the event, keeping their memory.
 func (r *Reader) reset() {
-	r.typ = r.typ[:0]
+	r.typ = r.own.typ[:0]
 	r.index, r.hasIndex = 0, false
 	r.blockType, r.id, r.name, r.input, r.hasInput = r.blockType[:0], r.id[:0], r.name[:0], r.input[:0], false
-	r.deltaType, r.str, r.hasStr, r.stop = r.deltaType[:0], r.str[:0], false, r.stop[:0]
+	r.deltaType, r.str, r.hasStr, r.stop = r.own.deltaType[:0], r.str[:0], false, r.own.stop[:0]
 	r.errType, r.errMsg = r.errType[:0], r.errMsg[:0]
 	r.content = r.content[:0]
 }
@@ -491,26 +494,28 @@ func (r *Reader) fastSlot(id uint8, data []byte, i int) (j int) {
 	if i < 0 { // a Kept value, as the event learned had it
 		switch id {
 		case slotType:
-			r.typ = append(r.typ[:0], r.kept.typ...)
+			r.typ = r.kept.typ
 		case slotIndex:
 			r.index, r.hasIndex = r.kept.index, r.kept.hasIndex
 		case slotDeltaType:
-			r.deltaType = append(r.deltaType[:0], r.kept.deltaType...)
+			r.deltaType = r.kept.deltaType
 		case slotStop:
-			r.stop = append(r.stop[:0], r.kept.stop...)
+			r.stop = r.kept.stop
 		}
 		return 0
 	}
 	kind := adapter.Kept
 	switch id {
 	case slotType:
-		if r.typ, j = adapter.Unquote(r.typ, data, i); len(r.typ) == 0 {
+		r.own.typ, j = adapter.Unquote(r.own.typ, data, i)
+		if r.typ = r.own.typ; len(r.typ) == 0 {
 			j = -1 // parseSlow's error: no type
 		}
 	case slotIndex:
 		j = adapter.ReadIndex(data, i, &r.index, &r.hasIndex)
 	case slotDeltaType:
-		r.deltaType, j = adapter.Unquote(r.deltaType, data, i)
+		r.own.deltaType, j = adapter.Unquote(r.own.deltaType, data, i)
+		r.deltaType = r.own.deltaType
 	case slotStr:
 		if r.hasStr {
 			return -1 // parseSlow's error: two of them
@@ -518,7 +523,8 @@ func (r *Reader) fastSlot(id uint8, data []byte, i int) (j int) {
 		r.str, j = adapter.Unquote(r.str, data, i)
 		r.hasStr, kind = true, adapter.Read
 	case slotStop:
-		r.stop, _, j = adapter.NullableString(r.stop, data, i)
+		r.own.stop, _, j = adapter.NullableString(r.own.stop, data, i)
+		r.stop = r.own.stop
 	default:
 		j, kind = adapter.Skip(data, i), adapter.Skipped
 	}
@@ -528,7 +534,8 @@ func (r *Reader) fastSlot(id uint8, data []byte, i int) (j int) {
 func (r *Reader) field(key []byte) (err error) {
 	switch string(key) {
 	case "type":
-		r.typ, err = r.dec.String(r.typ)
+		r.own.typ, err = r.dec.String(r.own.typ)
+		r.typ = r.own.typ
 	case "index":
 		r.index, err = r.dec.Index()
 		r.hasIndex = err == nil
@@ -586,7 +593,8 @@ func (r *Reader) blockField(key []byte) (err error) {
 func (r *Reader) deltaField(key []byte) (err error) {
 	switch string(key) {
 	case "type":
-		r.deltaType, err = r.dec.String(r.deltaType)
+		r.own.deltaType, err = r.dec.String(r.own.deltaType)
+		r.deltaType = r.own.deltaType
 	case "partial_json", "text", "thinking":
 		if r.hasStr {
 			return fmt.Errorf("/delta holds two of partial_json, text and thinking")
@@ -594,7 +602,8 @@ func (r *Reader) deltaField(key []byte) (err error) {
 		r.str, err = r.dec.String(r.str)
 		r.hasStr = err == nil
 	case "stop_reason":
-		r.stop, _, err = r.dec.NullableString(r.stop)
+		r.own.stop, _, err = r.dec.NullableString(r.own.stop)
+		r.stop = r.own.stop
 	default:
 		err = r.dec.Skip()
 	}
