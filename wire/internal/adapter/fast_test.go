@@ -65,28 +65,50 @@ func unquoteVsRef(s string) string {
 	if len(s) == 0 || s[0] != '"' {
 		wantEnd = -1
 	}
-	got, end := Unquote([]byte("stale"), data, 0)
-	if end >= 0 && end != len(data) { // bytes after it: jsontext rejects the whole
-		end = -1
+	// As jsontext reads the whole of s: a string, then white space alone.
+	whole := func(end int) int {
+		if end >= 0 && SkipSpace(data, end) != len(data) {
+			return -1
+		}
+		return end
 	}
-	if end != wantEnd || end >= 0 && string(got) != string(want) {
+	// Into a dst of any capacity ("stale" holds bytes): it grows when it
+	// must, and never writes past its capacity (the words it stores
+	// ahead included).
+	if got, end := Unquote([]byte("stale"), data, 0); whole(end) != wantEnd || wantEnd >= 0 && string(got) != string(want) {
 		return fmt.Sprintf("Unquote(%q) = %q, %d; jsontext %q, %d", s, got, end, want, wantEnd)
 	}
-	if end := SkipString(data, 0); (end == len(data)) != (wantEnd >= 0) {
+	for _, c := range []int{0, 1, 7, 8, 9, len(s) - 1, len(s), len(s) + 8} {
+		c = max(c, 0)
+		backing := bytes.Repeat([]byte{'#'}, c+16)
+		got, end := Unquote(backing[:0:c], data, 0)
+		if whole(end) != wantEnd || wantEnd >= 0 && string(got) != string(want) {
+			return fmt.Sprintf("Unquote(%q) into a dst of capacity %d = %q, %d; jsontext %q, %d", s, c, got, end, want, wantEnd)
+		}
+		if tail := backing[c:]; bytes.Count(tail, []byte{'#'}) != len(tail) {
+			return fmt.Sprintf("Unquote(%q) into a dst of capacity %d wrote past it: %q", s, c, tail)
+		}
+	}
+	if end := SkipString(data, 0); whole(end) != wantEnd {
 		return fmt.Sprintf("SkipString(%q) = %d; jsontext %d", s, end, wantEnd)
 	}
 	return ""
 }
 
+// unquoteCases are strings for TestUnquote, and FuzzUnquote's seeds.
+var unquoteCases = []string{
+	`"abc"`, `""`, `"a\"b"`, `"a\\"`, `"tab\there"`, `"\u00e9t\u00e9"`, `"\ud83d\ude00"`, "\"\x7f del\"",
+	"\"h\xc3\xa9llo\"", `"0123456789abcdef0123456789"`, `"a/b\/c"`, `"\b\f\n\r\t\u0000\u001F\uFFFF\uD83D\uDE00"`,
+	// Invalid: a control byte, a bad escape, a lone or reversed
+	// surrogate, bad UTF-8, no end.
+	"\"a\x01b\"", `"\x"`, `"\ud800"`, `"\udc00"`, `"\udc00\ud800"`, `"\ud800\u0041"`, `"\ud800\n"`, `"\ud800x"`,
+	`"\u00g0"`, `"\u00e"`, `"\`, "\"\xff\"", "\"\xed\xa0\x80\"", "\"\xc0\xaf\"", "\"\xe2\x82\"", `"abc`, `"\"`, `abc"`, ``,
+	// Runs of plain bytes that end in each place of a word.
+	`"0123456\"x"`, `"01234567\n"`, `"012345678é\u00e9"`, `"0123456789abcde\\\"fgh"`,
+}
+
 func TestUnquote(t *testing.T) {
-	for _, s := range []string{
-		`"abc"`, `""`, `"a\"b"`, `"a\\"`, `"tab\there"`, `"\u00e9t\u00e9"`, `"\ud83d\ude00"`, "\"\x7f del\"",
-		"\"h\xc3\xa9llo\"", `"0123456789abcdef0123456789"`, `"a/b\/c"`, `"\b\f\n\r\t\u0000\u001F\uFFFF\uD83D\uDE00"`,
-		// Invalid: a control byte, a bad escape, a lone or reversed
-		// surrogate, bad UTF-8, no end.
-		"\"a\x01b\"", `"\x"`, `"\ud800"`, `"\udc00"`, `"\udc00\ud800"`, `"\ud800\u0041"`, `"\ud800\n"`, `"\ud800x"`,
-		`"\u00g0"`, `"\u00e"`, `"\`, "\"\xff\"", "\"\xed\xa0\x80\"", "\"\xc0\xaf\"", "\"\xe2\x82\"", `"abc`, `"\"`, `abc"`, ``,
-	} {
+	for _, s := range unquoteCases {
 		if problem := unquoteVsRef(s); problem != "" {
 			t.Error(problem)
 		}
@@ -110,6 +132,20 @@ func skipVsRef(s string) (took bool, problem string) {
 		return true, fmt.Sprintf("Skip(%q) took it, jsontext rejects it", s)
 	}
 	return true, ""
+}
+
+// FuzzUnquote: Unquote and SkipString read a string as jsontext does.
+//
+//	go test -run '^$' -fuzz FuzzUnquote ./wire/internal/adapter
+func FuzzUnquote(f *testing.F) {
+	for _, s := range unquoteCases {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if problem := unquoteVsRef(s); problem != "" {
+			t.Error(problem)
+		}
+	})
 }
 
 func TestSkip(t *testing.T) {
@@ -352,25 +388,43 @@ func BenchmarkSkip(b *testing.B) {
 	}
 }
 
-// BenchmarkUnquote: Unquote over the partial_json of a delta of modifyFile's
+// BenchmarkUnquote: Unquote over a long partial_json of modifyFile's
 // arguments (source text in a JSON string, in a JSON string: escapes of
-// escapes), and over plain text of the same length.
+// escapes), over plain text of the same length, and over the partial_json
+// of twenty of its deltas in a row, as they come (BenchmarkWire's cuts, the
+// event's "}}" after each), reported per delta.
 //
 //	go test -run '^$' -bench Unquote -benchmem ./wire/internal/adapter
 func BenchmarkUnquote(b *testing.B) {
-	for _, tc := range []struct{ name, data string }{
-		{"escaped", `"\tif err != nil {\\n\\t\\treturn fmt.Errorf(\\\"read %s: %w\\\", path, err)\\n\\t}\\n"`},
-		{"plain", `"func (r *Reader) Reset(resp *toolcall.Response) { r.resp = resp; r.n = 0 }"`},
+	for _, tc := range []struct {
+		name string
+		data []string
+	}{
+		{"escaped", []string{`"\tif err != nil {\\n\\t\\treturn fmt.Errorf(\\\"read %s: %w\\\", path, err)\\n\\t}\\n"`}},
+		{"plain", []string{`"func (r *Reader) Reset(resp *toolcall.Response) { r.resp = resp; r.n = 0 }"`}},
+		{"deltas", []string{`"\":\"  "`, `"  let gre"`, `"et"`, `"ing = \\\"hél"`, `"lo, wö"`, `"rld "`,
+			`"😀\\\";\\n "`, `"   // "`, `"a comment with a"`, `" \\\\"`, `" backsla"`, `"sh and \\\"qu"`, `"ot"`,
+			`"es\\\"\\n "`, `"   //"`, `" a comment w"`, `"ith a "`, `"\\\\ backsl"`, `"ash "`, `"and \\\"quot"`}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			data := []byte(tc.data)
+			var data [][]byte
+			size := 0
+			for _, s := range tc.data {
+				data = append(data, []byte(s+"}}"))
+				size += len(s)
+			}
 			var dst []byte
-			b.SetBytes(int64(len(data)))
+			b.SetBytes(int64(size))
 			for b.Loop() {
-				var j int
-				if dst, j = Unquote(dst, data, 0); j != len(data) {
-					b.Fatal("declined")
+				for _, d := range data {
+					var j int
+					if dst, j = Unquote(dst, d, 0); j != len(d)-2 {
+						b.Fatal("declined")
+					}
 				}
+			}
+			if len(data) > 1 {
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(data)), "ns/delta")
 			}
 		})
 	}
