@@ -261,11 +261,17 @@ func Unquote(dst, data []byte, i int) ([]byte, int) {
 }
 
 // UnquoteWhole is [Unquote] for a string that may be long (a call's whole
-// arguments): dst grows at once to the string's length, not by doubling
-// as its runs are appended, at the cost of a second scan.
+// arguments): dst grows at once, not by doubling as its runs are appended,
+// at the cost of a first scan for the string's length, with an eighth more
+// room. A dst kept from string to string that can hold the rest of data
+// (the string is no longer) needs neither: the done events that restate a
+// call's arguments, each a little longer than them, are read without the
+// scan once a reader has read one of their size.
 func UnquoteWhole(dst, data []byte, i int) ([]byte, int) {
-	if j := SkipString(data, i); j >= 0 {
-		dst = slices.Grow(dst[:0], j-i)
+	if cap(dst) < len(data)-i {
+		if j := SkipString(data, i); j >= 0 {
+			dst = slices.Grow(dst[:0], j-i+(j-i)/8)
+		}
 	}
 	return Unquote(dst, data, i)
 }

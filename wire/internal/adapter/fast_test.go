@@ -56,9 +56,9 @@ func refValue(data []byte) (text []byte, end int) {
 	return text, end
 }
 
-// unquoteVsRef checks Unquote and SkipString on s against jsontext: the
-// same text and end where jsontext reads s as one string, failure where it
-// does not.
+// unquoteVsRef checks Unquote, UnquoteWhole and SkipString on s against
+// jsontext: the same text and end where jsontext reads s as one string,
+// failure where it does not.
 func unquoteVsRef(s string) string {
 	data := []byte(s)
 	want, wantEnd := refValue(data)
@@ -84,6 +84,10 @@ func unquoteVsRef(s string) string {
 		got, end := Unquote(backing[:0:c], data, 0)
 		if whole(end) != wantEnd || wantEnd >= 0 && string(got) != string(want) {
 			return fmt.Sprintf("Unquote(%q) into a dst of capacity %d = %q, %d; jsontext %q, %d", s, c, got, end, want, wantEnd)
+		}
+		got, end = UnquoteWhole(backing[:0:c], data, 0)
+		if whole(end) != wantEnd || wantEnd >= 0 && string(got) != string(want) {
+			return fmt.Sprintf("UnquoteWhole(%q) into a dst of capacity %d = %q, %d; jsontext %q, %d", s, c, got, end, want, wantEnd)
 		}
 		if tail := backing[c:]; bytes.Count(tail, []byte{'#'}) != len(tail) {
 			return fmt.Sprintf("Unquote(%q) into a dst of capacity %d wrote past it: %q", s, c, tail)
