@@ -160,10 +160,12 @@ type Reader struct {
 	keepRaw bool   // WithRaw
 	raw     []byte // with keepRaw, the bytes read since the last block returned
 
-	data   []byte // the data buffer: each data value followed by "\n"
-	typ    []byte // the event type buffer
-	id     []byte // the last event ID
-	idNext []byte // the "id" value being read
+	data     []byte // the data buffer: each data value followed by "\n"
+	typ      []byte // the event type buffer: typBuf's memory, or an event line's value in buf
+	typBuf   []byte
+	typInBuf bool   // typ is in buf, copied into typBuf before buf is read into
+	id       []byte // the last event ID
+	idNext   []byte // the "id" value being read
 
 	off     int64 // bytes of the stream scanned
 	evStart int64 // offset where the current event begins
@@ -215,7 +217,7 @@ func (r *Reader) Reset(rd io.Reader) {
 		raw:     r.raw[:0],
 		buf:     r.buf,
 		data:    r.data[:0],
-		typ:     r.typ[:0],
+		typBuf:  r.typBuf[:0],
 		id:      r.id[:0],
 		idNext:  r.idNext[:0],
 		line:    1,
@@ -234,7 +236,7 @@ func (r *Reader) Next() bool {
 	// does at dispatch.
 	r.ev = Event{}
 	r.data = r.data[:0]
-	r.typ = r.typ[:0]
+	r.typ, r.typInBuf = r.typBuf[:0], false
 	r.raw = r.raw[:0]
 	for {
 		if r.pos < r.end {
@@ -339,6 +341,7 @@ func (r *Reader) Ready() bool {
 
 // fill reads the next bytes into buf.
 func (r *Reader) fill() {
+	r.ownType()
 	for empty := 0; ; empty++ {
 		n, err := r.rd.Read(r.buf)
 		if n < 0 || n > len(r.buf) {
@@ -382,7 +385,8 @@ func (r *Reader) tooLarge(line int64) {
 // scan scans buf[pos:end], and returns true when it dispatches an event.
 // Each byte is looked at once; the bytes of a field value are copied, in one
 // append per read, into the buffer they belong to, but for the one data
-// line of an event that buf holds whole, which the event borrows from buf.
+// line of an event that buf holds whole, and an event line whole in buf,
+// which the event borrows from buf.
 func (r *Reader) scan() bool {
 	b := r.buf[:r.end]
 	i := r.pos
@@ -443,7 +447,7 @@ func (r *Reader) scan() bool {
 				r.pending, r.lines = true, true
 				r.field = field
 				if field == fEvent {
-					r.typ = r.typ[:0]
+					r.typ, r.typInBuf = r.typBuf[:0], false
 				}
 				r.state = stValue
 				break
@@ -468,7 +472,7 @@ func (r *Reader) scan() bool {
 					r.err = &Error{Offset: r.off - 1, Line: r.line - 1, Err: ErrAmbiguous, Detail: "an event field with no data"}
 					return false
 				}
-				r.typ = r.typ[:0]
+				r.typ, r.typInBuf = r.typBuf[:0], false
 				if lines && r.keepRaw {
 					r.ev = Event{ID: r.id} // a block that is no event
 					return true
@@ -536,7 +540,14 @@ func (r *Reader) scan() bool {
 				i = j + 2
 				return true
 			}
-			r.appendValue(b[i:j])
+			if r.field == fEvent && len(r.typ) == 0 && j < len(b) {
+				// An event line whole in buf: its value is borrowed
+				// from buf, as the data line above, until buf is read
+				// into again (fill).
+				r.typ, r.typInBuf = b[i:j:j], true
+			} else {
+				r.appendValue(b[i:j])
+			}
 			r.off += int64(j - i)
 			i = j
 			if i == len(b) {
@@ -598,7 +609,7 @@ func (r *Reader) startField() {
 			r.field = fData
 		case "event":
 			r.field = fEvent
-			r.typ = r.typ[:0]
+			r.typ, r.typInBuf = r.typBuf[:0], false
 		case "id":
 			r.field = fID
 			r.idNext, r.idNUL = r.idNext[:0], false
@@ -612,7 +623,9 @@ func (r *Reader) appendValue(v []byte) {
 	case fData:
 		r.data = append(r.grow(r.data, len(v)), v...)
 	case fEvent:
-		r.typ = append(r.typ, v...)
+		r.ownType()
+		r.typBuf = append(r.typ, v...)
+		r.typ = r.typBuf
 	case fID:
 		r.idNext = append(r.idNext, v...)
 		for _, c := range v {
@@ -620,6 +633,14 @@ func (r *Reader) appendValue(v []byte) {
 				r.idNUL = true
 			}
 		}
+	}
+}
+
+// ownType copies the event type into typBuf if it is in buf.
+func (r *Reader) ownType() {
+	if r.typInBuf {
+		r.typBuf = append(r.typBuf[:0], r.typ...)
+		r.typ, r.typInBuf = r.typBuf, false
 	}
 }
 
