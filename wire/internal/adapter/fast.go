@@ -308,7 +308,10 @@ func appendUnquoted(dst, data []byte, i int) ([]byte, int) {
 	n := len(dst) // dst[:n] is the text decoded
 	for j := i + 1; ; {
 		if cap(dst)-n < 8 {
-			dst = slices.Grow(dst[:n], 8)
+			// Room for a word, and at once for the rest of a string
+			// of up to 120 bytes: a new dst grows once for the names
+			// and ids of an event, not by doubling from eight bytes.
+			dst = slices.Grow(dst[:n], 8+min(len(data)-j, 120))
 		}
 		dst = dst[:cap(dst)]
 		var m uint64 // the bytes of the last word read that are not plain
