@@ -132,6 +132,15 @@ func TestEvents(t *testing.T) {
 			finish: "STOP",
 		},
 		{
+			name: "arguments streamed: a quoted name with \\u escapes, a surrogate pair among them",
+			stream: stream(
+				parts(`{"functionCall":{"name":"f","willContinue":true,"partialArgs":[{"jsonPath":"$['\\u00e9\\ud83d\\ude00 x']","numberValue":1}]}}`),
+				parts(`{"functionCall":{}}`),
+				stopEv),
+			calls:  []wiretest.CallOutcome{outcome(0, "", "f", `{"é😀 x":1}`)},
+			finish: "STOP",
+		},
+		{
 			name: "calls that stream and whole calls: a call of one part, one without partialArgs, one ended by its last partialArgs",
 			stream: stream(
 				parts(`{"functionCall":{"name":"one","partialArgs":[{"jsonPath":"$.x","numberValue":1}]}},{"functionCall":{"name":"whole","args":{"y":2}}}`),

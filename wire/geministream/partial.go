@@ -9,10 +9,9 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
-	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/argstream/argstream/wire/internal/adapter"
+	"github.com/argstream/argstream/internal/jsonwire"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -231,21 +230,13 @@ func (b *builder) quoted(path []byte, i int) (int, error) {
 		case '/', '\\', q:
 			b.segBuf = append(b.segBuf, c)
 		case 'u':
-			r, ok := adapter.Hex4(path, j+1)
-			if !ok {
+			// A \uXXXX escape or a surrogate pair of them; not a lone
+			// surrogate.
+			r, n := jsonwire.UnicodeEscape(path[j-1:])
+			if n == 0 {
 				return 0, errPath
 			}
-			j += 4
-			if utf16.IsSurrogate(r) {
-				r2, ok := rune(0), false
-				if j+2 < len(path) && path[j+1] == '\\' && path[j+2] == 'u' {
-					r2, ok = adapter.Hex4(path, j+3)
-				}
-				if r = utf16.DecodeRune(r, r2); !ok || r == utf8.RuneError {
-					return 0, errPath // a lone surrogate
-				}
-				j += 6
-			}
+			j += n - 2 // to its last byte
 			b.segBuf = utf8.AppendRune(b.segBuf, r)
 		default:
 			return 0, errPath

@@ -417,28 +417,6 @@ func escapeAt(data []byte, i int) byte {
 	return jsonwire.SimpleEscape(data[i])
 }
 
-// Hex4 reads the four hexadecimal digits at b[i:], of a \u escape.
-func Hex4(b []byte, i int) (rune, bool) {
-	if len(b) < i+4 {
-		return 0, false
-	}
-	var r rune
-	for _, c := range b[i : i+4] {
-		switch {
-		case '0' <= c && c <= '9':
-			c -= '0'
-		case 'a' <= c && c <= 'f':
-			c -= 'a' - 10
-		case 'A' <= c && c <= 'F':
-			c -= 'A' - 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
-}
-
 // Skip skips the value at data[i:], of any kind, and returns the index of
 // the byte after it, or -1 if it is not valid JSON (strings are checked as
 // [Unquote] checks them, numbers by the JSON grammar) or if it is not one
