@@ -10,7 +10,9 @@ package sse
 //     vectorized bytes.IndexByte), and copies each field value once, into
 //     the buffer it belongs to; but for the data of an event of one data
 //     line that the read buffer holds whole with its blank line, the
-//     common event, which it hands over from the read buffer.
+//     common event, which it hands over from the read buffer, and for an
+//     event line whole in the read buffer, whose value it borrows there
+//     until the buffer is read into again.
 
 import (
 	"bytes"
@@ -236,7 +238,7 @@ func (r *Reader) Next() bool {
 	// does at dispatch.
 	r.ev = Event{}
 	r.data = r.data[:0]
-	r.typ, r.typInBuf = r.typBuf[:0], false
+	r.clearType()
 	r.raw = r.raw[:0]
 	for {
 		if r.pos < r.end {
@@ -447,7 +449,7 @@ func (r *Reader) scan() bool {
 				r.pending, r.lines = true, true
 				r.field = field
 				if field == fEvent {
-					r.typ, r.typInBuf = r.typBuf[:0], false
+					r.clearType()
 				}
 				r.state = stValue
 				break
@@ -472,7 +474,7 @@ func (r *Reader) scan() bool {
 					r.err = &Error{Offset: r.off - 1, Line: r.line - 1, Err: ErrAmbiguous, Detail: "an event field with no data"}
 					return false
 				}
-				r.typ, r.typInBuf = r.typBuf[:0], false
+				r.clearType()
 				if lines && r.keepRaw {
 					r.ev = Event{ID: r.id} // a block that is no event
 					return true
@@ -609,7 +611,7 @@ func (r *Reader) startField() {
 			r.field = fData
 		case "event":
 			r.field = fEvent
-			r.typ, r.typInBuf = r.typBuf[:0], false
+			r.clearType()
 		case "id":
 			r.field = fID
 			r.idNext, r.idNUL = r.idNext[:0], false
@@ -635,6 +637,9 @@ func (r *Reader) appendValue(v []byte) {
 		}
 	}
 }
+
+// clearType empties the event type buffer.
+func (r *Reader) clearType() { r.typ, r.typInBuf = r.typBuf[:0], false }
 
 // ownType copies the event type into typBuf if it is in buf.
 func (r *Reader) ownType() {
