@@ -248,7 +248,7 @@ func (r *Response) Start(c fragment.Call, input []byte) error {
 // [ErrIndex], [ErrTooManyCalls] or [ErrEnded]; a call's own errors are in its
 // [Result].
 func (r *Response) Chunk(index int64, b []byte) error {
-	c, err := r.open(fragment.Call{Index: index}, false)
+	c, err := r.feeding(index)
 	if err == nil && len(b) > 0 {
 		c.chunk(b, "")
 	}
@@ -258,7 +258,7 @@ func (r *Response) Chunk(index int64, b []byte) error {
 // ChunkString is [Response.Chunk] for the string deltas of the SDKs: it does
 // not allocate (see [argstream.Stream.WriteString]).
 func (r *Response) ChunkString(index int64, s string) error {
-	c, err := r.open(fragment.Call{Index: index}, false)
+	c, err := r.feeding(index)
 	if err == nil && len(s) > 0 {
 		c.chunk(nil, s)
 	}
@@ -552,6 +552,17 @@ func (r *Response) lookup(index int64) *call {
 		r.last = c
 	}
 	return c
+}
+
+// feeding returns the call at index for a chunk, as open does with an
+// identity of the index alone. The deltas of one call come in a row: the
+// call looked up last is taken at once, as open would take it (its checks
+// pass, and such an identity changes nothing).
+func (r *Response) feeding(index int64) (*call, error) {
+	if c := r.last; c != nil && c.index == index && !r.ended {
+		return c, nil
+	}
+	return r.open(fragment.Call{Index: index}, false)
 }
 
 // open returns the call at id.Index, opening it if it is new, and takes
