@@ -390,16 +390,22 @@ func (r *Reader) tooLarge(line int64) {
 // line of an event that buf holds whole, and an event line whole in buf,
 // which the event borrows from buf.
 func (r *Reader) scan() bool {
-	b := r.buf[:r.end]
-	i := r.pos
-	defer func() { r.pos = i }()
+	i, ok := r.scanAt(r.buf[:r.end], r.pos)
+	r.pos = i
+	return ok
+}
+
+// scanAt is scan from b[i:], b being buf[:end], returning where it
+// stopped: i is a local of its own (a deferred store of it to r.pos would
+// keep it in memory through the loop).
+func (r *Reader) scanAt(b []byte, i int) (int, bool) {
 	for i < len(b) {
 		c := b[i]
 		if r.skipLF {
 			r.skipLF = false
 			if c != '\n' {
 				r.err = &Error{Offset: r.off - 1, Line: r.line - 1, Err: ErrAmbiguous, Detail: "a line ends with a CR that no LF follows"}
-				return false
+				return i, false
 			}
 			{
 				i++
@@ -408,7 +414,7 @@ func (r *Reader) scan() bool {
 					r.evStart = r.off // the blank line's line end is no one's
 				} else if r.off-r.evStart > r.max {
 					r.tooLarge(r.line - 1)
-					return false
+					return i, false
 				}
 				continue
 			}
@@ -422,7 +428,7 @@ func (r *Reader) scan() bool {
 				r.pending = true
 				if r.bomN == len(bom) {
 					r.err = &Error{Offset: 0, Line: 1, Err: ErrAmbiguous, Detail: "the stream begins with a byte order mark"}
-					return false
+					return i, false
 				}
 				continue
 			}
@@ -434,7 +440,7 @@ func (r *Reader) scan() bool {
 			// field has.
 			if r.off-r.evStart > r.max {
 				r.tooLarge(r.line)
-				return false
+				return i, false
 			}
 			r.state, r.nameLen = stName, len(r.name)+1
 			continue // c in stName
@@ -466,18 +472,18 @@ func (r *Reader) scan() bool {
 				r.lines = false
 				if len(r.data) > 0 {
 					r.ev.Type, r.ev.Data, r.ev.ID = r.typ, r.data[:len(r.data)-1], r.id
-					return true
+					return i, true
 				}
 				if len(r.typ) > 0 {
 					// The spec drops it; the SDKs' readers dispatch it with
 					// empty data (an error to them, for "error").
 					r.err = &Error{Offset: r.off - 1, Line: r.line - 1, Err: ErrAmbiguous, Detail: "an event field with no data"}
-					return false
+					return i, false
 				}
 				r.clearType()
 				if lines && r.keepRaw {
 					r.ev = Event{ID: r.id} // a block that is no event
-					return true
+					return i, true
 				}
 				continue
 			case ':':
@@ -499,7 +505,7 @@ func (r *Reader) scan() bool {
 				r.startField()
 				if r.off-r.evStart > r.max {
 					r.tooLarge(r.line)
-					return false
+					return i, false
 				}
 				r.endLine(c)
 				continue
@@ -524,7 +530,7 @@ func (r *Reader) scan() bool {
 			j := r.lineEnd(b, i)
 			if room := r.max - (r.off - r.evStart); int64(j-i) > room {
 				r.tooLarge(r.line)
-				return false
+				return i, false
 			}
 			if r.field == fData && len(r.data) == 0 && j+1 < len(b) && b[j] == '\n' && b[j+1] == '\n' &&
 				r.off+int64(j-i)+1-r.evStart <= r.max {
@@ -540,7 +546,7 @@ func (r *Reader) scan() bool {
 				r.blankCR, r.evStart, r.pending, r.lines = true, r.off, false, false
 				r.ev.Type, r.ev.Data, r.ev.ID = r.typ, b[i:j:j], r.id
 				i = j + 2
-				return true
+				return i, true
 			}
 			if r.field == fEvent && len(r.typ) == 0 && j < len(b) {
 				// An event line whole in buf: its value is borrowed
@@ -553,24 +559,24 @@ func (r *Reader) scan() bool {
 			r.off += int64(j - i)
 			i = j
 			if i == len(b) {
-				return false
+				return i, false
 			}
 			c = b[i]
 			i++
 			r.off++
 			if r.off-r.evStart > r.max {
 				r.tooLarge(r.line)
-				return false
+				return i, false
 			}
 			r.endLine(c)
 			continue
 		}
 		if r.off-r.evStart > r.max {
 			r.tooLarge(r.line)
-			return false
+			return i, false
 		}
 	}
-	return false
+	return i, false
 }
 
 // knownField returns the length of the "data: " or "event: " that b begins
