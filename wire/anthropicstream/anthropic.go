@@ -90,6 +90,7 @@ type Reader struct {
 	// deltaType and stop are read into own's memory, or set again from
 	// kept's (not copied) when the layout learned says they are unchanged.
 	typ       []byte
+	evType    eventType // read from typ when needed, or kept
 	index     int64
 	hasIndex  bool
 	blockType []byte
@@ -98,6 +99,8 @@ type Reader struct {
 	input     []byte
 	hasInput  bool // an "input" member
 	deltaType []byte
+	want      blockKind // the kind of block of deltaType, if hasWant
+	hasWant   bool
 	str       []byte // partial_json, text or thinking, unquoted
 	hasStr    bool
 	stop      []byte // message_delta's stop_reason
@@ -197,29 +200,32 @@ func (r *Reader) event(ev sse.Event) error {
 	if !bytes.Equal(ev.Type, r.typ) {
 		return r.malformed(fmt.Errorf("an event named %q holds data of type %q", ev.Type, r.typ))
 	}
-	if string(r.typ) == "ping" {
+	if r.evType == evUnread {
+		r.evType = eventTypeOf(r.typ)
+	}
+	if r.evType == evPing {
 		// Both SDKs skip a ping unread, but a reader that goes by the
 		// data's type reads it too: its data is checked as any event's,
 		// and it may come anywhere.
 		return nil
 	}
-	if string(r.typ) == "error" {
+	if r.evType == evError {
 		return r.providerError()
 	}
 	if r.done {
 		return r.malformed(fmt.Errorf("a %s event after message_stop", r.typ))
 	}
-	if !r.begun && string(r.typ) != "message_start" {
+	if !r.begun && r.evType != evMessageStart {
 		return r.malformed(fmt.Errorf("a %s event before message_start", r.typ))
 	}
-	switch string(r.typ) {
-	case "message_start":
+	switch r.evType {
+	case evMessageStart:
 		return r.messageStart()
-	case "content_block_start":
+	case evBlockStart:
 		return r.blockStart()
-	case "content_block_delta":
+	case evBlockDelta:
 		return r.blockDelta()
-	case "content_block_stop":
+	case evBlockStop:
 		kind, err := r.block()
 		if err != nil {
 			return err
@@ -228,16 +234,55 @@ func (r *Reader) event(ev sse.Event) error {
 			r.touched = append(r.touched, r.index)
 		}
 		return r.resp.Stop(r.index)
-	case "message_delta":
+	case evMessageDelta:
 		r.stopped = r.stopped || len(r.stop) > 0
 		switch string(r.stop) {
 		case "max_tokens", "model_context_window_exceeded":
 			r.resp.Incomplete()
 		}
-	case "message_stop":
+	case evMessageStop:
 		r.done = true
 	}
 	return nil // event types to come
+}
+
+// eventType is the type of an event's data, read from its bytes once: by
+// eventTypeOf, or set again with the layout's kept fields.
+type eventType uint8
+
+const (
+	evUnread eventType = iota // not read from the type yet
+	evOther                   // a type to come
+	evPing
+	evError
+	evMessageStart
+	evBlockStart
+	evBlockDelta
+	evBlockStop
+	evMessageDelta
+	evMessageStop
+)
+
+func eventTypeOf(typ []byte) eventType {
+	switch string(typ) {
+	case "ping":
+		return evPing
+	case "error":
+		return evError
+	case "message_start":
+		return evMessageStart
+	case "content_block_start":
+		return evBlockStart
+	case "content_block_delta":
+		return evBlockDelta
+	case "content_block_stop":
+		return evBlockStop
+	case "message_delta":
+		return evMessageDelta
+	case "message_stop":
+		return evMessageStop
+	}
+	return evOther
 }
 
 // messageStart starts the stream. Its message's content is empty but when
@@ -318,15 +363,10 @@ func (r *Reader) blockDelta() error {
 	if err != nil || !r.hasStr {
 		return err
 	}
-	want := blockOther
-	switch string(r.deltaType) {
-	case "input_json_delta":
-		want = blockCall
-	case "text_delta":
-		want = blockText
-	case "thinking_delta":
-		want = blockThinking
+	if !r.hasWant {
+		r.want, r.hasWant = deltaKindOf(r.deltaType), true
 	}
+	want := r.want
 	if want == blockOther {
 		return nil // signatures, citations, deltas to come
 	}
@@ -347,6 +387,20 @@ func (r *Reader) blockDelta() error {
 		}
 	}
 	return nil
+}
+
+// deltaKindOf returns the kind of block that a delta of type typ is for,
+// blockOther for the types of deltas it ignores.
+func deltaKindOf(typ []byte) blockKind {
+	switch string(typ) {
+	case "input_json_delta":
+		return blockCall
+	case "text_delta":
+		return blockText
+	case "thinking_delta":
+		return blockThinking
+	}
+	return blockOther
 }
 
 // call is the identity of the tool block just read, at index.
@@ -377,10 +431,10 @@ func (r *Reader) parse(data []byte) error {
 
 // reset empties the fields of the event, keeping their memory.
 func (r *Reader) reset() {
-	r.typ = r.own.typ[:0]
+	r.typ, r.evType = r.own.typ[:0], evUnread
 	r.index, r.hasIndex = 0, false
 	r.blockType, r.id, r.name, r.input, r.hasInput = r.blockType[:0], r.id[:0], r.name[:0], r.input[:0], false
-	r.deltaType, r.str, r.hasStr, r.stop = r.own.deltaType[:0], r.str[:0], false, r.own.stop[:0]
+	r.deltaType, r.hasWant, r.str, r.hasStr, r.stop = r.own.deltaType[:0], false, r.str[:0], false, r.own.stop[:0]
 	r.errType, r.errMsg = r.errType[:0], r.errMsg[:0]
 	r.content = r.content[:0]
 }
@@ -425,7 +479,7 @@ func (r *Reader) fastDelta(data []byte) bool {
 	}
 	if r.layout.Learn(data) {
 		r.kept = keptFields{append(r.kept.typ[:0], r.typ...), append(r.kept.deltaType[:0], r.deltaType...),
-			append(r.kept.stop[:0], r.stop...), r.index, r.hasIndex}
+			append(r.kept.stop[:0], r.stop...), r.index, r.hasIndex, eventTypeOf(r.typ), deltaKindOf(r.deltaType)}
 	}
 	return true
 }
@@ -436,6 +490,9 @@ type keptFields struct {
 	typ, deltaType, stop []byte
 	index                int64
 	hasIndex             bool
+	// What the event's type and delta type are, read from them once.
+	evType eventType
+	want   blockKind
 }
 
 // fastRead reads data with the adapters' shared byte scanner
@@ -494,11 +551,11 @@ func (r *Reader) fastSlot(id uint8, data []byte, i int) (j int) {
 	if i < 0 { // a Kept value, as the event learned had it
 		switch id {
 		case slotType:
-			r.typ = r.kept.typ
+			r.typ, r.evType = r.kept.typ, r.kept.evType
 		case slotIndex:
 			r.index, r.hasIndex = r.kept.index, r.kept.hasIndex
 		case slotDeltaType:
-			r.deltaType = r.kept.deltaType
+			r.deltaType, r.want, r.hasWant = r.kept.deltaType, r.kept.want, true
 		case slotStop:
 			r.stop = r.kept.stop
 		}

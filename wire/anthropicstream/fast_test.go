@@ -10,20 +10,32 @@ import (
 	"github.com/argstream/argstream/wire/internal/adapter"
 )
 
-// parsed is what parse reads from one event's data.
+// parsed is what parse reads from one event's data, with the kinds that
+// event and blockDelta take of its type and delta type: set again from the
+// layout's kept fields, or read from the bytes.
 type parsed struct {
 	Typ, BlockType, ID, Name, Input, DeltaType, Str, ErrType, ErrMsg string
 	Index                                                            int64
 	HasIndex, HasStr                                                 bool
+	EvType                                                           eventType
+	Want                                                             blockKind
 }
 
 func (r *Reader) parsed() parsed {
-	return parsed{
+	p := parsed{
 		Typ: string(r.typ), BlockType: string(r.blockType), ID: string(r.id), Name: string(r.name),
 		Input: string(r.input), DeltaType: string(r.deltaType), Str: string(r.str),
 		ErrType: string(r.errType), ErrMsg: string(r.errMsg),
 		Index: r.index, HasIndex: r.hasIndex, HasStr: r.hasStr,
+		EvType: r.evType, Want: r.want,
 	}
+	if p.EvType == evUnread {
+		p.EvType = eventTypeOf(r.typ)
+	}
+	if !r.hasWant {
+		p.Want = deltaKindOf(r.deltaType)
+	}
+	return p
 }
 
 // fastVsSlow checks parse and the fast path against the token decoder
