@@ -468,6 +468,7 @@ func (r *Reader) parseSlow(data []byte) error {
 // and parseSlow reads data, and its answer is the answer. When it reports
 // true, r holds what parseSlow would have read.
 func (r *Reader) fastDelta(data []byte) bool {
+	r.restore()
 	if r.layout.Match(data, func(id uint8, i int) int { return r.fastSlot(id, data, i) }) {
 		return true
 	}
@@ -479,20 +480,33 @@ func (r *Reader) fastDelta(data []byte) bool {
 	}
 	if r.layout.Learn(data) {
 		r.kept = keptFields{append(r.kept.typ[:0], r.typ...), append(r.kept.deltaType[:0], r.deltaType...),
-			append(r.kept.stop[:0], r.stop...), r.index, r.hasIndex, eventTypeOf(r.typ), deltaKindOf(r.deltaType)}
+			append(r.kept.stop[:0], r.stop...), r.index, r.hasIndex, eventTypeOf(r.typ), deltaKindOf(r.deltaType), true}
 	}
 	return true
 }
 
+// restore sets the fields that fastSlot reads as adapter.Restored values
+// as the event whose layout r.layout learned had them, for Match, which
+// reads those that are slots over them (or, before any layout is learned,
+// as reset leaves them). The memory of typ, deltaType and stop is kept's,
+// not copied: fastSlot reads them, if they are slots, into own's.
+func (r *Reader) restore() {
+	r.typ, r.evType = r.kept.typ, r.kept.evType
+	r.index, r.hasIndex = r.kept.index, r.kept.hasIndex
+	r.deltaType, r.want, r.hasWant = r.kept.deltaType, r.kept.want, r.kept.hasWant
+	r.stop = r.kept.stop
+}
+
 // keptFields are the fields of the event whose layout r.layout learned that
-// fastSlot sets again without reading them (adapter.Kept).
+// restore sets again (adapter.Restored).
 type keptFields struct {
 	typ, deltaType, stop []byte
 	index                int64
 	hasIndex             bool
 	// What the event's type and delta type are, read from them once.
-	evType eventType
-	want   blockKind
+	evType  eventType
+	want    blockKind
+	hasWant bool
 }
 
 // fastRead reads data with the adapters' shared byte scanner
@@ -545,34 +559,22 @@ const (
 
 // fastSlot reads the value id at data[i:] into r as parseSlow reads it,
 // records it for the layout, and returns the index of the byte after it,
-// or -1 where parseSlow would fail or the fast path does not read it. With
-// i -1, it sets the field of value id as the event learned had it.
+// or -1 where parseSlow would fail or the fast path does not read it. The
+// values it reads but the string are adapter.Restored: read over what
+// restore set, with the kinds taken of them read again.
 func (r *Reader) fastSlot(id uint8, data []byte, i int) (j int) {
-	if i < 0 { // a Kept value, as the event learned had it
-		switch id {
-		case slotType:
-			r.typ, r.evType = r.kept.typ, r.kept.evType
-		case slotIndex:
-			r.index, r.hasIndex = r.kept.index, r.kept.hasIndex
-		case slotDeltaType:
-			r.deltaType, r.want, r.hasWant = r.kept.deltaType, r.kept.want, true
-		case slotStop:
-			r.stop = r.kept.stop
-		}
-		return 0
-	}
-	kind := adapter.Kept
+	kind := adapter.Restored
 	switch id {
 	case slotType:
 		r.own.typ, j = adapter.Unquote(r.own.typ, data, i)
-		if r.typ = r.own.typ; len(r.typ) == 0 {
+		if r.typ, r.evType = r.own.typ, evUnread; len(r.typ) == 0 {
 			j = -1 // parseSlow's error: no type
 		}
 	case slotIndex:
 		j = adapter.ReadIndex(data, i, &r.index, &r.hasIndex)
 	case slotDeltaType:
 		r.own.deltaType, j = adapter.Unquote(r.own.deltaType, data, i)
-		r.deltaType = r.own.deltaType
+		r.deltaType, r.hasWant = r.own.deltaType, false
 	case slotStr:
 		if r.hasStr {
 			return -1 // parseSlow's error: two of them

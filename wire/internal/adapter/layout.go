@@ -14,8 +14,8 @@ package adapter
 // the value or -1; while it reads an event with Members it calls
 // [Layout.Record] with each value's span, and [Layout.Learn] once the event
 // is read. A value it reads that it can set again without reading it
-// (Kept: the event's type, an index) is, like a value skipped, compared
-// as bytes until it changes. [Layout.Match] reads an event of the layout learned: every byte
+// (Kept or Restored: the event's type, an index) is, like a value skipped,
+// compared as bytes until it changes. [Layout.Match] reads an event of the layout learned: every byte
 // but the slots' is compared with the learned event's, and each slot is
 // read with slot. Where all of them match and every slot reads, the event
 // is the learned one with other values in the same places: Members would
@@ -75,6 +75,11 @@ const (
 	// Skipped, it is read again from each event once it has been seen to
 	// change.
 	Kept
+	// Restored: a Kept value that the adapter sets again itself, before
+	// each Match, as the event learned had it (all such values at once,
+	// cheaper than a call of slot for each); the slots Match reads are
+	// read over them. Match does not call slot(id, -1) for it.
+	Restored
 )
 
 // restAfter and restFor: see Layout.missed.
