@@ -106,6 +106,7 @@ var (
 // When it reports true, r holds what the decoder would have read.
 func (r *ResponsesReader) fastEvent(data []byte) bool {
 	whole := false // an event that is not a delta, read by fastMembers
+	r.restore()
 	if !r.layout.Match(data, func(id uint8, i int) int { return r.fastSlot(id, data, i) }) {
 		r.resetFields() // of what Match read before it stopped
 		r.layout.Begin()
@@ -376,24 +377,23 @@ const (
 	respSlotDelta                    // its delta
 )
 
+// restore sets the fields that fastSlot reads as adapter.Restored values
+// as the event whose layout r.layout learned had them, for Match, which
+// reads those that are slots over them (or, before any layout is learned,
+// as resetFields leaves them).
+func (r *ResponsesReader) restore() {
+	r.typ = append(r.typ[:0], r.kept.typ...)
+	r.index, r.hasIndex = r.kept.index, r.kept.hasIndex
+	r.itemID, r.hasItemID = append(r.itemID[:0], r.kept.itemID...), r.kept.hasItemID
+}
+
 // fastSlot reads the value id at data[i:] into r as the decoder reads it
 // for a delta event (type a string, output_index an index, item_id a string
 // or null, delta a string), records it for the layout, and returns the
-// index of the byte after it, or -1. With i -1, it sets the field of value
-// id as the event learned had it.
+// index of the byte after it, or -1. The values it reads but the delta are
+// adapter.Restored: read over what restore set.
 func (r *ResponsesReader) fastSlot(id uint8, data []byte, i int) (j int) {
-	if i < 0 { // a Kept value, as the event learned had it
-		switch id {
-		case respSlotType:
-			r.typ = append(r.typ[:0], r.kept.typ...)
-		case respSlotOutputIndex:
-			r.index, r.hasIndex = r.kept.index, r.kept.hasIndex
-		case respSlotItemID:
-			r.itemID, r.hasItemID = append(r.itemID[:0], r.kept.itemID...), r.kept.hasItemID
-		}
-		return 0
-	}
-	kind := adapter.Kept
+	kind := adapter.Restored
 	switch id {
 	case respSlotType:
 		r.typ, j = adapter.Unquote(r.typ, data, i)
@@ -411,7 +411,7 @@ func (r *ResponsesReader) fastSlot(id uint8, data []byte, i int) (j int) {
 }
 
 // responsesKept are the fields of the event whose layout r.layout learned
-// that fastSlot sets again without reading them (adapter.Kept).
+// that restore sets again (adapter.Restored).
 type responsesKept struct {
 	typ, itemID         []byte
 	index               int64
