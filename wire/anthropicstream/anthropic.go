@@ -75,7 +75,7 @@ type Reader struct {
 	resp *toolcall.Response
 	dec  adapter.Decoder
 	// layout is the layout of the last event fastRead read, kept the
-	// fields of that event that fastSlot sets again.
+	// fields of that event that restore sets again.
 	layout adapter.Layout
 	kept   keptFields
 	n      int64 // events read
@@ -88,7 +88,7 @@ type Reader struct {
 
 	// The fields of the event being read; byte slices are reused. typ,
 	// deltaType and stop are read into own's memory, or set again from
-	// kept's (not copied) when the layout learned says they are unchanged.
+	// kept's (not copied) by restore, for the events of the layout learned.
 	typ       []byte
 	evType    eventType // read from typ when needed, or kept
 	index     int64

@@ -232,7 +232,7 @@ type ResponsesReader struct {
 	resp *toolcall.Response
 	dec  adapter.Decoder
 	// layout is the layout of the last event fastRead read, kept the
-	// fields of that event that fastSlot sets again.
+	// fields of that event that restore sets again.
 	layout adapter.Layout
 	kept   responsesKept
 	n      int64 // events read
