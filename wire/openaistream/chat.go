@@ -76,13 +76,17 @@ import (
 //     ([ChatReader.Custom] says one came). A call is of one kind: an
 //     element of the other kind (a custom call's function name or
 //     arguments, a function call's custom object or type), or one element
-//     of both, is malformed. An element without an index (as Mistral's API sends
-//     them) must state a whole call: its id, new to the stream, and its
-//     name, with its arguments (or input) if it has any; it is a new call, at the
-//     index after the largest so far, stopped at once (nothing can come
-//     for it later), and an element with an index that names it is
-//     malformed. The SDKs read such calls otherwise (openai-go files
-//     them all at index 0, the JavaScript SDK at none):
+//     of both, is malformed. An element without an index (as Mistral's API
+//     sends them, whole) with an id new to the stream and a name is a new
+//     call, at the index after the largest so far; the elements without an
+//     index and without a name that follow it, without an id or with its id,
+//     are later pieces of its arguments (or input), as Gemini's
+//     OpenAI-compatible endpoint sends them (by users' reports). The next such
+//     new call, or any element with an index, stops it: nothing can come for
+//     it later, and an element without an index that is neither is malformed,
+//     as is an element with an index that names such a call. The SDKs read
+//     such calls otherwise (openai-go files them all at index 0, the
+//     JavaScript SDK at none):
 //     [ChatReader.Indexless] says one came, for a gateway, which must not
 //     forward them. Response.Start(index, id, name) when the element has an
 //     "id" or a function "name"; then, if the function's "arguments" string
@@ -159,9 +163,12 @@ type ChatReader struct {
 	// in every delta has it converted to a string once.
 	names map[int64]chatIdentity
 	count int64 // the chosen choice's calls: its largest index + 1
-	// indexless holds the id of each call stated whole without an index
-	// (Mistral's API), by the index r gave it.
+	// indexless holds the id of each call stated without an index
+	// (Mistral's API), by the index r gave it; open is the index + 1 of
+	// the last of them, which the elements without an index that follow
+	// it continue until another element ends it, or 0.
 	indexless map[int64]string
+	open      int64
 	custom    bool // a custom tool's call has come
 	// lastFunction is the index + 1 of the last call checkKind found a
 	// function's, or 0.
@@ -213,6 +220,9 @@ type chatCall struct {
 	// The objects the element has, non-null, as the token decoder reads
 	// them (the fast path declines an element with a "custom" member).
 	function, custom bool
+	// ends is the index + 1 of the call without an index that this
+	// element ends (checkCalls), or 0: apply stops it first.
+	ends int64
 }
 
 // chatIdentity is what a [ChatReader] gave the Response of one call's
@@ -273,6 +283,7 @@ func (r *ChatReader) Reset(resp *toolcall.Response) {
 	r.resp, r.n, r.err, r.done, r.finished = resp, 0, nil, false, false
 	clear(r.names)
 	clear(r.indexless)
+	r.open = 0
 	r.custom, r.lastFunction = false, 0
 	r.count, r.hasChunkID = 0, false
 	r.touched, r.known = r.touched[:0], r.known[:0]
@@ -341,7 +352,7 @@ func (c *chatChoice) nextCall() *chatCall {
 	}
 	t := &c.calls[c.nCalls]
 	c.nCalls++
-	t.index, t.hasIndex, t.hasType, t.function, t.custom = 0, false, false, false, false
+	t.index, t.hasIndex, t.hasType, t.function, t.custom, t.ends = 0, false, false, false, false, 0
 	t.typ, t.id, t.name, t.args = t.typ[:0], t.id[:0], t.name[:0], t.args[:0]
 	return t
 }
@@ -429,20 +440,20 @@ func (r *ChatReader) apply(c *chatChoice) error {
 		if n := len(r.known); (n == 0 || r.known[n-1] != t.index) && !slices.Contains(r.known, t.index) {
 			r.known = append(r.known, t.index) // at most the Response's calls
 		}
+		if t.ends > 0 {
+			// A call without an index that nothing can continue now.
+			if err := r.closeCustom(t.ends - 1); err != nil {
+				return err
+			}
+			if err := r.resp.Stop(t.ends - 1); err != nil {
+				return err
+			}
+		}
 		if err := r.identify(t); err != nil {
 			return err
 		}
 		if err := r.arguments(t); err != nil {
 			return err
-		}
-		if !t.hasIndex {
-			// Stated whole: nothing can come for it later.
-			if err := r.closeCustom(t.index); err != nil {
-				return err
-			}
-			if err := r.resp.Stop(t.index); err != nil {
-				return err
-			}
 		}
 	}
 	if len(c.finish) > 0 {
@@ -511,12 +522,14 @@ func (r *ChatReader) checkCalls(c *chatChoice) error {
 			}
 		} else {
 			if _, ok := r.indexless[t.index]; ok {
-				return r.malformed(fmt.Errorf("a tool_calls element at index %d, the call stated whole without an index", t.index))
+				return r.malformed(fmt.Errorf("a tool_calls element at index %d, the call stated without an index", t.index))
 			}
 			if t.index-r.count >= maxIndexGrowth {
 				return r.malformed(fmt.Errorf("a call at index %d, %d past the last", t.index, t.index-r.count+1))
 			}
 			r.count = max(r.count, t.index+1)
+			// The streams that mix both forms are not continued across.
+			t.ends, r.open = r.open, 0
 		}
 		if err := r.checkKind(t.index, kind); err != nil {
 			return err
@@ -563,11 +576,17 @@ func (r *ChatReader) checkKind(index int64, kind callKind) error {
 // the Response takes them, at most toolcall.DefaultMaxCalls by default.
 const maxTrackedCalls = 1 << 16
 
-// placeIndexless gives t, a tool_calls element of c without an index, the
-// index of a new call: such an element must state a whole call, its id
-// and name (and its arguments, if any), as Mistral's API sends them, with
-// an id no call of the stream has, nor another element of the chunk.
+// placeIndexless gives t, a tool_calls element of c without an index, its
+// call's index. An element without a name, and without an id or with the
+// id of the open call without an index (r.open), continues that call, as
+// Gemini's OpenAI-compatible endpoint sends its arguments' later pieces. Any other must state a new call, its id and name (and its
+// arguments, if any), as Mistral's API sends them, with an id no call of
+// the stream has, nor another element of the chunk; it ends the open one.
 func (r *ChatReader) placeIndexless(c *chatChoice, t *chatCall) error {
+	if r.open > 0 && len(t.name) == 0 && (len(t.id) == 0 || string(t.id) == r.indexless[r.open-1]) {
+		t.index = r.open - 1
+		return nil
+	}
 	if len(t.id) == 0 || len(t.name) == 0 {
 		return r.malformed(errors.New("a tool_calls element without an index, and without the id and name of a new call"))
 	}
@@ -586,9 +605,10 @@ func (r *ChatReader) placeIndexless(c *chatChoice, t *chatCall) error {
 	if r.indexless == nil {
 		r.indexless = make(map[int64]string)
 	}
-	t.index = r.count
+	t.index, t.ends = r.count, r.open
 	r.count++
 	r.indexless[t.index] = string(t.id)
+	r.open = t.index + 1
 	return nil
 }
 

@@ -187,7 +187,7 @@ func (r *ChatReader) reasoningField(key []byte) (err error) {
 // chatCall of r.cur, reusing its buffers.
 func (r *ChatReader) call(i int) error {
 	r.cur.nextCall()
-	// An element without an index is a whole call (checkCalls).
+	// An element without an index gets its call's index in checkCalls.
 	return r.dec.Object(callNames, r.callField)
 }
 

@@ -173,7 +173,7 @@ func (r *ChatReader) fastCallElem(data []byte, i int) int {
 		return r.fastSlot(slotSkip, data, i)
 	})
 	if !r.chosen.calls[r.chosen.nCalls-1].hasIndex {
-		return -1 // a whole call, of a server that omits the index: parseSlow reads it
+		return -1 // an element without an index (Mistral, Gemini's endpoint): parseSlow reads it
 	}
 	return i
 }

@@ -40,7 +40,11 @@ func FuzzReadChat(f *testing.F) {
 		wiretest.Seed{Stream: chatSynthetic(3)},
 		wiretest.Seed{Stream: []byte(chatTwoChoices + wiretest.DataSSE(chatDoneData)), Choice: 1},
 		wiretest.Seed{Stream: []byte(chatWhole(chatStart("0", "call_0", "f"), chatStart("1", "call_1", "g"), chatArgs("0", `"{\"a\":}"`), chatArgs("1", `"{\"b\":1}"`)))},
-		wiretest.Seed{Stream: []byte(wiretest.DataSSE(chatRole, chatStart("0", "call_1", "f"), chatArgs("0", `"{\"a\":"`), `{"error":{"message":"m","type":"server_error","code":429}}`))})
+		wiretest.Seed{Stream: []byte(wiretest.DataSSE(chatRole, chatStart("0", "call_1", "f"), chatArgs("0", `"{\"a\":"`), `{"error":{"message":"m","type":"server_error","code":429}}`))},
+		// Calls without an index, continued by pieces without one.
+		wiretest.Seed{Stream: []byte(chatWhole(chatDelta(`{"tool_calls":[{"id":"a","function":{"name":"f","arguments":"{\"x\":"}}]}`),
+			chatDelta(`{"tool_calls":[{"function":{"arguments":"1}"}},{"id":"b","function":{"name":"g","arguments":"["}}]}`),
+			chatDelta(`{"tool_calls":[{"id":"b","function":{"arguments":"2]"}}]}`)))})
 	for _, tc := range chatHostile() {
 		seeds = append(seeds, wiretest.Seed{Stream: []byte(tc.stream)})
 	}

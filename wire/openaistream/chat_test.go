@@ -101,6 +101,15 @@ func TestChatShapes(t *testing.T) {
 			chatDelta(`{"tool_calls":[{"id":"D681PevKs","function":{"name":"f","arguments":"{\"a\": 1}"}}]}`),
 			chatDelta(`{"tool_calls":[{"id":"z6BAwXKaG","type":"function","function":{"name":"g","arguments":"{\"b\": [true]}"}},{"id":"x0","function":{"name":"h","arguments":""}}]}`)),
 			[]wiretest.CallOutcome{chatOK(0, "D681PevKs", "f", `{"a":1}`), chatOK(1, "z6BAwXKaG", "g", `{"b":[true]}`), {Index: 2, ID: "x0", Name: "h", Truncated: true}}},
+		// Gemini's OpenAI-compatible endpoint (by users' reports): later pieces of
+		// a call's arguments without an index either, with its id or none;
+		// a new id and name start the next call.
+		{"calls without an index, continued", chatWhole(
+			chatDelta(`{"tool_calls":[{"id":"function-call-1","type":"function","function":{"name":"get_weather","arguments":"{\"location\":"}}]}`),
+			chatDelta(`{"tool_calls":[{"function":{"arguments":"\"Sydney\"}"}}]}`),
+			chatDelta(`{"tool_calls":[{"id":"function-call-2","function":{"name":"get_time","arguments":""}},{"id":"function-call-2","type":"function","function":{"arguments":"{\"tz\""}}]}`),
+			chatDelta(`{"tool_calls":[{"id":"","function":{"name":"","arguments":": \"CET\"}"}}]}`)),
+			[]wiretest.CallOutcome{chatOK(0, "function-call-1", "get_weather", `{"location":"Sydney"}`), chatOK(1, "function-call-2", "get_time", `{"tz":"CET"}`)}},
 		{"a call without an index after one with", chatWhole(
 			chatStart("0", "call_0", "f"), chatArgs("0", `"{}"`),
 			chatDelta(`{"tool_calls":[{"id":"call_1","function":{"name":"g","arguments":"{\"b\":"}}]}`)),
@@ -172,11 +181,13 @@ func TestChatCustom(t *testing.T) {
 	}
 }
 
-// TestChatIndexless: calls without an index are read whole whatever the
-// reads, and the reader says they came (a gateway must not forward them:
-// the SDKs file them otherwise).
+// TestChatIndexless: calls without an index are read the same whatever
+// the reads, and the reader says they came (a gateway must not forward
+// them: the SDKs file them otherwise). A new call ends the one before: its
+// arguments cut short fail there, not at the finish_reason.
 func TestChatIndexless(t *testing.T) {
-	stream := chatWhole(chatDelta(`{"tool_calls":[{"id":"D681PevKs","function":{"name":"f","arguments":"{\"a\": \"\\u00e9\"}"}}]}`))
+	stream := chatWhole(chatDelta(`{"tool_calls":[{"id":"D681PevKs","function":{"name":"f","arguments":"{\"a\": \"\\u00e9\"}"}}]}`),
+		chatDelta(`{"tool_calls":[{"id":"x1","function":{"name":"g","arguments":"[1,"}}]}`), chatDelta(`{"tool_calls":[{"function":{"arguments":"2]"}}]}`))
 	chatAdapter.CheckSplits(t, "indexless", []byte(stream), func(rd io.Reader) wiretest.Got {
 		return chatAdapter.Run(toolcall.New(), rd)
 	})
@@ -193,6 +204,24 @@ func TestChatIndexless(t *testing.T) {
 	}
 	if before || !r.Indexless() {
 		t.Errorf("Indexless: %v after the first chunk, %v at the end; want false, true", before, r.Indexless())
+	}
+
+	resp := toolcall.New()
+	r = NewChatReader(resp)
+	for k, data := range []string{
+		chatDelta(`{"tool_calls":[{"id":"a","function":{"name":"f","arguments":"{\"x\":"}}]}`),
+		chatDelta(`{"tool_calls":[{"function":{"arguments":"[1"}}]}`),
+		chatDelta(`{"tool_calls":[{"id":"b","function":{"name":"g","arguments":"{"}}]}`),
+	} {
+		if err := r.Event(sse.Event{Data: []byte(data)}); err != nil {
+			t.Fatal(err)
+		}
+		if cut := resp.Err(0) != nil; cut != (k == 2) {
+			t.Errorf("after chunk %d: Err(0) = %v", k, resp.Err(0))
+		}
+	}
+	if err := resp.Err(1); err != nil {
+		t.Errorf("Err(1) = %v, want nil: the call goes on", err)
 	}
 }
 
@@ -295,7 +324,13 @@ func TestChatMalformed(t *testing.T) {
 		{`{"id":"chatcmpl-1","choices":[{"index":0,"delta":{"tool_calls":[{"function":{"name":"f","arguments":""}}]}}]}`, `without an index, and without the id and name of a new call`},
 		{`{"id":"chatcmpl-1","choices":[{"index":0,"delta":{"tool_calls":[{"id":"call_1","function":{"arguments":"{}"}}]}}]}`, `without an index, and without the id and name of a new call`},
 		{`{"id":"chatcmpl-1","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{}"}},{"function":{"arguments":"{}"}}]}}]}`, `without an index, and without the id and name of a new call`},
-		{`{"id":"chatcmpl-1","choices":[{"index":0,"delta":{"tool_calls":[{"id":"call_1","function":{"name":"f","arguments":"{}"}},{"index":0,"function":{"arguments":"{}"}}]}}]}`, `at index 0, the call stated whole without an index`},
+		{`{"id":"chatcmpl-1","choices":[{"index":0,"delta":{"tool_calls":[{"id":"call_1","function":{"name":"f","arguments":"{}"}},{"index":0,"function":{"arguments":"{}"}}]}}]}`, `at index 0, the call stated without an index`},
+		// An element with an index ends the call without one: a piece
+		// without either after it is no call's.
+		{`{"id":"chatcmpl-1","choices":[{"index":0,"delta":{"tool_calls":[{"id":"call_1","function":{"name":"f","arguments":"{"}},{"index":1,"id":"call_2","function":{"name":"g","arguments":"{}"}},{"function":{"arguments":"}"}}]}}]}`, `without an index, and without the id and name of a new call`},
+		// A piece with another call's id, or with a name, is no piece of
+		// the open call's.
+		{`{"id":"chatcmpl-1","choices":[{"index":0,"delta":{"tool_calls":[{"id":"call_1","function":{"name":"f","arguments":"{"}},{"id":"call_9","function":{"arguments":"}"}}]}}]}`, `without an index, and without the id and name of a new call`},
 		{`{"id":"chatcmpl-1","choices":[{"index":0,"delta":{"tool_calls":[{"id":"call_1","function":{"name":"f","arguments":"{}"}},{"id":"call_1","function":{"name":"g","arguments":"{}"}}]}}]}`, `of call "call_1", which has come`},
 		{`{"id":"chatcmpl-1","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","function":{"name":"f","arguments":"{}"}},{"id":"call_1","function":{"name":"g","arguments":"{}"}}]}}]}`, `of call "call_1", which has come`},
 		{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":-1,"function":{"arguments":"{}"}}]}}]}`, `tool_calls/0/index is -1, not an integer from 0`},
