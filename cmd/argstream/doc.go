@@ -193,8 +193,10 @@
 // 1 when a response ended in an error (an error event, a stream cut short,
 // a malformed event, a stream without events) or a call may not run
 // (invalid or truncated arguments, a skip, an ask nobody approved, a call
-// restated differently, no tool name), each reason on stderr after the
-// output; 2 for a usage error, a rules file or directory that cannot be
+// restated differently, no tool name) or was not read (a Responses item
+// the client runs whose input is the API's own structure, a shell's, a
+// patch's or a computer's; a Chat call in a choice other than the first),
+// each reason on stderr after the output; 2 for a usage error, a rules file or directory that cannot be
 // loaded, a wire that cannot be told, an input that is not a stream, or an
 // input that cannot be read. A stream whose last event has no blank line
 // after it, as some recordings end, is cut short: that event was never

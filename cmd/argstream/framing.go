@@ -171,6 +171,12 @@ func (j *jsonlEvents) Read(p []byte) (int, error) {
 		if len(data) == 0 {
 			continue
 		}
+		if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+			// As the SSE reader refuses one at the stream's start (and
+			// looksLike would read the line again, as JSON lines).
+			j.err = fmt.Errorf("JSON lines: line %d begins with a byte order mark: remove it", j.n)
+			return 0, j.err
+		}
 		if data[0] != '{' {
 			what, try := looksLike(data, false)
 			j.err = fmt.Errorf("JSON lines: line %d is not a JSON object: it looks like %s%s", j.n, what, try)

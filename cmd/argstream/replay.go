@@ -45,28 +45,42 @@ const replayUsage = "replay [--wire auto|anthropic|openai-chat|openai-responses|
 
 // A wireReader reads one response of a provider's stream from body into
 // resp, calling onText and onThinking with the model's text.
-type wireReader func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(index int64, text []byte)) error
+type wireReader func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(index int64, text []byte)) (unread string, err error)
 
-// wireReaders are the wires of --wire, by name.
+// wireReaders are the wires of --wire, by name. A reader's unread, if not
+// empty, says which calls of the response it did not read: calls no policy
+// judged, which the replay reports as a problem.
 var wireReaders = map[string]wireReader{
-	"anthropic": func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(int64, []byte)) error {
-		return anthropicstream.Read(ctx, body, resp, wire.OnText(onText), wire.OnThinking(onThinking))
+	"anthropic": func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(int64, []byte)) (string, error) {
+		return "", anthropicstream.Read(ctx, body, resp, wire.OnText(onText), wire.OnThinking(onThinking))
 	},
-	"openai-chat": func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(int64, []byte)) error {
-		return openaistream.ReadChat(ctx, body, resp, wire.OnText(onText), wire.OnThinking(onThinking))
+	"openai-chat": func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(int64, []byte)) (string, error) {
+		r := openaistream.NewChatReader(resp, wire.OnText(onText), wire.OnThinking(onThinking))
+		err := r.ReadEvents(ctx, sse.NewReader(body))
+		if r.OtherCalls() {
+			return "tool calls in a choice other than the first, which replay does not read: no policy judged them", err
+		}
+		return "", err
 	},
-	"openai-responses": func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(int64, []byte)) error {
-		return openaistream.ReadResponses(ctx, body, resp, wire.OnText(onText), wire.OnThinking(onThinking))
+	"openai-responses": func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(int64, []byte)) (string, error) {
+		r := openaistream.NewResponsesReader(resp, wire.OnText(onText), wire.OnThinking(onThinking))
+		err := r.ReadEvents(ctx, sse.NewReader(body))
+		if r.OtherCalls() {
+			return "an output item is a call the client runs whose input replay does not read (a shell's, a patch's, a computer's): no policy judged it", err
+		}
+		return "", err
 	},
-	"gemini": func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(int64, []byte)) error {
-		return geministream.Read(ctx, body, resp, wire.OnText(onText), wire.OnThinking(onThinking))
+	"gemini": func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(int64, []byte)) (string, error) {
+		return "", geministream.Read(ctx, body, resp, wire.OnText(onText), wire.OnThinking(onThinking))
 	},
-	"ollama": readOllama,
-	"cohere": func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(int64, []byte)) error {
-		return coherestream.Read(ctx, body, resp, wire.OnText(onText), wire.OnThinking(onThinking))
+	"ollama": func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(int64, []byte)) (string, error) {
+		return "", readOllama(ctx, body, resp, onText, onThinking)
 	},
-	"bedrock": func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(int64, []byte)) error {
-		return bedrockstream.Read(ctx, body, resp, wire.OnText(onText), wire.OnThinking(onThinking))
+	"cohere": func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(int64, []byte)) (string, error) {
+		return "", coherestream.Read(ctx, body, resp, wire.OnText(onText), wire.OnThinking(onThinking))
+	},
+	"bedrock": func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(int64, []byte)) (string, error) {
+		return "", bedrockstream.Read(ctx, body, resp, wire.OnText(onText), wire.OnThinking(onThinking))
 	},
 }
 
@@ -250,12 +264,12 @@ func (rp *replayer) run(wire string) int {
 		rp.wire, rp.labels = wire, labelsOf(wire)
 		rp.rep.response(n, wire)
 		cut := newResponseCut(wire, io.MultiReader(bytes.NewReader(head), rp.body))
-		err := wireReaders[wire](ctx, cut, resp, rp.onText("text"), rp.onText("thinking"))
+		unread, err := wireReaders[wire](ctx, cut, resp, rp.onText("text"), rp.onText("thinking"))
 		rp.carry = append(rp.carry[:0], cut.next...)
 		if rp.in.flushErr != nil {
 			return rp.finish()
 		}
-		last := rp.endResponse(n, wire, err, resp)
+		last := rp.endResponse(n, wire, unread, err, resp)
 		resp.Reset()
 		if rp.prompt != nil {
 			rp.prompt.reset()
@@ -268,15 +282,18 @@ func (rp *replayer) run(wire string) int {
 }
 
 // endResponse reports the end of response n of wire, which its reader
-// ended with err: the stream's error, every call's result, and what was
-// never read if the prompt stopped the replay. It reports whether the
-// replay stops there.
-func (rp *replayer) endResponse(n int, wire string, err error, resp *toolcall.Response) (last bool) {
+// ended with err, having left unread's calls unread: the stream's error,
+// every call's result, the calls unread, and what was never read if the
+// prompt stopped the replay. It reports whether the replay stops there.
+func (rp *replayer) endResponse(n int, wire, unread string, err error, resp *toolcall.Response) (last bool) {
 	stopped := rp.prompt != nil && rp.prompt.stopped
 	if err != nil && !stopped {
 		rp.streamError(n, err)
 	}
 	rp.ended(n, resp.End())
+	if unread != "" {
+		rp.problems = append(rp.problems, fmt.Sprintf("response %d: %s", n, unread))
+	}
 	if stopped {
 		rp.unread(wire, rp.prompt.stoppedAt)
 	}
@@ -291,9 +308,9 @@ func (rp *replayer) runFrames(ctx context.Context, wire string, resp *toolcall.R
 	}
 	rp.wire, rp.labels = "bedrock", labelsOf("bedrock")
 	rp.rep.response(0, "bedrock")
-	err := wireReaders["bedrock"](ctx, rp.body, resp, rp.onText("text"), rp.onText("thinking"))
+	unread, err := wireReaders["bedrock"](ctx, rp.body, resp, rp.onText("text"), rp.onText("thinking"))
 	if rp.in.flushErr == nil {
-		rp.endResponse(0, "bedrock", err, resp)
+		rp.endResponse(0, "bedrock", unread, err, resp)
 	}
 	return rp.finish()
 }

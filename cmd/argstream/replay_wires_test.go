@@ -156,3 +156,55 @@ func checkReplayedCalls(t *testing.T, stdout, wire string, want []string) {
 		t.Errorf("calls %q, want %q", calls, want)
 	}
 }
+
+// TestReplayUnread: the calls of a response that replay does not read, an
+// output item the client runs (its input a structure of the Responses
+// API's own) or a call in a Chat choice other than the first, are no
+// policy's: replay says so, and its exit status is 1, whatever else it
+// read.
+func TestReplayUnread(t *testing.T) {
+	patch := `{"id":"apc_1","type":"apply_patch_call","status":"completed","call_id":"call_1","operation":{"type":"delete_file","path":"important.txt"}}`
+	for _, tc := range []struct {
+		name, stream, want string
+	}{
+		{"a Responses item the client runs", strings.Join([]string{
+			`{"type":"response.created","response":{"id":"resp_1","object":"response","status":"in_progress","output":[]}}`,
+			`{"type":"response.output_item.added","output_index":0,"item":` + strings.Replace(patch, `"completed"`, `"in_progress"`, 1) + `}`,
+			`{"type":"response.output_item.done","output_index":0,"item":` + patch + `}`,
+			`{"type":"response.completed","response":{"id":"resp_1","object":"response","status":"completed","output":[` + patch + `]}}`,
+		}, "\n") + "\n", "response 0: an output item is a call the client runs whose input replay does not read"},
+		{"a Chat call in the second choice", "data: " + strings.Join([]string{
+			`{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":"a"}},{"index":1,"delta":{"role":"assistant"}}]}`,
+			`{"id":"c","object":"chat.completion.chunk","choices":[{"index":1,"delta":{"tool_calls":[{"index":0,"id":"call_b","type":"function","function":{"name":"g","arguments":"{}"}}]}}]}`,
+			`{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"stop"},{"index":1,"delta":{},"finish_reason":"tool_calls"}]}`,
+			`[DONE]`,
+		}, "\n\ndata: ") + "\n\n", "response 0: tool calls in a choice other than the first, which replay does not read"},
+	} {
+		got := replayCmd(strings.NewReader(tc.stream))
+		if got.code != exitInvalid || !strings.Contains(got.stderr, tc.want) || !strings.Contains(got.stdout, "response 0: ") {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want %d and %q", tc.name, got.code, got.stdout, got.stderr, exitInvalid, tc.want)
+		}
+	}
+}
+
+// TestReplayJSONLinesBOM: a byte order mark at the start of a JSON line,
+// as an editor may save a recording, is an error that says so (it made
+// the detection of JSON lines read the line again, and again, until the
+// stack overflowed).
+func TestReplayJSONLinesBOM(t *testing.T) {
+	line := `{"candidates":[{"content":{"parts":[{"text":"hi"}]},"finishReason":"STOP"}]}` + "\n"
+	for _, tc := range []struct {
+		input string
+		args  []string
+		want  string
+	}{
+		{"\xef\xbb\xbf" + line, nil, "JSON lines: line 1 begins with a byte order mark"},
+		{"\xef\xbb\xbf" + line, []string{"--framing", "jsonl", "--wire", "gemini"}, "JSON lines: line 1 begins with a byte order mark"},
+		{line + "\xef\xbb\xbf" + line, nil, "JSON lines: line 2 begins with a byte order mark"},
+	} {
+		got := replayCmd(strings.NewReader(tc.input), tc.args...)
+		if got.code != exitInvalid || !strings.Contains(got.stderr, tc.want) {
+			t.Errorf("%q %q: exit %d, stderr %q; want %d and %q", tc.args, tc.input, got.code, got.stderr, exitInvalid, tc.want)
+		}
+	}
+}

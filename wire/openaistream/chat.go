@@ -284,7 +284,7 @@ func (r *ChatReader) Reset(resp *toolcall.Response) {
 	clear(r.names)
 	clear(r.indexless)
 	r.open = 0
-	r.custom, r.lastFunction = false, 0
+	r.custom, r.lastFunction, r.otherCalls = false, 0, false
 	r.count, r.hasChunkID = 0, false
 	r.touched, r.known = r.touched[:0], r.known[:0]
 }
@@ -312,8 +312,9 @@ func (r *ChatReader) Event(ev sse.Event) error {
 	return r.err
 }
 
-// OtherCalls reports whether the last event carried tool calls in a
-// choice that r does not read (see [wire.WithChoice]): calls no policy judged.
+// OtherCalls reports whether an event so far carried tool calls in a
+// choice that r does not read (see [wire.WithChoice]): calls no policy
+// judged.
 func (r *ChatReader) OtherCalls() bool { return r.otherCalls }
 
 // Indexless reports whether a call stated without an index has come. The

@@ -18,7 +18,7 @@ import (
 func (r *ChatReader) parse(data []byte, errorEvent bool) error {
 	r.errorEvent, r.hasError = errorEvent, false
 	r.errType, r.errCode, r.errMessage, r.errParam = r.errType[:0], r.errCode[:0], r.errMessage[:0], r.errParam[:0]
-	r.hasChosen, r.otherCalls = false, false
+	r.hasChosen = false
 	r.id, r.hasID = r.id[:0], false
 
 	if !errorEvent && r.fastChunk(data) {

@@ -411,6 +411,35 @@ func TestChatChoice(t *testing.T) {
 	}
 }
 
+// TestChatOtherCalls: OtherCalls says, from the event that brings them
+// on, that calls came in a choice the reader does not read.
+func TestChatOtherCalls(t *testing.T) {
+	for _, tc := range []struct {
+		choice int64
+		want   []bool // after each event
+	}{
+		{0, []bool{false, false, true, true, true}},
+		{1, []bool{false, true, true, true, true}},
+		{2, []bool{false, true, true, true, true}},
+	} {
+		r := NewChatReader(toolcall.New(), wire.WithChoice(tc.choice))
+		rd := sse.NewReader(strings.NewReader(chatTwoChoices))
+		var got []bool
+		for rd.Next() {
+			if err := r.Event(rd.Event()); err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, r.OtherCalls())
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("choice %d: OtherCalls after each event = %v, want %v", tc.choice, got, tc.want)
+		}
+		if r.Reset(toolcall.New()); r.OtherCalls() {
+			t.Errorf("choice %d: OtherCalls after Reset", tc.choice)
+		}
+	}
+}
+
 func TestChatEnds(t *testing.T) {
 	body := wiretest.DataSSE(chatRole, chatStart("0", "call_1", "f"), chatArgs("0", `"{\"a\":1}"`))
 	for _, tc := range []struct {
