@@ -107,7 +107,8 @@ var cohereTypes = []string{"message-start", "content-start", "content-delta", "c
 //     {"type": "error", "message": ...} without an "error" object;
 //   - [OpenAIChat]: data with "object": "chat.completion.chunk", a
 //     "choices" member, an {"error": {...}} without a "type", or [DONE];
-//   - [Gemini]: data with a "candidates" member and no "choices";
+//   - [Gemini]: data with a "candidates" member and no "choices", or with
+//     a "promptFeedback" member (a prompt blocked: no candidates);
 //   - [Ollama]: data (one JSON line of Ollama's stream) with a "message"
 //     object and a "done" member, and no "type";
 //   - [Cohere]: a Cohere v2 chat event type (message-start, content-delta,
@@ -125,7 +126,7 @@ func OfEvent(ev sse.Event) Kind {
 	}
 	var d adapter.Decoder
 	var typ, object []byte
-	var hasType, hasChoices, hasCandidates, hasMessage, hasDone bool
+	var hasType, hasChoices, hasCandidates, hasFeedback, hasMessage, hasDone bool
 	var errKind byte
 	d.Reset(ev.Data)
 	err := d.Root(nil, func(key []byte) (err error) {
@@ -140,6 +141,9 @@ func OfEvent(ev sse.Event) Kind {
 			err = d.Skip()
 		case "candidates":
 			hasCandidates = true
+			err = d.Skip()
+		case "promptFeedback":
+			hasFeedback = true
 			err = d.Skip()
 		case "message":
 			hasMessage = d.Kind() == '{'
@@ -167,7 +171,7 @@ func OfEvent(ev sse.Event) Kind {
 		return ofType(typ)
 	case string(object) == "chat.completion.chunk" || hasChoices || errKind == '{':
 		return OpenAIChat
-	case hasCandidates:
+	case hasCandidates || hasFeedback:
 		return Gemini
 	case hasMessage && hasDone:
 		return Ollama

@@ -59,6 +59,8 @@ func TestOfEvent(t *testing.T) {
 		{"", `{"error":{"message":"m"}}`, OpenAIChat},
 		{"", `[DONE]`, OpenAIChat},
 		{"", `{"candidates":[{"content":{"parts":[{"text":"hi"}]}}],"modelVersion":"m"}`, Gemini},
+		// A prompt blocked: its one event has no candidates.
+		{"", `{"promptFeedback":{"blockReason":"PROHIBITED_CONTENT"},"usageMetadata":{"promptTokenCount":9},"modelVersion":"m"}`, Gemini},
 		{"", `{"model":"qwen3","created_at":"t","message":{"role":"assistant","content":"hi"},"done":false}`, Ollama},
 		{"", `{"model":"qwen3","message":"not an object","done":false}`, Unknown},
 		{"", `{"type":"future"}`, Unknown},
