@@ -12,7 +12,9 @@ import (
 // A contentBlockStart whose start is a toolUse starts the call at its
 // contentBlockIndex with its toolUseId and name (a toolUse of type
 // server_tool_use is a call the provider runs, fragment.Call.Server: never
-// executable); each toolUse delta's input is a chunk of its arguments; each
+// executable), its arguments {} until a delta brings some (a call with no
+// input delta was made with no input, as wire/bedrockstream reads it);
+// each toolUse delta's input is a chunk of its arguments; each
 // contentBlockStop is Stop, which ignores the blocks that are not calls. A
 // messageStop whose stopReason is max_tokens marks the response cut short
 // (toolcall.Response.Incomplete). Text and reasoning deltas, the other
@@ -37,7 +39,7 @@ func Feed(r *toolcall.Response, ev types.ConverseStreamOutput) error {
 			ID:     deref(tu.Value.ToolUseId),
 			Name:   deref(tu.Value.Name),
 			Server: tu.Value.Type == types.ToolUseTypeServerToolUse,
-		}, nil)
+		}, noInput)
 	case *types.ConverseStreamOutputMemberContentBlockDelta:
 		tu, ok := ev.Value.Delta.(*types.ContentBlockDeltaMemberToolUse)
 		if !ok || ev.Value.ContentBlockIndex == nil {
@@ -56,6 +58,10 @@ func Feed(r *toolcall.Response, ev types.ConverseStreamOutput) error {
 	}
 	return nil
 }
+
+// noInput is a call's input when it starts: toolcall.Response.Start's
+// placeholder, which the first delta replaces.
+var noInput = []byte("{}")
 
 func deref(s *string) string {
 	if s == nil {

@@ -162,6 +162,28 @@ func TestMaxTokens(t *testing.T) {
 	}
 }
 
+// TestNoInputAndServer: a call with no input delta gives {} through Feed
+// as through Read, and a server_tool_use the provider's call in both.
+func TestNoInputAndServer(t *testing.T) {
+	server := ev("contentBlockStart", `{"contentBlockIndex":1,"start":{"toolUse":{"toolUseId":"t1","name":"nova_code_interpreter","type":"server_tool_use"}}}`)
+	body := join(msgStart(),
+		toolStart(0, "t0", "list"), blockStop(0),
+		server, toolDelta(1, `{"snippet":"1+1"}`), blockStop(1),
+		msgStop("tool_use"), metadata())
+	got, events, streamErr := viaSDK(t, body)
+	whole(t, body, events, streamErr)
+	want, err := viaRead(body)
+	if err != nil {
+		t.Fatalf("Read: %v", err)
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("Feed (+) and Read (-) differ:\n%s", d)
+	}
+	if len(got) != 2 || got[0].Arguments != "{}" || !got[0].Executable || !got[1].Server || got[1].Executable {
+		t.Errorf("outcomes %+v; want list with {}, executable, and the provider's call", got)
+	}
+}
+
 // TestException: an exception frame in the stream ends the SDK's events
 // with an error; the call stopped before it is executable, the one still
 // streaming is not, as with Read, which returns a *wire.ProviderError.

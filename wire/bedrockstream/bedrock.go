@@ -122,6 +122,7 @@ type Reader struct {
 	hasIndex bool
 	start    blockKind // contentBlockStart's start member
 	id, name []byte    // start's toolUse
+	toolType []byte    // and its type: server_tool_use for a call the provider runs
 	delta    blockKind // contentBlockDelta's delta member
 	str      []byte    // the delta's text or input
 	hasStr   bool
@@ -332,8 +333,15 @@ func (r *Reader) blockStart() error {
 		return r.malformed(fmt.Errorf("block %d's toolUse has no toolUseId or no name", r.index))
 	}
 	r.touched = append(r.touched, r.index)
-	return r.resp.Start(fragment.Call{Index: r.index, ID: string(r.id), Name: string(r.name)}, nil)
+	c := fragment.Call{Index: r.index, ID: string(r.id), Name: string(r.name), Server: string(r.toolType) == "server_tool_use"}
+	return r.resp.Start(c, noInput)
 }
+
+// noInput is the input of a call when it starts: Bedrock states none, and
+// a call whose input has no delta was made with no input, its arguments
+// {} (as Converse, which does not stream, writes it, and as clients of
+// the stream read it). It is Start's placeholder: the deltas replace it.
+var noInput = []byte("{}")
 
 func (r *Reader) blockDelta() error {
 	if !r.hasIndex {
@@ -359,7 +367,7 @@ func (r *Reader) blockDelta() error {
 		b = blockState{kind: r.delta}
 		r.blocks[r.index] = b
 	case b.kind != r.delta:
-		return r.malformed(fmt.Errorf("a %s delta for block %d, a %s block", r.delta, r.index, b.kind))
+		return r.malformed(fmt.Errorf("a %s delta for block %d, a block of kind %s", r.delta, r.index, b.kind))
 	}
 	if !r.hasStr {
 		return nil // a reasoning signature, redacted reasoning

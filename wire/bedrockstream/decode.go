@@ -22,7 +22,7 @@ var (
 	blockNames     = adapter.Names{"contentBlockIndex", "start", "delta"}
 	stopNames      = adapter.Names{"stopReason", "additionalModelResponseFields"}
 	startUnion     = adapter.Names{"toolUse"}
-	toolStartNames = adapter.Names{"toolUseId", "name"}
+	toolStartNames = adapter.Names{"toolUseId", "name", "type"}
 	deltaUnion     = adapter.Names{"text", "toolUse", "reasoningContent"}
 	toolDeltaNames = adapter.Names{"input"}
 	reasonUnion    = adapter.Names{"text", "signature", "redactedContent"}
@@ -58,7 +58,7 @@ func (r *Reader) parse(known string, payload []byte) error {
 // resetPayload empties the fields of the payload read.
 func (r *Reader) resetPayload() {
 	r.index, r.hasIndex = 0, false
-	r.start, r.id, r.name = blockNone, r.id[:0], r.name[:0]
+	r.start, r.id, r.name, r.toolType = blockNone, r.id[:0], r.name[:0], r.toolType[:0]
 	r.delta, r.str, r.hasStr = blockNone, r.str[:0], false
 	r.errMsg = r.errMsg[:0]
 }
@@ -147,6 +147,8 @@ func (r *Reader) startMember(key []byte) error {
 			r.id, err = r.dec.String(r.id)
 		case "name":
 			r.name, err = r.dec.String(r.name)
+		case "type":
+			r.toolType, _, err = r.dec.NullableString(r.toolType)
 		default:
 			err = r.dec.Skip()
 		}

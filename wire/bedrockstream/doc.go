@@ -67,10 +67,14 @@
 //   - messageStart, first (an event before it is malformed, but an
 //     exception may come first) and once.
 //   - contentBlockStart {contentBlockIndex, start}: a start whose member is
-//     toolUse {toolUseId, name} is a call, Response.Start(index, id, name),
-//     both required; a start of another member (an image, a tool result)
-//     a block whose deltas are not read. A block index that has begun
-//     (started, or had a delta) is malformed.
+//     toolUse {toolUseId, name, type} is a call, Response.Start(index, id,
+//     name), id and name required; of type server_tool_use (Nova's code
+//     interpreter), a call the provider runs (fragment.Call.Server), never
+//     the caller's. Its input is {} until a delta brings some: a call
+//     whose input has no delta was made with no input, as Converse writes
+//     it (Start's placeholder). A start of another member (an image, a
+//     tool result) is a block whose deltas are not read. A block index
+//     that has begun (started, or had a delta) is malformed.
 //   - contentBlockDelta {contentBlockIndex, delta}: a toolUse delta's
 //     input, a piece of the arguments' JSON text, is Response.Chunk(index,
 //     input), for a block that a toolUse start began; a text delta goes to

@@ -86,6 +86,56 @@ func TestMaxTokens(t *testing.T) {
 	}
 }
 
+// TestNoInput: a call with no input delta, or only empty ones, was made
+// with no input: its arguments are {}, as Converse writes them; a call cut
+// before its stop is no such call.
+func TestNoInput(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		s    []byte
+		want wiretest.CallOutcome
+	}{
+		{"no delta", stream(msgStart(), toolStart(0, "t", "list"), blockStop(0), msgStop("tool_use")),
+			wiretest.CallOutcome{Index: 0, ID: "t", Name: "list", Arguments: `{}`, Executable: true}},
+		{"an empty delta", stream(msgStart(), toolStart(0, "t", "list"), toolDelta(0, ""), blockStop(0), msgStop("tool_use")),
+			wiretest.CallOutcome{Index: 0, ID: "t", Name: "list", Arguments: `{}`, Executable: true}},
+		{"deltas after it", stream(msgStart(), toolStart(0, "t", "f"), toolDelta(0, `{"a"`), toolDelta(0, `:1}`), blockStop(0), msgStop("tool_use")),
+			wiretest.CallOutcome{Index: 0, ID: "t", Name: "f", Arguments: `{"a":1}`, Executable: true}},
+		{"cut before its stop", stream(msgStart(), toolStart(0, "t", "list"), msgStop("max_tokens")),
+			wiretest.CallOutcome{Index: 0, ID: "t", Name: "list", Truncated: true}},
+	} {
+		got := run(tc.s)
+		if got.Err != nil || len(got.Calls) != 1 {
+			t.Errorf("%s: %+v", tc.name, got)
+			continue
+		}
+		if diff := cmp.Diff(tc.want, got.Calls[0]); diff != "" {
+			t.Errorf("%s: (-want +got):\n%s", tc.name, diff)
+		}
+	}
+}
+
+// TestServerTool: a toolUse of type server_tool_use (Nova's code
+// interpreter) is a call the provider runs: never the caller's to run.
+func TestServerTool(t *testing.T) {
+	start := ev("contentBlockStart", `{"contentBlockIndex":0,"start":{"toolUse":{"toolUseId":"t1","name":"nova_code_interpreter","type":"server_tool_use"}}}`)
+	resp := toolcall.New()
+	err := Read(context.Background(), bytes.NewReader(stream(msgStart(), start, toolDelta(0, `{"snippet":"1+1"}`), blockStop(0), msgStop("end_turn"))), resp)
+	res := resp.End()
+	if err != nil || len(res) != 1 || !res[0].Call.Server || res[0].Executable {
+		t.Fatalf("Read = %v, results %+v; want one call the provider runs", err, res)
+	}
+	// A client tool's type, or none, is the caller's.
+	for _, typ := range []string{`"tool_use"`, `null`} {
+		start := ev("contentBlockStart", `{"contentBlockIndex":0,"start":{"toolUse":{"toolUseId":"t1","name":"f","type":`+typ+`}}}`)
+		resp := toolcall.New()
+		err := Read(context.Background(), bytes.NewReader(stream(msgStart(), start, toolDelta(0, `{}`), blockStop(0), msgStop("end_turn"))), resp)
+		if res := resp.End(); err != nil || len(res) != 1 || res[0].Call.Server || !res[0].Executable {
+			t.Errorf("type %s: Read = %v, results %+v", typ, err, res)
+		}
+	}
+}
+
 // TestExceptions: an exception or error message is a *wire.ProviderError
 // with its type and message; the calls stopped before it stay complete.
 func TestExceptions(t *testing.T) {
@@ -162,9 +212,9 @@ func TestMalformed(t *testing.T) {
 		{"started twice message", stream(call, toolStart(0, "u", "g")), "contentBlockStart for block 0, which has begun"},
 		{"start after text", stream(start, textDelta(0, "a"), toolStart(0, "u", "g")), "which has begun"},
 		{"tool delta not started", stream(start, toolDelta(0, "{}")), "a toolUse delta for block 0, which has not started"},
-		{"text into call", stream(call, textDelta(0, "x")), "a text delta for block 0, a toolUse block"},
-		{"reasoning into text", stream(start, textDelta(1, "x"), reasonDelta(1, "y")), "a reasoningContent delta for block 1, a text block"},
-		{"tool into text", stream(start, textDelta(1, "x"), toolDelta(1, "{}")), "a toolUse delta for block 1, a text block"},
+		{"text into call", stream(call, textDelta(0, "x")), "a text delta for block 0, a block of kind toolUse"},
+		{"reasoning into text", stream(start, textDelta(1, "x"), reasonDelta(1, "y")), "a reasoningContent delta for block 1, a block of kind text"},
+		{"tool into text", stream(start, textDelta(1, "x"), toolDelta(1, "{}")), "a toolUse delta for block 1, a block of kind text"},
 		{"delta after stop", stream(call, blockStop(0), toolDelta(0, " ")), "which has stopped"},
 		{"stop not started", stream(start, blockStop(3)), "contentBlockStop for block 3, which has not begun"},
 		{"stop twice", stream(call, blockStop(0), blockStop(0)), "a second contentBlockStop for block 0"},

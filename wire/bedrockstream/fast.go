@@ -194,6 +194,8 @@ func (r *Reader) fastStartMember(data, name []byte, i int) int {
 			r.id, j = adapter.Unquote(r.id, data, i)
 		case "name":
 			r.name, j = adapter.Unquote(r.name, data, i)
+		case "type":
+			r.toolType, _, j = adapter.NullableString(r.toolType, data, i)
 		default:
 			j = fastSkip(data, i, name, toolStartNames)
 		}

@@ -16,10 +16,11 @@ type bedrockParsed struct {
 	ID, Name, Str string
 	HasStr        bool
 	Stop          string
+	ToolType      string
 }
 
 func (r *Reader) parsed() bedrockParsed {
-	return bedrockParsed{r.index, r.hasIndex, r.start, r.delta, string(r.id), string(r.name), string(r.str), r.hasStr, string(r.stop)}
+	return bedrockParsed{r.index, r.hasIndex, r.start, r.delta, string(r.id), string(r.name), string(r.str), r.hasStr, string(r.stop), string(r.toolType)}
 }
 
 // blockFastVsSlow checks parse and the fast path against the token
@@ -103,7 +104,7 @@ func blockPayload(rng *rand.Rand) []byte {
 	str := func() string { return `"` + d.Chars(8) + `"` }
 	object, some := d.Object, d.Some
 	toolStart := object(some(`"toolUseId":`+rare(`"tooluse_1"`, "null", str(), "1"), `"name":`+rare(`"get_weather"`, "null", str()),
-		rare(`"x":1`, `"tooluseid":"t"`, `"type":"tool"`))...)
+		rare(`"x":1`, `"tooluseid":"t"`, `"type":"tool"`, `"type":"server_tool_use"`, `"type":null`, `"type":1`, `"Type":"t"`))...)
 	start := object(append(some(rare(`"x":null`, `"image":{}`, `"toolUse":null`, `"ToolUse":{}`, `"tooluse":null`)),
 		`"`+rare("toolUse", "image", "tooluse")+`":`+rare(toolStart, "null", `"t"`, "[]"))...)
 	toolDelta := object(append(some(rare(`"x":1`, `"Input":"a"`, `"input":"b"`)), `"input":`+rare(str(), "null", "1", "{}"))...)
