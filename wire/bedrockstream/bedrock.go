@@ -76,6 +76,10 @@ func (r *Reader) read(ctx context.Context, f *frames) error {
 				return nil
 			}
 			return fmt.Errorf("bedrock: stream ended before messageStop, after %d messages (%d bytes): %w", r.n, f.off, io.ErrUnexpectedEOF)
+		case errors.Is(err, io.ErrUnexpectedEOF) && r.done:
+			// Bytes after the response (a newline a recording's editor
+			// added): no message, but no cut of the response either.
+			return fmt.Errorf("bedrock: after messageStop, bytes that are no whole message: message %d (byte %d) %w", r.n+1, f.off, err)
 		case errors.Is(err, io.ErrUnexpectedEOF):
 			return fmt.Errorf("bedrock: stream ended before messageStop: message %d (byte %d) %w", r.n+1, f.off, err)
 		case errors.As(err, &fe):

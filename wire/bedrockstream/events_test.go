@@ -340,3 +340,15 @@ func TestNoProgress(t *testing.T) {
 type errReader struct{ err error }
 
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// TestBytesAfter: bytes after the response that make no whole message (a
+// newline added to a recording) are an error that says they come after
+// messageStop, not a stream cut before it; the calls stay complete.
+func TestBytesAfter(t *testing.T) {
+	s := stream(msgStart(), toolStart(0, "t", "f"), toolDelta(0, `{}`), blockStop(0), msgStop("tool_use"), metadata())
+	got := run(append(s, '\n'))
+	if got.Err == nil || !errors.Is(got.Err, io.ErrUnexpectedEOF) || !strings.Contains(got.Err.Error(), "after messageStop, bytes that are no whole message") ||
+		len(got.Calls) != 1 || !got.Calls[0].Executable {
+		t.Errorf("%+v", got)
+	}
+}
