@@ -103,8 +103,10 @@
 // --framing says how the events are framed: sse, server-sent events as the
 // HTTP body carries them, or jsonl, one event's JSON data per line, as
 // vercel/ai records streams (its *.chunks.txt; each line is read as an
-// event of the data's type; Ollama's streams are such lines), or
-// eventstream, AWS event stream frames, Bedrock's (one response a file).
+// event of the data's type; Ollama's streams are such lines; Bedrock's
+// events, {"TYPE": PAYLOAD} a line, are framed again as the AWS event
+// stream messages they came in), or eventstream, AWS event stream frames,
+// Bedrock's (one response a file).
 // auto, the default, tells them from the first bytes: an event stream
 // prelude (its CRC checked) is frames, "{" (after white space) JSON lines,
 // anything else server-sent events. An input whose first line is neither (a README, a pretty-printed

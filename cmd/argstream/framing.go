@@ -5,10 +5,10 @@ package main
 //
 //   - the framing: server-sent events, as the HTTP body carries them, or
 //     JSON lines, one event's data per line, as vercel/ai records streams
-//     (its *.chunks.txt), told from the first byte (--framing auto) or
-//     named;
+//     (its *.chunks.txt), or AWS event stream frames, told from the first
+//     bytes (--framing auto) or named;
 //   - jsonlEvents, which frames JSON lines as server-sent events for the
-//     wire's reader;
+//     wire's reader, or Bedrock's as its frames;
 //   - looksLike, which says what the first bytes of an input look like,
 //     and what to try, for the messages of an input replay cannot read.
 
@@ -24,6 +24,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/argstream/argstream/wire/bedrockstream"
 	"github.com/argstream/argstream/wire/sse"
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -65,10 +66,53 @@ func (rp *replayer) frame(framing string) error {
 		}
 	}
 	if framing == "jsonl" {
-		rp.body = lineReads{bufio.NewReaderSize(&jsonlEvents{src: br}, readSize)}
+		j := &jsonlEvents{src: br}
+		if typ, _, ok := bedrockLine(bytes.TrimSpace(line)); ok && bedrockEvent(typ) {
+			// Bedrock's events as vercel/ai records them: framed again as
+			// the AWS event stream messages they came in.
+			j.bedrock, framing = true, "eventstream"
+		}
+		rp.body = lineReads{bufio.NewReaderSize(j, readSize)}
 	}
 	rp.framing = framing
 	return nil
+}
+
+// bedrockLine reads line as one Bedrock event as vercel/ai records them,
+// {"TYPE": PAYLOAD}, an object of one member whose value is an object, and
+// returns its type and payload.
+func bedrockLine(line []byte) (typ string, payload jsontext.Value, ok bool) {
+	d := jsontext.NewDecoder(bytes.NewReader(line))
+	if t, err := d.ReadToken(); err != nil || t.Kind() != '{' {
+		return "", nil, false
+	}
+	name, err := d.ReadToken()
+	if err != nil || name.Kind() != '"' {
+		return "", nil, false
+	}
+	typ = name.String() // the token is the decoder's until its next read
+	v, err := d.ReadValue()
+	if err != nil || v.Kind() != '{' {
+		return "", nil, false
+	}
+	payload = bytes.Clone(v)
+	if t, err := d.ReadToken(); err != nil || t.Kind() != '}' {
+		return "", nil, false
+	}
+	if _, err := d.ReadToken(); err != io.EOF {
+		return "", nil, false
+	}
+	return typ, payload, true
+}
+
+// bedrockEvent reports whether typ is one of ConverseStream's event types
+// or exceptions, by which a recording of its events is told.
+func bedrockEvent(typ string) bool {
+	switch typ {
+	case "messageStart", "contentBlockStart", "contentBlockDelta", "contentBlockStop", "messageStop", "metadata":
+		return true
+	}
+	return strings.HasSuffix(typ, "Exception") && len(typ) > len("Exception")
 }
 
 // eventStreamPrelude reports whether the input begins with the prelude of
@@ -139,11 +183,12 @@ func sseLine(line []byte) bool {
 // its number. The lines are read one at a time, as the wire's reader
 // needs them, so that no byte of the next response is read early.
 type jsonlEvents struct {
-	src  *bufio.Reader
-	out  []byte // the event being given
-	line []byte
-	n    int // lines read
-	err  error
+	src     *bufio.Reader
+	bedrock bool   // each line a Bedrock event, given as an AWS event stream message
+	out     []byte // the event being given
+	line    []byte
+	n       int // lines read
+	err     error
 }
 
 func (j *jsonlEvents) Read(p []byte) (int, error) {
@@ -182,6 +227,15 @@ func (j *jsonlEvents) Read(p []byte) (int, error) {
 			j.err = fmt.Errorf("JSON lines: line %d is not a JSON object: it looks like %s%s", j.n, what, try)
 			return 0, j.err
 		}
+		if j.bedrock {
+			typ, payload, ok := bedrockLine(data)
+			if !ok {
+				j.err = fmt.Errorf("JSON lines: line %d is not one Bedrock event, {\"TYPE\": {...}}", j.n)
+				return 0, j.err
+			}
+			j.out = bedrockstream.AppendEvent(j.out[:0], typ, payload)
+			continue
+		}
 		var d struct {
 			Type string `json:"type"`
 		}
@@ -218,6 +272,10 @@ func looksLike(head []byte, whole bool) (what, try string) {
 	case trimmed[0] == '[' && !bytes.HasPrefix(trimmed, []byte("[TOOL_CALLS]")):
 		return "a JSON array", " (argstream fragments --chunks FILE reads an array of argument deltas)"
 	case trimmed[0] == '{':
+		first, _, _ := bytes.Cut(trimmed, []byte("\n"))
+		if typ, _, ok := bedrockLine(bytes.TrimSpace(first)); ok && bedrockEvent(typ) {
+			return "JSON lines of bedrock", " (--wire bedrock)"
+		}
 		if w := jsonlWire(head); w != "" {
 			return "JSON lines of " + w, " (--wire " + w + ")"
 		}

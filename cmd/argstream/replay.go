@@ -119,7 +119,7 @@ func runReplay(e env, args []string) int {
 	style := fs.String("render", "", "show the calls as a person sees them, in the style function_call or json, with a permission prompt for ask")
 	pace := fs.String("pace", "", "with --render: recorded (240 bytes of arguments and text a second), none, or `BYTES_PER_SEC`")
 	width := fs.Int("width", -1, "with --render: wrap lines at `N` columns, 0 for no wrapping (default: the terminal's width, else $COLUMNS, else 80)")
-	framing := fs.String("framing", "auto", "how the events are framed: auto (told from the first bytes), sse (server-sent events, as the HTTP body carries them), jsonl (one event's JSON data per line, as vercel/ai records streams) or eventstream (AWS event stream frames, as Bedrock sends them)")
+	framing := fs.String("framing", "auto", "how the events are framed: auto (told from the first bytes), sse (server-sent events, as the HTTP body carries them), jsonl (one event's JSON data per line, as vercel/ai records streams; Bedrock's as {\"TYPE\": PAYLOAD}) or eventstream (AWS event stream frames, as Bedrock sends them)")
 	syntax := fs.String("syntax", "", "the input is an assistant's text, not a provider's stream, whose calls are written in `SYNTAX`: "+syntaxList)
 	schemaFile := fs.String("schema", "", "with --syntax: the tools' definitions, `TOOLS.json`, whose JSON Schemas type the values")
 	files, code, ok := parseFlags(e, fs, replayUsage, args)

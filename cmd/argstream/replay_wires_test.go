@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"strings"
@@ -206,5 +207,30 @@ func TestReplayJSONLinesBOM(t *testing.T) {
 		if got.code != exitInvalid || !strings.Contains(got.stderr, tc.want) {
 			t.Errorf("%q %q: exit %d, stderr %q; want %d and %q", tc.args, tc.input, got.code, got.stderr, exitInvalid, tc.want)
 		}
+	}
+}
+
+// TestReplayBedrockJSONLines: Bedrock's events recorded as JSON lines, as
+// the Vercel AI SDK records them ({"TYPE": PAYLOAD} a line), are told as
+// Bedrock's and replayed as its frames; a line of another shape among them
+// is an error that says so.
+func TestReplayBedrockJSONLines(t *testing.T) {
+	const file = "../../wire/bedrockstream/testdata/vercel-ai__issue-11409-kimi-k2-thinking-glob-search.chunks.txt"
+	want := []string{`0 glob_search {"pattern":"**/*cursor*"}`}
+	for _, args := range [][]string{nil, {"--wire", "bedrock"}, {"--framing", "jsonl"}} {
+		got := replayCmd(nil, append(append([]string{"--format", "jsonl"}, args...), file)...)
+		if got.code != exitOK {
+			t.Errorf("%q: exit %d, stderr %q", args, got.code, got.stderr)
+			continue
+		}
+		checkReplayedCalls(t, got.stdout, "bedrock", want)
+	}
+	body, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := bytes.Replace(body, []byte(`{"contentBlockStop":{"contentBlockIndex":3}}`), []byte(`{"contentBlockStop":{"contentBlockIndex":3},"x":1}`), 1)
+	if got := replayCmd(bytes.NewReader(bad)); got.code != exitInvalid || !strings.Contains(got.stderr, `line 12 is not one Bedrock event`) {
+		t.Errorf("a line of two members: exit %d, stderr %q", got.code, got.stderr)
 	}
 }

@@ -279,3 +279,33 @@ type frameError struct{ err error }
 
 func (e *frameError) Error() string { return e.err.Error() }
 func (e *frameError) Unwrap() error { return e.err }
+
+// AppendEvent appends to dst one ConverseStream event as Bedrock sends it,
+// an AWS event stream message: the headers :message-type event,
+// :event-type eventType and :content-type application/json, then payload,
+// the event's JSON; for an eventType that ends in "Exception"
+// (throttlingException...), an exception message with :exception-type
+// eventType. It is for events held decoded (a recording of them as JSON,
+// a test): [Reader.Message] and [Read] read its messages as Bedrock's.
+func AppendEvent(dst []byte, eventType string, payload []byte) []byte {
+	headers := [3][2]string{{hMessageType, "event"}, {hEventType, eventType}, {hContentType, "application/json"}}
+	if len(eventType) > len("Exception") && eventType[len(eventType)-len("Exception"):] == "Exception" {
+		headers[0][1], headers[1][0] = "exception", hExceptionType
+	}
+	start := len(dst)
+	dst = append(dst, make([]byte, preludeLen)...)
+	for _, h := range headers {
+		dst = append(dst, byte(len(h[0])))
+		dst = append(dst, h[0]...)
+		dst = append(dst, typeString)
+		dst = binary.BigEndian.AppendUint16(dst, uint16(len(h[1])))
+		dst = append(dst, h[1]...)
+	}
+	hlen := len(dst) - start - preludeLen
+	dst = append(dst, payload...)
+	p := dst[start:]
+	binary.BigEndian.PutUint32(p, uint32(len(p)+4))
+	binary.BigEndian.PutUint32(p[4:], uint32(hlen))
+	binary.BigEndian.PutUint32(p[8:], crc32.ChecksumIEEE(p[:8]))
+	return binary.BigEndian.AppendUint32(dst, crc32.ChecksumIEEE(dst[start:]))
+}

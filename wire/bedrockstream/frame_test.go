@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/argstream/argstream/toolcall"
+	"github.com/argstream/argstream/wire"
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestGolden: the message of aws-sdk-go-v2's decoder tests is what the
@@ -217,5 +219,36 @@ func TestTruncation(t *testing.T) {
 	err = readErr(t, s[:len(msgStart())+20])
 	if err == nil || !strings.Contains(err.Error(), "message 2 (byte "+itoa(len(msgStart()))+") cut after 20 of its") {
 		t.Errorf("cut at 20 of message 2: %v", err)
+	}
+}
+
+// TestAppendEvent: a response written with AppendEvent, event by event,
+// reads as the same response written by the tests' own encoder; an
+// exception is an exception message, whose type and message Read returns.
+func TestAppendEvent(t *testing.T) {
+	events := [][2]string{
+		{"messageStart", `{"role":"assistant"}`},
+		{"contentBlockStart", `{"contentBlockIndex":0,"start":{"toolUse":{"toolUseId":"t","name":"f"}}}`},
+		{"contentBlockDelta", `{"contentBlockIndex":0,"delta":{"toolUse":{"input":"{\"a\":"}}}`},
+		{"contentBlockDelta", `{"contentBlockIndex":0,"delta":{"toolUse":{"input":"1}"}},"p":"abc"}`},
+		{"contentBlockStop", `{"contentBlockIndex":0}`},
+		{"messageStop", `{"stopReason":"tool_use"}`},
+		{"metadata", `{"usage":{"inputTokens":1,"outputTokens":2,"totalTokens":3}}`},
+	}
+	var appended []byte
+	var encoded [][]byte
+	for _, e := range events {
+		appended = AppendEvent(appended, e[0], []byte(e[1]))
+		encoded = append(encoded, ev(e[0], e[1]))
+	}
+	want, got := run(stream(encoded...)), run(appended)
+	if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b error) bool { return a == b })); diff != "" || len(got.Calls) != 1 || !got.Calls[0].Executable {
+		t.Errorf("(-encoded +appended):\n%s\n%+v", diff, got)
+	}
+
+	cut := AppendEvent(AppendEvent(nil, events[0][0], []byte(events[0][1])), "throttlingException", []byte(`{"message":"Too many requests"}`))
+	var pe *wire.ProviderError
+	if err := run(cut).Err; !errors.As(err, &pe) || pe.Type != "throttlingException" || pe.Message != "Too many requests" {
+		t.Errorf("an exception: Read = %v", err)
 	}
 }
