@@ -3,32 +3,17 @@ package bedrockstream_test
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 
 	"github.com/argstream/argstream/toolcall"
 	"github.com/argstream/argstream/wire"
 	"github.com/argstream/argstream/wire/bedrockstream"
 )
 
-// event encodes an event message as Bedrock sends it: an HTTP response body
-// of ConverseStream is these messages one after the other.
-func event(typ, payload string) []byte {
-	var hs []byte
-	for _, h := range [][2]string{{":event-type", typ}, {":content-type", "application/json"}, {":message-type", "event"}} {
-		hs = append(append(hs, byte(len(h[0]))), h[0]...)
-		hs = append(binary.BigEndian.AppendUint16(append(hs, 7), uint16(len(h[1]))), h[1]...)
-	}
-	b := binary.BigEndian.AppendUint32(nil, uint32(12+len(hs)+len(payload)+4))
-	b = binary.BigEndian.AppendUint32(b, uint32(len(hs)))
-	b = binary.BigEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
-	b = append(append(b, hs...), payload...)
-	return binary.BigEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
-}
-
 func Example() {
-	var body bytes.Buffer
+	// An HTTP response body of ConverseStream: its events' messages one
+	// after the other (AppendEvent writes one as Bedrock sends it).
+	var body []byte
 	for _, e := range [][2]string{
 		{"messageStart", `{"role":"assistant"}`},
 		{"contentBlockDelta", `{"contentBlockIndex":0,"delta":{"text":"Checking the weather."}}`},
@@ -40,10 +25,10 @@ func Example() {
 		{"messageStop", `{"stopReason":"tool_use"}`},
 		{"metadata", `{"usage":{"inputTokens":410,"outputTokens":77,"totalTokens":487},"metrics":{"latencyMs":1219}}`},
 	} {
-		body.Write(event(e[0], e[1]))
+		body = bedrockstream.AppendEvent(body, e[0], []byte(e[1]))
 	}
 	resp := toolcall.New()
-	err := bedrockstream.Read(context.Background(), &body, resp,
+	err := bedrockstream.Read(context.Background(), bytes.NewReader(body), resp,
 		wire.OnText(func(index int64, text []byte) { fmt.Printf("text %d: %s\n", index, text) }))
 	if err != nil {
 		fmt.Println(err)
@@ -69,7 +54,7 @@ func ExampleReader_ReadBody() {
 			{"contentBlockStop", `{"contentBlockIndex":0}`},
 			{"messageStop", `{"stopReason":"tool_use"}`},
 		} {
-			b.Write(event(e[0], e[1]))
+			b.Write(bedrockstream.AppendEvent(nil, e[0], []byte(e[1])))
 		}
 		return &b
 	}
