@@ -143,15 +143,7 @@ func TestMaxTokens(t *testing.T) {
 		toolStart(0, "t0", "count"), toolDelta(0, "12"), blockStop(0),
 		toolStart(1, "t1", "write"), toolDelta(1, `{"text":"Once upon`),
 		msgStop("max_tokens"), metadata())
-	got, events, streamErr := viaSDK(t, body)
-	whole(t, body, events, streamErr)
-	want, err := viaRead(body)
-	if err != nil {
-		t.Fatalf("Read: %v", err)
-	}
-	if d := cmp.Diff(want, got); d != "" {
-		t.Errorf("Feed (+) and Read (-) differ:\n%s", d)
-	}
+	got := sameAsRead(t, body)
 	if len(got) != 2 {
 		t.Fatalf("%d outcomes: %+v", len(got), got)
 	}
@@ -170,15 +162,7 @@ func TestNoInputAndServer(t *testing.T) {
 		toolStart(0, "t0", "list"), blockStop(0),
 		server, toolDelta(1, `{"snippet":"1+1"}`), blockStop(1),
 		msgStop("tool_use"), metadata())
-	got, events, streamErr := viaSDK(t, body)
-	whole(t, body, events, streamErr)
-	want, err := viaRead(body)
-	if err != nil {
-		t.Fatalf("Read: %v", err)
-	}
-	if d := cmp.Diff(want, got); d != "" {
-		t.Errorf("Feed (+) and Read (-) differ:\n%s", d)
-	}
+	got := sameAsRead(t, body)
 	if len(got) != 2 || got[0].Arguments != "{}" || !got[0].Executable || !got[1].Server || got[1].Executable {
 		t.Errorf("outcomes %+v; want list with {}, executable, and the provider's call", got)
 	}
@@ -235,6 +219,22 @@ func frames(b []byte) [][]byte {
 
 // whole fails the test unless the SDK gave an event for every message of
 // body, without an error.
+// sameAsRead reads body through the SDK, every message an event, and
+// returns the outcomes Feed gives, having checked they are Read's.
+func sameAsRead(t testing.TB, body []byte) []check.Outcome {
+	t.Helper()
+	got, events, streamErr := viaSDK(t, body)
+	whole(t, body, events, streamErr)
+	want, err := viaRead(body)
+	if err != nil {
+		t.Fatalf("Read: %v", err)
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("Feed (+) and Read (-) differ:\n%s", d)
+	}
+	return got
+}
+
 func whole(t testing.TB, body []byte, events []string, streamErr error) {
 	t.Helper()
 	if n := len(frames(body)); len(events) != n || streamErr != nil {
