@@ -116,12 +116,17 @@ func bedrockEvent(typ string) bool {
 }
 
 // eventStreamPrelude reports whether the input begins with the prelude of
-// an AWS event stream message (Bedrock's ConverseStream): a total length
-// of 16 bytes at least, a headers length that fits in it, and the CRC-32
-// of those 8 bytes.
+// an AWS event stream message (Bedrock's ConverseStream): see prelude.
 func eventStreamPrelude(br *bufio.Reader) bool {
-	b, err := br.Peek(12)
-	if err != nil {
+	b, _ := br.Peek(12)
+	return prelude(b)
+}
+
+// prelude reports whether b begins with the prelude of an AWS event stream
+// message: a total length of 16 bytes at least, a headers length that fits
+// in it, and the CRC-32 of those 8 bytes.
+func prelude(b []byte) bool {
+	if len(b) < 12 {
 		return false
 	}
 	total, headers := binary.BigEndian.Uint32(b), binary.BigEndian.Uint32(b[4:])
@@ -267,6 +272,8 @@ func looksLike(head []byte, whole bool) (what, try string) {
 		return "nothing: it is empty", ""
 	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
 		return "gzip-compressed data", " (decompress it first: gunzip -c FILE | argstream replay)"
+	case whole && prelude(head):
+		return framingName["eventstream"] + " of bedrock", " (--wire bedrock)"
 	case !utf8.Valid(trimmed[:min(len(trimmed), 1024)]) && utf8.FullRune(trimmed) || bytes.IndexByte(trimmed, 0) >= 0:
 		return "binary data", ""
 	case trimmed[0] == '[' && !bytes.HasPrefix(trimmed, []byte("[TOOL_CALLS]")):
@@ -388,7 +395,8 @@ func jsonlWire(head []byte) string {
 // or like no wire's stream at all.
 func (rp *replayer) hint(wire string) string {
 	what, try := looksLike(rp.in.head, true)
-	framed := strings.HasPrefix(what, framingName[rp.framing])
+	framed := strings.HasPrefix(what, framingName[rp.framing]) ||
+		rp.framing == "eventstream" && what == "JSON lines of bedrock" // framed again as its messages
 	switch {
 	case strings.HasSuffix(what, " of "+wire) && framed:
 		return ""

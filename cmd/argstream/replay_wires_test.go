@@ -230,7 +230,18 @@ func TestReplayBedrockJSONLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	bad := bytes.Replace(body, []byte(`{"contentBlockStop":{"contentBlockIndex":3}}`), []byte(`{"contentBlockStop":{"contentBlockIndex":3},"x":1}`), 1)
-	if got := replayCmd(bytes.NewReader(bad)); got.code != exitInvalid || !strings.Contains(got.stderr, `line 12 is not one Bedrock event`) {
+	// The input is what it was read as: no hint of another framing.
+	if got := replayCmd(bytes.NewReader(bad)); got.code != exitInvalid || !strings.Contains(got.stderr, `line 12 is not one Bedrock event`) ||
+		strings.Contains(got.stderr, "the input looks like") {
 		t.Errorf("a line of two members: exit %d, stderr %q", got.code, got.stderr)
+	}
+	// Nor for frames cut short, which were said to look like binary data.
+	frames, err := os.ReadFile("../../wire/bedrockstream/testdata/converse-tool-use.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := replayCmd(bytes.NewReader(frames[:len(frames)/2])); got.code != exitInvalid || !strings.Contains(got.stderr, "stream ended before messageStop") ||
+		strings.Contains(got.stderr, "the input looks like") {
+		t.Errorf("frames cut short: exit %d, stderr %q", got.code, got.stderr)
 	}
 }
