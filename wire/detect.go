@@ -106,9 +106,11 @@ var cohereTypes = []string{"message-start", "content-start", "content-delta", "c
 //   - [OpenAIResponses]: a type starting with "response.", or an error event
 //     {"type": "error", "message": ...} without an "error" object;
 //   - [OpenAIChat]: data with "object": "chat.completion.chunk", a
-//     "choices" member, an {"error": {...}} without a "type", or [DONE];
-//   - [Gemini]: data with a "candidates" member and no "choices", or with
-//     a "promptFeedback" member (a prompt blocked: no candidates);
+//     "choices" member, an {"error": {...}} without a "type" (nor a
+//     "status"), or [DONE];
+//   - [Gemini]: data with a "candidates" member and no "choices", with a
+//     "promptFeedback" member (a prompt blocked: no candidates), or an
+//     {"error": {...}} with a "status", as Google's APIs write them;
 //   - [Ollama]: data (one JSON line of Ollama's stream) with a "message"
 //     object and a "done" member, and no "type";
 //   - [Cohere]: a Cohere v2 chat event type (message-start, content-delta,
@@ -128,6 +130,7 @@ func OfEvent(ev sse.Event) Kind {
 	var typ, object []byte
 	var hasType, hasChoices, hasCandidates, hasFeedback, hasMessage, hasDone bool
 	var errKind byte
+	var googleErr bool
 	d.Reset(ev.Data)
 	err := d.Root(nil, func(key []byte) (err error) {
 		switch string(key) {
@@ -152,8 +155,15 @@ func OfEvent(ev sse.Event) Kind {
 			hasDone = true
 			err = d.Skip()
 		case "error":
-			errKind = byte(d.Kind())
-			err = d.Skip()
+			if errKind = byte(d.Kind()); errKind != '{' {
+				return d.Skip()
+			}
+			err = d.Object(nil, func(key []byte) error {
+				// Google's APIs' errors have a status (RESOURCE_EXHAUSTED),
+				// OpenAI's a type.
+				googleErr = googleErr || string(key) == "status"
+				return d.Skip()
+			})
 		default:
 			err = d.Skip()
 		}
@@ -169,6 +179,8 @@ func OfEvent(ev sse.Event) Kind {
 		return OpenAIResponses
 	case hasType:
 		return ofType(typ)
+	case googleErr && !hasChoices:
+		return Gemini
 	case string(object) == "chat.completion.chunk" || hasChoices || errKind == '{':
 		return OpenAIChat
 	case hasCandidates || hasFeedback:

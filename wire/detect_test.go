@@ -59,6 +59,9 @@ func TestOfEvent(t *testing.T) {
 		{"", `{"error":{"message":"m"}}`, OpenAIChat},
 		{"", `[DONE]`, OpenAIChat},
 		{"", `{"candidates":[{"content":{"parts":[{"text":"hi"}]}}],"modelVersion":"m"}`, Gemini},
+		// Google's error, with its status; OpenAI's has none.
+		{"", `{"error":{"code":429,"message":"Resource exhausted.","status":"RESOURCE_EXHAUSTED"}}`, Gemini},
+		{"", `{"error":{"message":"m","type":"server_error","param":null,"code":null}}`, OpenAIChat},
 		// A prompt blocked: its one event has no candidates.
 		{"", `{"promptFeedback":{"blockReason":"PROHIBITED_CONTENT"},"usageMetadata":{"promptTokenCount":9},"modelVersion":"m"}`, Gemini},
 		{"", `{"model":"qwen3","created_at":"t","message":{"role":"assistant","content":"hi"},"done":false}`, Ollama},
