@@ -67,7 +67,7 @@ func (rp *replayer) frame(framing string) error {
 	}
 	if framing == "jsonl" {
 		j := &jsonlEvents{src: br}
-		if typ, _, ok := bedrockLine(bytes.TrimSpace(line)); ok && bedrockEvent(typ) {
+		if bedrockRecording(line) {
 			// Bedrock's events as vercel/ai records them: framed again as
 			// the AWS event stream messages they came in.
 			j.bedrock, framing = true, "eventstream"
@@ -105,14 +105,11 @@ func bedrockLine(line []byte) (typ string, payload jsontext.Value, ok bool) {
 	return typ, payload, true
 }
 
-// bedrockEvent reports whether typ is one of ConverseStream's event types
-// or exceptions, by which a recording of its events is told.
-func bedrockEvent(typ string) bool {
-	switch typ {
-	case "messageStart", "contentBlockStart", "contentBlockDelta", "contentBlockStop", "messageStop", "metadata":
-		return true
-	}
-	return strings.HasSuffix(typ, "Exception") && len(typ) > len("Exception")
+// bedrockRecording reports whether line, the first of an input, is one of
+// Bedrock's events as vercel/ai records them: a recording of its events.
+func bedrockRecording(line []byte) bool {
+	typ, _, ok := bedrockLine(bytes.TrimSpace(line))
+	return ok && bedrockstream.IsEvent(typ)
 }
 
 // eventStreamPrelude reports whether the input begins with the prelude of
@@ -279,8 +276,7 @@ func looksLike(head []byte, whole bool) (what, try string) {
 	case trimmed[0] == '[' && !bytes.HasPrefix(trimmed, []byte("[TOOL_CALLS]")):
 		return "a JSON array", " (argstream fragments --chunks FILE reads an array of argument deltas)"
 	case trimmed[0] == '{':
-		first, _, _ := bytes.Cut(trimmed, []byte("\n"))
-		if typ, _, ok := bedrockLine(bytes.TrimSpace(first)); ok && bedrockEvent(typ) {
+		if first, _, _ := bytes.Cut(trimmed, []byte("\n")); bedrockRecording(first) {
 			return "JSON lines of bedrock", " (--wire bedrock)"
 		}
 		if w := jsonlWire(head); w != "" {

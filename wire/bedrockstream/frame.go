@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"slices"
+	"strings"
 )
 
 // MaxMessageSize is the largest message, prelude to message CRC, that [Read]
@@ -289,7 +291,7 @@ func (e *frameError) Unwrap() error { return e.err }
 // a test): [Reader.Message] and [Read] read its messages as Bedrock's.
 func AppendEvent(dst []byte, eventType string, payload []byte) []byte {
 	headers := [3][2]string{{hMessageType, "event"}, {hEventType, eventType}, {hContentType, "application/json"}}
-	if len(eventType) > len("Exception") && eventType[len(eventType)-len("Exception"):] == "Exception" {
+	if exception(eventType) {
 		headers[0][1], headers[1][0] = "exception", hExceptionType
 	}
 	start := len(dst)
@@ -308,4 +310,18 @@ func AppendEvent(dst []byte, eventType string, payload []byte) []byte {
 	binary.BigEndian.PutUint32(p[4:], uint32(hlen))
 	binary.BigEndian.PutUint32(p[8:], crc32.ChecksumIEEE(p[:8]))
 	return binary.BigEndian.AppendUint32(dst, crc32.ChecksumIEEE(dst[start:]))
+}
+
+// IsEvent reports whether eventType is one of ConverseStream's event types
+// or an exception's (one that ends in "Exception"): the events that
+// [AppendEvent] writes as Bedrock sends them, by which a recording of them
+// is told.
+func IsEvent(eventType string) bool {
+	return slices.Contains(eventTypes[:], eventType) || exception(eventType)
+}
+
+// exception reports whether eventType names an exception, as
+// throttlingException does.
+func exception(eventType string) bool {
+	return len(eventType) > len("Exception") && strings.HasSuffix(eventType, "Exception")
 }

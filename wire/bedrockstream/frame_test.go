@@ -246,6 +246,13 @@ func TestAppendEvent(t *testing.T) {
 		t.Errorf("(-encoded +appended):\n%s\n%+v", diff, got)
 	}
 
+	for typ, want := range map[string]bool{"contentBlockDelta": true, "metadata": true, "throttlingException": true,
+		"Exception": false, "ContentBlockDelta": false, "chunk": false, "": false} {
+		if IsEvent(typ) != want {
+			t.Errorf("IsEvent(%q) = %v", typ, !want)
+		}
+	}
+
 	cut := AppendEvent(AppendEvent(nil, events[0][0], []byte(events[0][1])), "throttlingException", []byte(`{"message":"Too many requests"}`))
 	var pe *wire.ProviderError
 	if err := run(cut).Err; !errors.As(err, &pe) || pe.Type != "throttlingException" || pe.Message != "Too many requests" {
