@@ -45,7 +45,7 @@ func (rp *replayer) frame(framing string) error {
 		framing = "eventstream"
 	}
 	if framing == "eventstream" {
-		rp.framing = framing
+		rp.framing, rp.frames = framing, true
 		return nil
 	}
 	first, line := firstLine(br)
@@ -70,7 +70,7 @@ func (rp *replayer) frame(framing string) error {
 		if bedrockRecording(line) {
 			// Bedrock's events as vercel/ai records them: framed again as
 			// the AWS event stream messages they came in.
-			j.bedrock, framing = true, "eventstream"
+			j.bedrock, rp.frames = true, true
 		}
 		rp.body = lineReads{bufio.NewReaderSize(j, readSize)}
 	}
@@ -391,8 +391,7 @@ func jsonlWire(head []byte) string {
 // or like no wire's stream at all.
 func (rp *replayer) hint(wire string) string {
 	what, try := looksLike(rp.in.head, true)
-	framed := strings.HasPrefix(what, framingName[rp.framing]) ||
-		rp.framing == "eventstream" && what == "JSON lines of bedrock" // framed again as its messages
+	framed := strings.HasPrefix(what, framingName[rp.framing])
 	switch {
 	case strings.HasSuffix(what, " of "+wire) && framed:
 		return ""

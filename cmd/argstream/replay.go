@@ -230,7 +230,8 @@ type replayer struct {
 	pols      *policies // nil without --rules or --rules-dir
 	prompt    *prompter // --render's; nil without it
 	regular   bool      // the input is a regular file: a recording, not a live stream
-	framing   string    // sse or jsonl
+	framing   string    // sse, jsonl or eventstream: what the input is
+	frames    bool      // body holds AWS event stream frames: of eventstream, or of Bedrock's JSON lines
 	in        *arrival  // the input, and the output's flush
 	body      io.Reader // the input, a line at most per read
 	rest      io.Reader // under --render, body without the pacer
@@ -252,7 +253,7 @@ func (rp *replayer) run(wire string) int {
 		defer cancel()
 		rp.prompt.resp, rp.prompt.cancel, rp.prompt.start = resp, cancel, time.Now()
 	}
-	if rp.framing == "eventstream" {
+	if rp.frames {
 		return rp.runFrames(ctx, wire, resp)
 	}
 	for n := 0; ; n++ {
@@ -300,11 +301,16 @@ func (rp *replayer) endResponse(n int, wire, unread string, err error, resp *too
 	return stopped || err != nil
 }
 
-// runFrames replays an input of AWS event stream frames: one Bedrock
-// ConverseStream response, read whole (a file of several is not cut).
+// runFrames replays an input of AWS event stream frames, or of Bedrock's
+// events in JSON lines framed again as such: one Bedrock ConverseStream
+// response, read whole (a file of several is not cut).
 func (rp *replayer) runFrames(ctx context.Context, wire string, resp *toolcall.Response) int {
 	if wire != "auto" && wire != "bedrock" {
-		return usageError(rp.e, fmt.Errorf("%s: AWS event stream frames are Bedrock's wire, not %s: use --wire bedrock", rp.name, wire))
+		what := framingName[rp.framing] // AWS event stream frames
+		if rp.framing == "jsonl" {
+			what = "JSON lines of Bedrock's events"
+		}
+		return usageError(rp.e, fmt.Errorf("%s: %s are Bedrock's wire, not %s: use --wire bedrock", rp.name, what, wire))
 	}
 	rp.wire, rp.labels = "bedrock", labelsOf("bedrock")
 	rp.rep.response(0, "bedrock")
