@@ -45,9 +45,9 @@ const replayUsage = "replay [--wire auto|anthropic|openai-chat|openai-responses|
 
 // A wireReader reads one response of a provider's stream from body into
 // resp, calling onText and onThinking with the model's text.
-type wireReader func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(index int64, text []byte)) (unread string, err error)
+type wireReader func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(index int64, text []byte)) (unjudged string, err error)
 
-// wireReaders are the wires of --wire, by name. A reader's unread, if not
+// wireReaders are the wires of --wire, by name. A reader's unjudged, if not
 // empty, says which calls of the response it did not read: calls no policy
 // judged, which the replay reports as a problem.
 var wireReaders = map[string]wireReader{
@@ -55,20 +55,12 @@ var wireReaders = map[string]wireReader{
 		return "", anthropicstream.Read(ctx, body, resp, wire.OnText(onText), wire.OnThinking(onThinking))
 	},
 	"openai-chat": func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(int64, []byte)) (string, error) {
-		r := openaistream.NewChatReader(resp, wire.OnText(onText), wire.OnThinking(onThinking))
-		err := r.ReadEvents(ctx, sse.NewReader(body))
-		if r.OtherCalls() {
-			return "tool calls in a choice other than the first, which replay does not read: no policy judged them", err
-		}
-		return "", err
+		return readOthers(ctx, body, openaistream.NewChatReader(resp, wire.OnText(onText), wire.OnThinking(onThinking)),
+			"tool calls in a choice other than the first, which replay does not read: no policy judged them")
 	},
 	"openai-responses": func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(int64, []byte)) (string, error) {
-		r := openaistream.NewResponsesReader(resp, wire.OnText(onText), wire.OnThinking(onThinking))
-		err := r.ReadEvents(ctx, sse.NewReader(body))
-		if r.OtherCalls() {
-			return "an output item is a call the client runs whose input replay does not read (a shell's, a patch's, a computer's): no policy judged it", err
-		}
-		return "", err
+		return readOthers(ctx, body, openaistream.NewResponsesReader(resp, wire.OnText(onText), wire.OnThinking(onThinking)),
+			"an output item is a call the client runs whose input replay does not read (a shell's, a patch's, a computer's): no policy judged it")
 	},
 	"gemini": func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(int64, []byte)) (string, error) {
 		return "", geministream.Read(ctx, body, resp, wire.OnText(onText), wire.OnThinking(onThinking))
@@ -82,6 +74,20 @@ var wireReaders = map[string]wireReader{
 	"bedrock": func(ctx context.Context, body io.Reader, resp *toolcall.Response, onText, onThinking func(int64, []byte)) (string, error) {
 		return "", bedrockstream.Read(ctx, body, resp, wire.OnText(onText), wire.OnThinking(onThinking))
 	},
+}
+
+// readOthers reads the events of body with r, an OpenAI wire's reader,
+// and returns unjudged if calls came that r does not read (its
+// OtherCalls).
+func readOthers(ctx context.Context, body io.Reader, r interface {
+	ReadEvents(context.Context, *sse.Reader) error
+	OtherCalls() bool
+}, unjudged string) (string, error) {
+	err := r.ReadEvents(ctx, sse.NewReader(body))
+	if !r.OtherCalls() {
+		unjudged = ""
+	}
+	return unjudged, err
 }
 
 // readOllama reads an Ollama /api/chat stream, its JSON lines framed as
@@ -265,12 +271,12 @@ func (rp *replayer) run(wire string) int {
 		rp.wire, rp.labels = wire, labelsOf(wire)
 		rp.rep.response(n, wire)
 		cut := newResponseCut(wire, io.MultiReader(bytes.NewReader(head), rp.body))
-		unread, err := wireReaders[wire](ctx, cut, resp, rp.onText("text"), rp.onText("thinking"))
+		unjudged, err := wireReaders[wire](ctx, cut, resp, rp.onText("text"), rp.onText("thinking"))
 		rp.carry = append(rp.carry[:0], cut.next...)
 		if rp.in.flushErr != nil {
 			return rp.finish()
 		}
-		last := rp.endResponse(n, wire, unread, err, resp)
+		last := rp.endResponse(n, wire, unjudged, err, resp)
 		resp.Reset()
 		if rp.prompt != nil {
 			rp.prompt.reset()
@@ -283,17 +289,17 @@ func (rp *replayer) run(wire string) int {
 }
 
 // endResponse reports the end of response n of wire, which its reader
-// ended with err, having left unread's calls unread: the stream's error,
-// every call's result, the calls unread, and what was never read if the
+// ended with err, having left unjudged's calls unread: the stream's error,
+// every call's result, the calls unjudged, and what was never read if the
 // prompt stopped the replay. It reports whether the replay stops there.
-func (rp *replayer) endResponse(n int, wire, unread string, err error, resp *toolcall.Response) (last bool) {
+func (rp *replayer) endResponse(n int, wire, unjudged string, err error, resp *toolcall.Response) (last bool) {
 	stopped := rp.prompt != nil && rp.prompt.stopped
 	if err != nil && !stopped {
 		rp.streamError(n, err)
 	}
 	rp.ended(n, resp.End())
-	if unread != "" {
-		rp.problems = append(rp.problems, fmt.Sprintf("response %d: %s", n, unread))
+	if unjudged != "" {
+		rp.problems = append(rp.problems, fmt.Sprintf("response %d: %s", n, unjudged))
 	}
 	if stopped {
 		rp.unread(wire, rp.prompt.stoppedAt)
@@ -314,9 +320,9 @@ func (rp *replayer) runFrames(ctx context.Context, wire string, resp *toolcall.R
 	}
 	rp.wire, rp.labels = "bedrock", labelsOf("bedrock")
 	rp.rep.response(0, "bedrock")
-	unread, err := wireReaders["bedrock"](ctx, rp.body, resp, rp.onText("text"), rp.onText("thinking"))
+	unjudged, err := wireReaders["bedrock"](ctx, rp.body, resp, rp.onText("text"), rp.onText("thinking"))
 	if rp.in.flushErr == nil {
-		rp.endResponse(0, "bedrock", unread, err, resp)
+		rp.endResponse(0, "bedrock", unjudged, err, resp)
 	}
 	return rp.finish()
 }
