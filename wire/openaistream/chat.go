@@ -578,11 +578,12 @@ func (r *ChatReader) checkKind(index int64, kind callKind) error {
 const maxTrackedCalls = 1 << 16
 
 // placeIndexless gives t, a tool_calls element of c without an index, its
-// call's index. An element without a name, and without an id or with the
-// id of the open call without an index (r.open), continues that call, as
-// Gemini's OpenAI-compatible endpoint sends its arguments' later pieces. Any other must state a new call, its id and name (and its
-// arguments, if any), as Mistral's API sends them, with an id no call of
-// the stream has, nor another element of the chunk; it ends the open one.
+// call's index. An element without a name, and without an id or with the id of
+// the open call without an index (r.open), continues that call, as Gemini's
+// OpenAI-compatible endpoint sends its arguments' later pieces. Any other must
+// state a new call, its id and name (and its arguments, if any), as Mistral's
+// API sends them, with an id no call of the stream has, nor another element of
+// the chunk; it ends the open one.
 func (r *ChatReader) placeIndexless(c *chatChoice, t *chatCall) error {
 	if r.open > 0 && len(t.name) == 0 && (len(t.id) == 0 || string(t.id) == r.indexless[r.open-1]) {
 		t.index = r.open - 1

@@ -15,9 +15,9 @@ package adapter
 // [Layout.Record] with each value's span, and [Layout.Learn] once the event
 // is read. A value it reads that it can set again without reading it
 // (Kept or Restored: the event's type, an index) is, like a value skipped,
-// compared as bytes until it changes. [Layout.Match] reads an event of the layout learned: every byte
-// but the slots' is compared with the learned event's, and each slot is
-// read with slot. Where all of them match and every slot reads, the event
+// compared as bytes until it changes. [Layout.Match] reads an event of the
+// layout learned: every byte but the slots' is compared with the learned
+// event's, and each slot is read with slot. Where all of them match and every slot reads, the event
 // is the learned one with other values in the same places: Members would
 // have read it as it read the learned one (the same names, the same
 // structure, white space and unknown members), calling slot for the same
